@@ -1,0 +1,150 @@
+// Package graph is the routable road network as plain arrays: a Network of
+// nodes, segments and their geometry shared by every profile, and one Graph
+// per profile holding that profile's travel times and its adjacency in
+// compressed sparse row (CSR) form, forward and backward.
+//
+// # Model
+//
+// A node is a place where the road network branches, ends or is blocked (an
+// OSM node shared by two ways, a way's end, a barrier). A segment is the piece
+// of one OSM way between two nodes, with its full shape. A profile's edge is
+// a segment travelled in one direction, so a two-way street gives two edges
+// and a one-way street one.
+//
+// Ids and units, stated once:
+//   - node and segment ids are uint32 indexes; nodes are numbered along a
+//     Hilbert curve so that nearby nodes sit near each other in memory;
+//   - coordinates are int32 fixed point at 1e-7 degrees, stored as
+//     interleaved (lon, lat) pairs;
+//   - lengths are float32 metres; travel times are uint32 milliseconds,
+//     and NoWay (math.MaxUint32) marks a direction the profile may not use;
+//   - an edge's segment reference is segment<<1 | reversed.
+//
+// # Barriers
+//
+// A barrier node that blocks a profile keeps its incoming edges and loses its
+// outgoing ones in that profile's graph: a route may reach a gate but not
+// pass it, and a point on a road behind the gate stays reachable from its
+// own side.
+//
+// # Lifetimes
+//
+// A Network or Graph loaded by Load views an artifact.File's mapping: it is
+// valid until that file is closed. Both are read-only and safe for
+// concurrent use.
+package graph
+
+import (
+	"math"
+
+	"github.com/mapsco/maps/pkg/geo"
+)
+
+// NoWay is the travel time of a direction a profile may not use.
+const NoWay = math.MaxUint32
+
+// Segment flags.
+const (
+	FlagBridge uint8 = 1 << iota
+	FlagTunnel
+	FlagRoundabout
+	FlagLink // motorway_link, trunk_link, ...: a ramp
+	FlagToll
+	FlagFerry
+)
+
+// Network is what every profile shares.
+type Network struct {
+	NodeCoord []int32   // 2 per node: lon, lat
+	SegFrom   []uint32  // per segment: first node
+	SegTo     []uint32  // per segment: last node
+	SegGeom   []uint32  // per segment + 1: offset of its first point in GeomCoord (in points)
+	GeomCoord []int32   // 2 per point: lon, lat; a segment's points include both end nodes
+	SegLength []float32 // per segment: metres along the shape
+	SegName   []uint32  // per segment: string id of the name, 0 for none
+	SegRef    []uint32  // per segment: string id of the ref, 0 for none
+	SegClass  []uint8   // per segment: index into Classes
+	SegFlags  []uint8   // per segment: Flag* bits
+	Strings   Strings
+	Classes   []string // road classes (OSM highway values), index 0 is ""
+}
+
+// Graph is one profile's view of the network.
+type Graph struct {
+	Net     *Network
+	Profile string
+	// Forward and Backward travel times per segment, NoWay where forbidden.
+	WF, WB []uint32
+	// Big is 1 for a segment with both ends in the profile's largest
+	// strongly connected component: snapping prefers those, so a point does
+	// not land on an island (a car park mapped on its own) it cannot leave.
+	Big []uint8
+	Fwd CSR // edges out of each node
+	Bwd CSR // edges into each node, with Head naming the tail
+}
+
+// CSR is an adjacency in compressed sparse row form: the edges of node v are
+// Edges[3*First[v] : 3*First[v+1]], each three uint32: head, time in ms,
+// segment reference.
+type CSR struct {
+	First []uint32
+	Edges []uint32
+}
+
+// Edge is one decoded CSR entry.
+type Edge struct {
+	Head   uint32
+	Weight uint32
+	SegRef uint32
+}
+
+// Out returns the range of node v's edges, for use with At.
+func (c *CSR) Out(v uint32) (begin, end uint32) { return c.First[v], c.First[v+1] }
+
+// At decodes edge i.
+func (c *CSR) At(i uint32) Edge {
+	e := c.Edges[3*i : 3*i+3 : 3*i+3]
+	return Edge{Head: e[0], Weight: e[1], SegRef: e[2]}
+}
+
+// NumNodes returns the number of nodes.
+func (n *Network) NumNodes() int { return len(n.NodeCoord) / 2 }
+
+// NumSegments returns the number of segments.
+func (n *Network) NumSegments() int { return len(n.SegFrom) }
+
+// Node returns node v's position in degrees.
+func (n *Network) Node(v uint32) (lon, lat float64) {
+	return geo.Degrees(n.NodeCoord[2*v]), geo.Degrees(n.NodeCoord[2*v+1])
+}
+
+// Points returns the range of segment s's points, for use with Point.
+func (n *Network) Points(s uint32) (begin, end uint32) { return n.SegGeom[s], n.SegGeom[s+1] }
+
+// Point returns shape point i in degrees.
+func (n *Network) Point(i uint32) (lon, lat float64) {
+	return geo.Degrees(n.GeomCoord[2*i]), geo.Degrees(n.GeomCoord[2*i+1])
+}
+
+// Name returns segment s's road name, or "".
+func (n *Network) Name(s uint32) string { return n.Strings.At(n.SegName[s]) }
+
+// Ref returns segment s's road reference (e.g. "CG-2"), or "".
+func (n *Network) Ref(s uint32) string { return n.Strings.At(n.SegRef[s]) }
+
+// Class returns segment s's road class (the OSM highway value).
+func (n *Network) Class(s uint32) string { return n.Classes[n.SegClass[s]] }
+
+// SegRef packs a segment and a direction.
+func SegRef(s uint32, reversed bool) uint32 {
+	if reversed {
+		return s<<1 | 1
+	}
+	return s << 1
+}
+
+// SplitSegRef unpacks a segment reference.
+func SplitSegRef(r uint32) (s uint32, reversed bool) { return r >> 1, r&1 == 1 }
+
+// Usable reports whether the profile may travel segment s in some direction.
+func (g *Graph) Usable(s uint32) bool { return g.WF[s] != NoWay || g.WB[s] != NoWay }

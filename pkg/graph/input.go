@@ -1,0 +1,27 @@
+package graph
+
+// Input is what the compiler extracts from OSM for Build: the ways each
+// profile may use, already evaluated, and the positions and barriers of their
+// nodes. Build does not read OSM or profiles itself.
+type Input struct {
+	Profiles []string // profile names, in the order used by Way.Speeds and Barriers
+	Ways     []Way
+	// Coord returns an OSM node's position in fixed point; ok is false for a
+	// node missing from the extract, where Build cuts the way.
+	Coord func(osmID int64) (lon, lat int32, ok bool)
+	// Barrier returns a bit mask of the profiles (1<<index) an OSM node
+	// blocks; 0 for most nodes.
+	Barrier func(osmID int64) uint32
+}
+
+// Way is one OSM way usable by at least one profile.
+type Way struct {
+	Nodes []int64
+	Name  string
+	Ref   string
+	Class string // OSM highway value, or "ferry"
+	Flags uint8  // Flag* bits
+	// Speeds holds, per profile, the speed in km/h along and against the
+	// node order; 0 means that direction is forbidden.
+	Speeds [][2]float32
+}

@@ -1,0 +1,144 @@
+package graph
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mapsco/maps/pkg/artifact"
+)
+
+// Section names. Shared arrays live under "net.", a profile's under its name.
+const (
+	secNodeCoord = "net.node_coord" // int32 pairs
+	secSegFrom   = "net.seg_from"   // uint32
+	secSegTo     = "net.seg_to"     // uint32
+	secSegGeom   = "net.seg_geom"   // uint32, segments + 1
+	secGeom      = "net.geom"       // int32 pairs
+	secSegLength = "net.seg_length" // float32
+	secSegName   = "net.seg_name"   // uint32
+	secSegRef    = "net.seg_ref"    // uint32
+	secSegClass  = "net.seg_class"  // uint8
+	secSegFlags  = "net.seg_flags"  // uint8
+	secStrOff    = "net.str_off"    // uint32
+	secStrData   = "net.str_data"   // bytes
+	secClasses   = "net.classes"    // newline-separated
+	secProfiles  = "net.profiles"   // newline-separated
+)
+
+func profileSections(name string) (wf, wb, big, fwdFirst, fwdEdges, bwdFirst, bwdEdges string) {
+	return name + ".wf", name + ".wb", name + ".big", name + ".fwd_first", name + ".fwd_edges", name + ".bwd_first", name + ".bwd_edges"
+}
+
+// Write adds the network and the graphs to an artifact.
+func Write(w *artifact.Writer, net *Network, graphs []*Graph) error {
+	names := make([]string, len(graphs))
+	for i, g := range graphs {
+		names[i] = g.Profile
+	}
+	errs := []error{
+		artifact.AddSlice(w, secNodeCoord, net.NodeCoord),
+		artifact.AddSlice(w, secSegFrom, net.SegFrom),
+		artifact.AddSlice(w, secSegTo, net.SegTo),
+		artifact.AddSlice(w, secSegGeom, net.SegGeom),
+		artifact.AddSlice(w, secGeom, net.GeomCoord),
+		artifact.AddSlice(w, secSegLength, net.SegLength),
+		artifact.AddSlice(w, secSegName, net.SegName),
+		artifact.AddSlice(w, secSegRef, net.SegRef),
+		artifact.AddSlice(w, secSegClass, net.SegClass),
+		artifact.AddSlice(w, secSegFlags, net.SegFlags),
+		artifact.AddSlice(w, secStrOff, net.Strings.Offsets),
+		w.Add(secStrData, net.Strings.Data),
+		w.Add(secClasses, []byte(strings.Join(net.Classes, "\n"))),
+		w.Add(secProfiles, []byte(strings.Join(names, "\n"))),
+	}
+	for _, g := range graphs {
+		wf, wb, big, ff, fe, bf, be := profileSections(g.Profile)
+		errs = append(errs,
+			artifact.AddSlice(w, wf, g.WF), artifact.AddSlice(w, wb, g.WB), artifact.AddSlice(w, big, g.Big),
+			artifact.AddSlice(w, ff, g.Fwd.First), artifact.AddSlice(w, fe, g.Fwd.Edges),
+			artifact.AddSlice(w, bf, g.Bwd.First), artifact.AddSlice(w, be, g.Bwd.Edges))
+	}
+	for _, err := range errs {
+		if err != nil {
+			return fmt.Errorf("graph: %w", err)
+		}
+	}
+	return nil
+}
+
+// loader collects the first error of a series of section views.
+type loader struct {
+	f   *artifact.File
+	err error
+}
+
+func view[T artifact.Fixed](l *loader, name string) []T {
+	if l.err != nil {
+		return nil
+	}
+	v, err := artifact.SectionView[T](l.f, name)
+	l.err = err
+	return v
+}
+
+// Load views the network and every profile's graph in f without copying
+// array data (only the small class and profile name lists are decoded).
+func Load(f *artifact.File) (*Network, map[string]*Graph, error) {
+	l := &loader{f: f}
+	net := &Network{
+		NodeCoord: view[int32](l, secNodeCoord), SegFrom: view[uint32](l, secSegFrom), SegTo: view[uint32](l, secSegTo),
+		SegGeom: view[uint32](l, secSegGeom), GeomCoord: view[int32](l, secGeom), SegLength: view[float32](l, secSegLength),
+		SegName: view[uint32](l, secSegName), SegRef: view[uint32](l, secSegRef),
+		SegClass: view[uint8](l, secSegClass), SegFlags: view[uint8](l, secSegFlags),
+		Strings: Strings{Offsets: view[uint32](l, secStrOff), Data: view[byte](l, secStrData)},
+	}
+	net.Classes = strings.Split(string(view[byte](l, secClasses)), "\n")
+	profiles := strings.Split(string(view[byte](l, secProfiles)), "\n")
+	if l.err != nil {
+		return nil, nil, fmt.Errorf("graph: %w", l.err)
+	}
+	if err := net.check(); err != nil {
+		return nil, nil, err
+	}
+	graphs := make(map[string]*Graph, len(profiles))
+	for _, name := range profiles {
+		wf, wb, big, ff, fe, bf, be := profileSections(name)
+		g := &Graph{Net: net, Profile: name, WF: view[uint32](l, wf), WB: view[uint32](l, wb), Big: view[uint8](l, big),
+			Fwd: CSR{First: view[uint32](l, ff), Edges: view[uint32](l, fe)},
+			Bwd: CSR{First: view[uint32](l, bf), Edges: view[uint32](l, be)}}
+		if l.err != nil {
+			return nil, nil, fmt.Errorf("graph: profile %s: %w", name, l.err)
+		}
+		if err := g.check(); err != nil {
+			return nil, nil, err
+		}
+		graphs[name] = g
+	}
+	return net, graphs, nil
+}
+
+// check verifies the array lengths agree, so that indexing cannot go out of
+// range on a file whose checksums were not verified. It is O(1).
+func (n *Network) check() error {
+	s := len(n.SegFrom)
+	ok := len(n.NodeCoord)%2 == 0 && len(n.GeomCoord)%2 == 0 &&
+		len(n.SegTo) == s && len(n.SegGeom) == s+1 && len(n.SegLength) == s &&
+		len(n.SegName) == s && len(n.SegRef) == s && len(n.SegClass) == s && len(n.SegFlags) == s &&
+		len(n.Strings.Offsets) >= 2 && int(n.Strings.Offsets[len(n.Strings.Offsets)-1]) <= len(n.Strings.Data) &&
+		int(n.SegGeom[s]) == len(n.GeomCoord)/2
+	if !ok {
+		return fmt.Errorf("graph: %w: network arrays disagree in length", artifact.ErrCorrupt)
+	}
+	return nil
+}
+
+func (g *Graph) check() error {
+	s, n := g.Net.NumSegments(), g.Net.NumNodes()
+	ok := len(g.WF) == s && len(g.WB) == s && len(g.Big) == s &&
+		len(g.Fwd.First) == n+1 && len(g.Bwd.First) == n+1 &&
+		3*int(g.Fwd.First[n]) == len(g.Fwd.Edges) && 3*int(g.Bwd.First[n]) == len(g.Bwd.Edges)
+	if !ok {
+		return fmt.Errorf("graph: %w: profile %s arrays disagree in length", artifact.ErrCorrupt, g.Profile)
+	}
+	return nil
+}
