@@ -1,0 +1,97 @@
+package api
+
+// This file decodes the contours of an isochrone request: objects holding exactly one budget, a time or a
+// distance, each within the limits of spec section 8.
+
+// contours reads the array of contours into dst, which the caller sizes to hold MaxContours items.
+func (d *decoder) contours(dst []Contour) []Contour {
+	p := memberPointer("contours")
+	if k := d.s.kind(); k != kindArray {
+		d.errs.wrongType(p, "an array of contours", k)
+		d.s.skipValue()
+		return nil
+	}
+	d.s.enter()
+	n := 0
+	for first := true; d.s.next(']', first); first = false {
+		if n < MaxContours {
+			if c, ok := d.contour(p.at(n)); ok {
+				dst = append(dst, c)
+			}
+		} else {
+			d.s.skipValue()
+		}
+		n++
+	}
+	if !d.s.failed && (n < MinContours || n > MaxContours) {
+		d.errs.addf(p, "must hold %d to %d contours, got %d", MinContours, MaxContours, n)
+	}
+	return dst
+}
+
+// contour reads one contour object; unknown members in it are ignored like anywhere else.
+func (d *decoder) contour(p pointer) (Contour, bool) {
+	if k := d.s.kind(); k != kindObject {
+		d.errs.wrongType(p, "an object with time_minutes or distance_km", k)
+		d.s.skipValue()
+		return Contour{}, false
+	}
+	d.s.enter()
+	var c Contour
+	var seen, present memberSet
+	ok := true
+	for first := true; d.s.next('}', first); first = false {
+		m := d.memberName()
+		if m != memberTimeMinutes && m != memberDistanceKm {
+			d.s.skipValue()
+			continue
+		}
+		if seen.has(m) {
+			d.errs.addf(p.child(m.String()), "appears more than once")
+			d.s.skipValue()
+			ok = false
+			continue
+		}
+		seen.add(m)
+		v, given, valid := d.budget(p.child(m.String()), m)
+		if given {
+			present.add(m)
+		}
+		ok = ok && valid
+		if m == memberTimeMinutes {
+			c.Minutes = v
+		} else {
+			c.Kilometers = v
+		}
+	}
+	if d.s.failed {
+		return c, false
+	}
+	if present.has(memberTimeMinutes) == present.has(memberDistanceKm) {
+		d.errs.addf(p, "must have exactly one of time_minutes (%g to %g) or distance_km (%g to %g)",
+			MinContourMinutes, MaxContourMinutes, MinContourKilometers, MaxContourKilometers)
+		return c, false
+	}
+	return c, ok
+}
+
+// budget reads a time_minutes or distance_km value; given is false for null, which counts as absent.
+func (d *decoder) budget(p pointer, m member) (v float64, given, valid bool) {
+	if d.s.kind() == kindNull {
+		d.s.skipValue()
+		return 0, false, true
+	}
+	v, valid = d.number(p, m.String())
+	if !valid {
+		return 0, true, false
+	}
+	lo, hi, unit := MinContourMinutes, MaxContourMinutes, "minutes"
+	if m == memberDistanceKm {
+		lo, hi, unit = MinContourKilometers, MaxContourKilometers, "km"
+	}
+	if v < lo || v > hi {
+		d.errs.addf(p, "must be from %g to %g %s, got %s", lo, hi, unit, formatNumber(v))
+		return 0, true, false
+	}
+	return v, true, true
+}

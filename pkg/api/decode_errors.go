@@ -1,0 +1,87 @@
+package api
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// This file collects what the decoders find wrong and turns it into an *InvalidRequest.
+
+// pointer is a JSON pointer into a request body, kept in parts so that it is formatted only when an error is
+// actually reported. Request bodies are at most three levels deep ("/contours/1/time_minutes").
+type pointer struct {
+	member string // top-level member: "coordinates"
+	index  int    // array index below it, or -1
+	sub    string // last segment: "1" or "time_minutes", or ""
+}
+
+func memberPointer(member string) pointer { return pointer{member: member, index: -1} }
+
+// at returns the pointer to element i of the array p points to.
+func (p pointer) at(i int) pointer { p.index = i; return p }
+
+// child returns the pointer to a member or element below p.
+func (p pointer) child(sub string) pointer { p.sub = sub; return p }
+
+// String formats the pointer. Member names here are the specification's, which need no "~" escaping.
+func (p pointer) String() string {
+	s := "/" + p.member
+	if p.index >= 0 {
+		s += "/" + strconv.Itoa(p.index)
+	}
+	if p.sub != "" {
+		s += "/" + p.sub
+	}
+	return s
+}
+
+// fieldErrors keeps the first MaxFieldErrors errors and counts the rest, so that a hostile body with thousands
+// of bad values costs a counter increment per value past the limit, not a formatted message.
+type fieldErrors struct {
+	list  []FieldError
+	total int
+}
+
+// addf records an error at p, formatting it only when it will be kept.
+func (f *fieldErrors) addf(p pointer, format string, args ...any) {
+	f.total++
+	if len(f.list) >= MaxFieldErrors {
+		return
+	}
+	f.list = append(f.list, FieldError{
+		Field:   truncate(p.String(), MaxFieldLength),
+		Message: truncate(fmt.Sprintf(format, args...), MaxMessageLength),
+	})
+}
+
+// detail is the one-line summary of the field errors.
+func (f *fieldErrors) detail() string {
+	switch {
+	case f.total == 1:
+		return "1 field is invalid"
+	case f.total > len(f.list):
+		return fmt.Sprintf("%d fields are invalid; the first %d are listed", f.total, len(f.list))
+	default:
+		return fmt.Sprintf("%d fields are invalid", f.total)
+	}
+}
+
+// wrongType reports a value of the wrong JSON type; want completes "must be ...".
+func (f *fieldErrors) wrongType(p pointer, want string, got valueKind) {
+	f.addf(p, "must be %s, got %s", want, got)
+}
+
+// quoteValue quotes a client's string for a message, short enough to leave room for the explanation and
+// escaped so that any bytes it holds come out as valid text.
+func quoteValue(raw []byte) string {
+	const maxQuoted = 40
+	if len(raw) > maxQuoted {
+		return strconv.Quote(string(raw[:maxQuoted])) + "..."
+	}
+	return strconv.Quote(string(raw))
+}
+
+// formatNumber prints a number as short as it reads back.
+func formatNumber(v float64) string {
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}

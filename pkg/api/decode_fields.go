@@ -1,0 +1,245 @@
+package api
+
+import (
+	"math"
+	"time"
+)
+
+// This file holds the decoders of individual fields. Each reads one value at the scanner's position, whatever
+// its type, so the walk stays in step with the document; what is wrong is reported at the value's pointer.
+// Optional fields treat null like an absent member (the default applies), as encoding/json does.
+
+// coordinateList reads an array of coordinates into dst, which the caller sizes to hold max items. Items past
+// max are only checked for syntax: one error for the length says enough, and the work stays bounded.
+func (d *decoder) coordinateList(p pointer, dst []Coordinate, min, max int) []Coordinate {
+	if k := d.s.kind(); k != kindArray {
+		d.errs.wrongType(p, "an array of coordinates [longitude, latitude]", k)
+		d.s.skipValue()
+		return nil
+	}
+	d.s.enter()
+	n := 0
+	for first := true; d.s.next(']', first); first = false {
+		if n < max {
+			if c, ok := d.coordinate(p.at(n)); ok {
+				dst = append(dst, c)
+			}
+		} else {
+			d.s.skipValue()
+		}
+		n++
+	}
+	if !d.s.failed && (n < min || n > max) {
+		d.errs.addf(p, "must hold %d to %d coordinates, got %d", min, max, n)
+	}
+	return dst
+}
+
+// coordinate reads one [longitude, latitude] pair and checks its ranges.
+func (d *decoder) coordinate(p pointer) (Coordinate, bool) {
+	var c Coordinate
+	if k := d.s.kind(); k != kindArray {
+		d.errs.wrongType(p, "an array of 2 numbers [longitude, latitude]", k)
+		d.s.skipValue()
+		return c, false
+	}
+	d.s.enter()
+	n, numbers := 0, true
+	for first := true; d.s.next(']', first); first = false {
+		if n < len(c) {
+			var ok bool
+			index, name := axis(n)
+			c[n], ok = d.number(p.child(index), name)
+			numbers = numbers && ok
+		} else {
+			d.s.skipValue()
+		}
+		n++
+	}
+	if n != len(c) {
+		if !d.s.failed {
+			d.errs.addf(p, "must be an array of exactly 2 numbers [longitude, latitude], got %d items", n)
+		}
+		return c, false
+	}
+	return c, numbers && d.inRange(p, c)
+}
+
+// axis returns the pointer segment and the name of a coordinate's element n (0 or 1).
+func axis(n int) (index, name string) {
+	if n == 0 {
+		return "0", "longitude"
+	}
+	return "1", "latitude"
+}
+
+// inRange checks a coordinate's ranges. A latitude outside ±90 is most often a pair sent as [lat, lon]: when
+// swapping would make the pair valid, the message says so.
+func (d *decoder) inRange(p pointer, c Coordinate) bool {
+	lon, lat := c[0], c[1]
+	ok := true
+	if lon < -180 || lon > 180 {
+		d.errs.addf(p.child("0"), "longitude must be between -180 and 180, got %s", formatNumber(lon))
+		ok = false
+	}
+	if lat < -90 || lat > 90 {
+		if lat >= -180 && lat <= 180 && lon >= -90 && lon <= 90 {
+			d.errs.addf(p.child("1"), "latitude must be between -90 and 90, got %s: the pair looks swapped; "+
+				"coordinates are [longitude, latitude]", formatNumber(lat))
+		} else {
+			d.errs.addf(p.child("1"), "latitude must be between -90 and 90, got %s; coordinates are "+
+				"[longitude, latitude]", formatNumber(lat))
+		}
+		ok = false
+	}
+	return ok
+}
+
+// number reads a finite number; what names it in messages ("longitude").
+func (d *decoder) number(p pointer, what string) (float64, bool) {
+	if k := d.s.kind(); k != kindNumber {
+		d.errs.wrongType(p, "a number ("+what+")", k)
+		d.s.skipValue()
+		return 0, false
+	}
+	v, finite := d.s.readNumber()
+	if !finite && !d.s.failed {
+		d.errs.addf(p, "%s is too large to be a finite number", what)
+	}
+	return v, finite
+}
+
+// stringValue reads a string and returns its unescaped content, valid until the next call; ok is false (and
+// the error reported) for another type. A null is reported as absent.
+func (d *decoder) stringValue(p pointer, want string) (s []byte, present, ok bool) {
+	switch k := d.s.kind(); k {
+	case kindString:
+	case kindNull:
+		d.s.skipValue()
+		return nil, false, true
+	default:
+		d.errs.wrongType(p, want, k)
+		d.s.skipValue()
+		return nil, false, false
+	}
+	raw, escaped := d.s.readString()
+	if escaped {
+		d.unesc = unescape(d.unesc[:0], raw)
+		raw = d.unesc
+	}
+	return raw, true, !d.s.failed
+}
+
+// profile reads the profile, returning def when it is null or invalid (the error is then reported).
+func (d *decoder) profile(def string) string {
+	const list = "moto, car, truck, bicycle, pedestrian, pedestrian_loaded" // Profiles(), kept constant
+	p := memberPointer("profile")
+	s, present, ok := d.stringValue(p, "a string, one of "+list)
+	if !present || !ok {
+		return def
+	}
+	// Returning the constants, not a copy of s, keeps a valid profile free of allocation.
+	switch string(s) {
+	case ProfileMoto:
+		return ProfileMoto
+	case ProfileCar:
+		return ProfileCar
+	case ProfileTruck:
+		return ProfileTruck
+	case ProfileBicycle:
+		return ProfileBicycle
+	case ProfilePedestrian:
+		return ProfilePedestrian
+	case ProfilePedestrianLoaded:
+		return ProfilePedestrianLoaded
+	}
+	d.errs.addf(p, "unknown profile %s; valid profiles: %s", quoteValue(s), list)
+	return def
+}
+
+// geometryFormat reads the geometry format of a directions request.
+func (d *decoder) geometryFormat(def string) string {
+	p := memberPointer("geometry_format")
+	s, present, ok := d.stringValue(p, `"polyline6" or "geojson"`)
+	if !present || !ok {
+		return def
+	}
+	switch string(s) {
+	case GeometryPolyline6:
+		return GeometryPolyline6
+	case GeometryGeoJSON:
+		return GeometryGeoJSON
+	}
+	d.errs.addf(p, `unknown geometry format %s; valid formats: "polyline6", "geojson"`, quoteValue(s))
+	return def
+}
+
+// departureTime reads an RFC 3339 date-time, which must carry a UTC offset ("Z" or "+01:00"): a local time
+// without one would be read in the server's zone, which the client cannot know.
+func (d *decoder) departureTime() (time.Time, bool) {
+	p := memberPointer("departure_time")
+	const want = "an RFC 3339 date-time with a UTC offset, e.g. 2026-11-24T08:00:00+01:00 or 2026-11-24T08:00:00Z"
+	s, present, ok := d.stringValue(p, "a string, "+want)
+	if !present || !ok {
+		return time.Time{}, false
+	}
+	t, err := time.Parse(time.RFC3339, string(s))
+	if err == nil {
+		return t, true
+	}
+	if _, local := time.Parse("2006-01-02T15:04:05", string(s)); local == nil {
+		d.errs.addf(p, "has no UTC offset; must be %s", want)
+	} else {
+		d.errs.addf(p, "must be %s, got %s", want, quoteValue(s))
+	}
+	return time.Time{}, false
+}
+
+// alternatives reads the number of alternative routes: an integer, although 1.0 and 1e0 are accepted as the
+// same number (JSON does not tell integers apart).
+func (d *decoder) alternatives(def int) int {
+	p := memberPointer("alternatives")
+	switch k := d.s.kind(); k {
+	case kindNumber:
+	case kindNull:
+		d.s.skipValue()
+		return def
+	default:
+		d.errs.wrongType(p, "an integer from 0 to 3", k)
+		d.s.skipValue()
+		return def
+	}
+	v, finite := d.s.readNumber()
+	switch {
+	case d.s.failed:
+	case !finite || math.Trunc(v) != v:
+		d.errs.addf(p, "must be an integer from %d to %d, got %s", MinAlternatives, MaxAlternatives, numberText(v, finite))
+	case v < MinAlternatives || v > MaxAlternatives:
+		d.errs.addf(p, "must be from %d to %d, got %s", MinAlternatives, MaxAlternatives, formatNumber(v))
+	default:
+		return int(v)
+	}
+	return def
+}
+
+// numberText prints a number for a message, including one too large for a float64.
+func numberText(v float64, finite bool) string {
+	if !finite {
+		return "a number too large for a double"
+	}
+	return formatNumber(v)
+}
+
+// boolean reads an optional boolean.
+func (d *decoder) boolean(p pointer, def bool) bool {
+	switch k := d.s.kind(); k {
+	case kindBool:
+		return d.s.readBool()
+	case kindNull:
+		d.s.skipValue()
+	default:
+		d.errs.wrongType(p, "a boolean", k)
+		d.s.skipValue()
+	}
+	return def
+}

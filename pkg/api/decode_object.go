@@ -1,0 +1,167 @@
+package api
+
+import "fmt"
+
+// This file walks the top-level object of a request: it opens it, names each member, catches repeated and
+// missing members, and finally turns what was found into an *InvalidRequest or nothing.
+
+// member is a member name the decoders know. One enumeration serves all four requests; each decoder handles
+// the members of its own request and skips the others like any unknown name.
+type member uint8
+
+const (
+	memberUnknown member = iota
+	memberCoordinates
+	memberProfile
+	memberDepartureTime
+	memberAlternatives
+	memberGeometryFormat
+	memberIncludeSteps
+	memberSources
+	memberTargets
+	memberOrigin
+	memberContours
+	memberTimeMinutes
+	memberDistanceKm
+)
+
+// memberOf maps a (unescaped) name to its member; names are case-sensitive, as in the specification.
+func memberOf(name []byte) member {
+	switch string(name) {
+	case "coordinates":
+		return memberCoordinates
+	case "profile":
+		return memberProfile
+	case "departure_time":
+		return memberDepartureTime
+	case "alternatives":
+		return memberAlternatives
+	case "geometry_format":
+		return memberGeometryFormat
+	case "include_steps":
+		return memberIncludeSteps
+	case "sources":
+		return memberSources
+	case "targets":
+		return memberTargets
+	case "origin":
+		return memberOrigin
+	case "contours":
+		return memberContours
+	case "time_minutes":
+		return memberTimeMinutes
+	case "distance_km":
+		return memberDistanceKm
+	}
+	return memberUnknown
+}
+
+// String returns the member's name in a request body.
+func (m member) String() string {
+	names := [...]string{"", "coordinates", "profile", "departure_time", "alternatives", "geometry_format",
+		"include_steps", "sources", "targets", "origin", "contours", "time_minutes", "distance_km"}
+	if int(m) < len(names) {
+		return names[m]
+	}
+	return ""
+}
+
+// memberSet records which members of one object have been read.
+type memberSet uint32
+
+func (s memberSet) has(m member) bool { return s&(1<<m) != 0 }
+func (s *memberSet) add(m member)     { *s |= 1 << m }
+
+// decoder is the state of one decode: the scanner, the errors found, and the member being read.
+type decoder struct {
+	s       scanner
+	errs    fieldErrors
+	member  member // set by nextMember
+	opened  bool   // the top-level '{' has been looked for
+	members int    // members of the top-level object read so far
+	notJSON string // detail for a top-level value that is not an object
+	unesc   []byte // scratch for unescaping names and values, used only when they hold escapes
+}
+
+// nextMember advances to the next member of the top-level object and sets d.member; it reports false at the
+// end of the object or on an error. Unknown names come back as memberUnknown for the caller to skip. A
+// repeated member is reported and skipped here: which of two values a client meant is anyone's guess.
+func (d *decoder) nextMember(seen *memberSet) bool {
+	if !d.opened && !d.openTop() {
+		return false
+	}
+	for d.s.next('}', d.members == 0) {
+		d.members++
+		d.member = d.memberName()
+		if d.member == memberUnknown || !seen.has(d.member) {
+			seen.add(d.member)
+			return true
+		}
+		d.errs.addf(memberPointer(d.member.String()), "appears more than once")
+		d.s.skipValue()
+	}
+	return false
+}
+
+// memberName reads the next member name of the current object as a known member.
+func (d *decoder) memberName() member {
+	raw, escaped := d.s.memberName()
+	if escaped {
+		d.unesc = unescape(d.unesc[:0], raw)
+		raw = d.unesc
+	}
+	return memberOf(raw)
+}
+
+// openTop consumes the '{' that must start the body.
+func (d *decoder) openTop() bool {
+	d.opened = true
+	if d.s.atEnd() {
+		d.s.fail(d.s.pos, "the request body is empty")
+		return false
+	}
+	if k := d.s.kind(); k != kindObject {
+		if k != kindInvalid {
+			d.notJSON = fmt.Sprintf("the request body must be a JSON object, found %s at byte %d", article(k), d.s.pos)
+		}
+		return false
+	}
+	d.s.enter()
+	return true
+}
+
+// article returns the kind with "a" or "an", for the top-level detail.
+func article(k valueKind) string {
+	switch k {
+	case kindObject, kindArray:
+		return "an " + k.String()
+	case kindNull:
+		return "null"
+	}
+	return "a " + k.String()
+}
+
+// require reports a required member that the object lacked; want completes "is required: ...".
+func (d *decoder) require(seen memberSet, m member, want string, args ...any) {
+	if seen.has(m) || d.s.failed || d.notJSON != "" {
+		return
+	}
+	d.errs.addf(memberPointer(m.String()), "is required: "+want, args...)
+}
+
+// result ends the decode: it checks that nothing follows the object and reports, in order of precedence, a
+// syntax error, a body that is not an object, or the field errors. It returns nil for a valid request.
+func (d *decoder) result() *InvalidRequest {
+	if d.notJSON == "" && !d.s.failed && !d.s.atEnd() {
+		d.s.fail(d.s.pos, "unexpected data after the request object")
+	}
+	switch {
+	case d.s.failed:
+		return &InvalidRequest{Detail: fmt.Sprintf("malformed JSON at byte %d: %s", d.s.errOffset, d.s.errMsg), Errors: []FieldError{}}
+	case d.notJSON != "":
+		return &InvalidRequest{Detail: d.notJSON, Errors: []FieldError{}}
+	case d.errs.total > 0:
+		return &InvalidRequest{Detail: d.errs.detail(), Errors: d.errs.list}
+	}
+	return nil
+}
