@@ -1,0 +1,67 @@
+// Package ledger keeps the money side of the service: accounts, API keys,
+// prepaid credits, spend caps and one usage record per charged request.
+//
+// # Why
+//
+// Every compute request is paid for in advance. The ledger must never lose a
+// credit nor spend one twice, on one machine (the embedded store, a bbolt
+// file) and across several mapd replicas (the PostgreSQL store). Both stores
+// implement [Store] and pass the same contract tests.
+//
+// # Per-request protocol (what the HTTP middleware calls)
+//
+//  1. [Meter.Authenticate] the presented bearer key. ErrMalformedKey,
+//     ErrUnknownKey and ErrRevokedKey mean 401; a public key on a compute
+//     endpoint or KeyInfo.AccountStatus == StatusSuspended means 403.
+//  2. Rate-limit on KeyInfo.KeyID (package ratelimit), never on the secret.
+//  3. Compute the cost, then [Meter.Reserve] it. ErrInsufficientCredits (the
+//     error is an *InsufficientCreditsError with Balance, Cost and Cap) means
+//     402; ErrAccountSuspended means 403.
+//  4. Run the handler. On success call [Meter.Commit] and send 200 only after
+//     it returned nil: Commit returns once the charge and its usage record are
+//     durable. On any failure (4xx/5xx, panic, client gone) call
+//     [Meter.Release]: a failed request costs nothing.
+//
+// Any error wrapping ErrUnavailable means the backend cannot answer: reply 503
+// and never serve the request unmetered. Pass a context with a deadline.
+//
+// # Reservations and crash safety
+//
+// A reservation holds credits without spending them. The embedded store keeps
+// holds in memory only: the process owns the file (bbolt takes an exclusive
+// lock), so a crash simply forgets the holds and the durable balance is
+// intact. The PostgreSQL store writes holds to a table (replicas must see each
+// other's holds) with an expiry (Options.HoldTTL, default 10 minutes); any
+// replica returns expired holds to their account. Commit makes the charge and
+// the usage record durable in one transaction, so a charge is either fully
+// recorded or not at all.
+//
+// # Spend caps
+//
+// Caps limit what an account may spend per UTC day and per UTC month,
+// counting outstanding reservations. A cap of 0 means no cap. Accounts get
+// [DefaultCaps] (a daily cap of DefaultDailyCap credits, no monthly cap)
+// unless created with explicit caps. A charge counts in the UTC day and month
+// in which it was committed.
+//
+// # Keys
+//
+// Keys are "sk_" (secret) or "pk_" (public) followed by 52 base32 characters
+// (256 random bits from crypto/rand). Only their SHA-256 is stored; the key
+// itself is returned once, by CreateAccount or IssueKey, as a [Secret] whose
+// String and JSON forms are redacted so it cannot leak into logs by accident.
+// Key ids ("key_...") and account ids ("acct_...") are not secret.
+//
+// Authenticate caches positive answers for Options.AuthCacheTTL (default 1 s).
+// Revocation and suspension made through the same Store take effect at once;
+// made elsewhere (another replica, the admin CLI against PostgreSQL) they take
+// effect within AuthCacheTTL. Reserve always checks the account status
+// against the backend, so a suspended account is never charged or served.
+//
+// # Concurrency and lifetimes
+//
+// A Store is safe for concurrent use by many goroutines and lives until Close.
+// Returned values are plain data owned by the caller. The embedded store
+// admits one process at a time: while mapd serves a ledger file, admin
+// commands on that file fail fast with ErrLocked.
+package ledger

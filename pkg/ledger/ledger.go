@@ -1,0 +1,210 @@
+package ledger
+
+import (
+	"context"
+	"time"
+)
+
+// Meter is the per-request part of the ledger, called by the HTTP middleware
+// on every compute request (see the package comment for the sequence).
+type Meter interface {
+	// Authenticate resolves a presented bearer key. It returns
+	// ErrMalformedKey, ErrUnknownKey or ErrRevokedKey for keys that must be
+	// refused, or an error wrapping ErrUnavailable. It never puts the key in
+	// an error.
+	Authenticate(ctx context.Context, presentedKey string) (KeyInfo, error)
+
+	// Reserve holds credits for one request of the given operation
+	// (e.g. "directions") on the key's account, after checking atomically
+	// that the account is active, that its available balance covers the
+	// cost and that no spend cap would be exceeded. credits must be > 0 and
+	// requestID non-empty (at most 64 bytes). It returns an
+	// *InsufficientCreditsError (errors.Is ErrInsufficientCredits),
+	// ErrAccountSuspended, ErrUnknownAccount or an ErrUnavailable error.
+	Reserve(ctx context.Context, key KeyInfo, operation string, credits int64, requestID string) (Reservation, error)
+
+	// Commit turns a reservation into a permanent charge and writes its
+	// usage record. It returns only once both are durable. After Commit
+	// (successful or not) the reservation is finished: do not Release it.
+	// A failed Commit leaves the account uncharged.
+	Commit(ctx context.Context, r Reservation) error
+
+	// Release gives the held credits back. Releasing a reservation that
+	// was already committed or released returns ErrUnknownReservation.
+	Release(ctx context.Context, r Reservation) error
+}
+
+// Admin is the staff side of the ledger, used by the mapd admin commands.
+type Admin interface {
+	// CreateAccount opens an active account with an initial grant of
+	// credits (>= 0) and issues its first secret key. caps nil means
+	// DefaultCaps.
+	CreateAccount(ctx context.Context, credits int64, caps *Caps) (NewAccount, error)
+	// GetAccount returns balance, caps, status, keys and usage totals.
+	GetAccount(ctx context.Context, accountID string) (Account, error)
+	// Suspend refuses the account's requests until Restore.
+	Suspend(ctx context.Context, accountID string) error
+	// Restore reactivates a suspended account.
+	Restore(ctx context.Context, accountID string) error
+	// AddCredits grants credits (> 0) and returns the new balance.
+	AddCredits(ctx context.Context, accountID string, credits int64) (int64, error)
+	// IssueKey issues a new key of the given kind. rateLimit is the key's
+	// requests/second override; 0 means the server default.
+	IssueKey(ctx context.Context, accountID string, kind KeyKind, rateLimit int) (IssuedKey, error)
+	// RevokeKey revokes a key by id (not by secret). Revoking twice is a no-op.
+	RevokeKey(ctx context.Context, keyID string) error
+	// SetCaps replaces the account's spend caps; 0 means no cap.
+	SetCaps(ctx context.Context, accountID string, caps Caps) error
+	// LookupUsage returns the usage record of a charged request or
+	// ErrUnknownRequest.
+	LookupUsage(ctx context.Context, requestID string) (Usage, error)
+	// Verify checks every account: balance == grants - charges, and
+	// balance >= 0. A non-empty report.Mismatches is not an error.
+	Verify(ctx context.Context) (VerifyReport, error)
+	// Migrate brings the schema to the latest version. It is idempotent
+	// and safe to run from several processes at once. Open already runs it.
+	Migrate(ctx context.Context) error
+}
+
+// Store is a whole ledger backend. Open returns one.
+type Store interface {
+	Meter
+	Admin
+	// Close releases the backend. In-flight Commits finish first.
+	Close() error
+}
+
+// KeyKind says what a key may do.
+type KeyKind string
+
+// Key kinds. Secret keys are for servers and may call compute endpoints;
+// public keys may not (the middleware answers 403).
+const (
+	KindSecret KeyKind = "secret"
+	KindPublic KeyKind = "public"
+)
+
+// AccountStatus is whether an account may be served.
+type AccountStatus string
+
+// Account statuses.
+const (
+	StatusActive    AccountStatus = "active"
+	StatusSuspended AccountStatus = "suspended"
+)
+
+// KeyInfo is what Authenticate learns about a valid key. It may be up to
+// Options.AuthCacheTTL old; Reserve re-checks the status.
+type KeyInfo struct {
+	KeyID         string
+	AccountID     string
+	Kind          KeyKind
+	AccountStatus AccountStatus
+	// RateLimit is the key's requests/second override; 0 = server default.
+	RateLimit int
+}
+
+// Reservation is credits held for one request. Treat it as an opaque token
+// to hand back to Commit or Release; its fields are informative.
+type Reservation struct {
+	ID        int64
+	AccountID string
+	KeyID     string
+	Operation string
+	RequestID string
+	Credits   int64
+	At        time.Time
+}
+
+// Caps are spend limits in credits per UTC day and UTC month; 0 = no cap.
+type Caps struct {
+	Daily   int64 `json:"daily"`
+	Monthly int64 `json:"monthly"`
+}
+
+// DefaultDailyCap is the daily spend cap of accounts created without
+// explicit caps: spend caps are on by default so that a runaway client
+// cannot drain a large balance in a day.
+const DefaultDailyCap = 100_000
+
+// DefaultCaps returns the caps given to new accounts by default.
+func DefaultCaps() Caps { return Caps{Daily: DefaultDailyCap} }
+
+// NewAccount is the result of CreateAccount: the id and the first key.
+type NewAccount struct {
+	AccountID string
+	Key       IssuedKey
+}
+
+// IssuedKey is a freshly issued key. Secret is shown this once only.
+type IssuedKey struct {
+	KeyID     string  `json:"key_id"`
+	AccountID string  `json:"account_id"`
+	Kind      KeyKind `json:"kind"`
+	RateLimit int     `json:"rate_limit"`
+	Secret    Secret  `json:"-"`
+}
+
+// Account is an account as the admin sees it.
+type Account struct {
+	ID        string        `json:"account_id"`
+	Status    AccountStatus `json:"status"`
+	Balance   int64         `json:"balance"`
+	Held      int64         `json:"held"`
+	Caps      Caps          `json:"caps"`
+	CreatedAt time.Time     `json:"created_at"`
+	Usage     UsageTotals   `json:"usage"`
+	Keys      []KeySummary  `json:"keys"`
+}
+
+// KeySummary describes a key without its secret.
+type KeySummary struct {
+	KeyID     string     `json:"key_id"`
+	Kind      KeyKind    `json:"kind"`
+	RateLimit int        `json:"rate_limit"`
+	CreatedAt time.Time  `json:"created_at"`
+	RevokedAt *time.Time `json:"revoked_at,omitempty"`
+}
+
+// UsageTotals sums an account's charges (in credits) and requests.
+type UsageTotals struct {
+	Today       int64                      `json:"today"`
+	ThisMonth   int64                      `json:"this_month"`
+	AllTime     int64                      `json:"all_time"`
+	Requests    int64                      `json:"requests"`
+	ByOperation map[string]OperationTotals `json:"by_operation"`
+}
+
+// OperationTotals sums one operation's charges over all time.
+type OperationTotals struct {
+	Credits  int64 `json:"credits"`
+	Requests int64 `json:"requests"`
+}
+
+// Usage is the record of one charged request.
+type Usage struct {
+	RequestID string    `json:"request_id"`
+	AccountID string    `json:"account_id"`
+	KeyID     string    `json:"key_id"`
+	Operation string    `json:"operation"`
+	Credits   int64     `json:"credits"`
+	At        time.Time `json:"at"`
+}
+
+// VerifyReport is the result of Verify.
+type VerifyReport struct {
+	Accounts   int        `json:"accounts"`
+	Mismatches []Mismatch `json:"mismatches"`
+}
+
+// OK reports whether every account balanced.
+func (r VerifyReport) OK() bool { return len(r.Mismatches) == 0 }
+
+// Mismatch is one account whose books do not balance.
+type Mismatch struct {
+	AccountID string `json:"account_id"`
+	Balance   int64  `json:"balance"`
+	Grants    int64  `json:"grants"`
+	Charges   int64  `json:"charges"`
+	Reason    string `json:"reason"`
+}

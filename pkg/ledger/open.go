@@ -1,0 +1,72 @@
+package ledger
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Options tune a Store. The zero value is ready to use.
+type Options struct {
+	// AuthCacheTTL is how long a successful Authenticate is remembered:
+	// the bound on how late a revocation or suspension made by another
+	// process is noticed. 0 means 1 s; negative disables the cache.
+	AuthCacheTTL time.Duration
+	// HoldTTL is how long a PostgreSQL reservation may stay outstanding
+	// before any replica gives its credits back (it must exceed the
+	// longest request). 0 means 10 minutes. The embedded store keeps holds
+	// in memory and ignores it.
+	HoldTTL time.Duration
+	// LockTimeout is how long the embedded store waits for the file lock
+	// held by another process before failing with ErrLocked. 0 means 1 s.
+	LockTimeout time.Duration
+	// MaxBatch caps how many Commits the embedded store writes in one
+	// transaction (one fsync). 0 means 1024.
+	MaxBatch int
+	// Now is the clock, for tests. nil means time.Now.
+	Now func() time.Time
+}
+
+func (o Options) withDefaults() Options {
+	if o.AuthCacheTTL == 0 {
+		o.AuthCacheTTL = time.Second
+	}
+	if o.HoldTTL <= 0 {
+		o.HoldTTL = 10 * time.Minute
+	}
+	if o.LockTimeout <= 0 {
+		o.LockTimeout = time.Second
+	}
+	if o.MaxBatch <= 0 {
+		o.MaxBatch = 1024
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return o
+}
+
+// Open opens the ledger named by dsn with default Options: a
+// "postgres://" or "postgresql://" URL selects the PostgreSQL store, anything
+// else is the path of the embedded bbolt file (created if missing). The
+// schema is migrated to the latest version.
+func Open(ctx context.Context, dsn string) (Store, error) {
+	return OpenWith(ctx, dsn, Options{})
+}
+
+// OpenWith is Open with explicit Options.
+func OpenWith(ctx context.Context, dsn string, opts Options) (Store, error) {
+	opts = opts.withDefaults()
+	if dsn == "" {
+		return nil, fmt.Errorf("%w: empty ledger location", ErrInvalidArgument)
+	}
+	if isPostgres(dsn) {
+		return openPostgres(ctx, dsn, opts)
+	}
+	return openBolt(ctx, dsn, opts)
+}
+
+func isPostgres(dsn string) bool {
+	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
+}

@@ -1,0 +1,127 @@
+package ledger
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// postgresStore is the shared ledger for several replicas. Every operation
+// is one statement (or one short transaction) against the pool; holds are
+// rows in ledger_holds so that all replicas see them.
+type postgresStore struct {
+	pool *pgxpool.Pool
+	name string // host/database, for errors; never the password
+	opts Options
+	auth *authCache
+
+	stopSweep chan struct{}
+	swept     sync.WaitGroup
+	closeOnce sync.Once
+}
+
+// Pool defaults applied when the DSN does not set them: fail fast when the
+// server is down, and enough connections for PostgreSQL to group the WAL
+// flushes of concurrent commits.
+const (
+	pgConnectTimeout = 2 * time.Second
+	pgMaxConns       = 16
+)
+
+func openPostgres(ctx context.Context, dsn string, opts Options) (*postgresStore, error) {
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("%w: parsing the PostgreSQL DSN: %v", ErrInvalidArgument, redactDSNError(err))
+	}
+	name := cfg.ConnConfig.Host + "/" + cfg.ConnConfig.Database
+	if cfg.ConnConfig.ConnectTimeout == 0 {
+		cfg.ConnConfig.ConnectTimeout = pgConnectTimeout
+	}
+	if u, err := url.Parse(dsn); err == nil && !u.Query().Has("pool_max_conns") {
+		cfg.MaxConns = pgMaxConns
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("%w: connecting to ledger %s: %v", ErrUnavailable, name, err)
+	}
+	s := &postgresStore{pool: pool, name: name, opts: opts, auth: newAuthCache(opts.AuthCacheTTL, opts.Now),
+		stopSweep: make(chan struct{})}
+	if err := s.Migrate(ctx); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	if err := s.sweepExpiredHolds(ctx); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	s.swept.Add(1)
+	go s.sweepLoop()
+	return s, nil
+}
+
+// redactDSNError describes a DSN parse error without quoting the DSN, which
+// may hold a password (pgx's own redaction is best effort).
+func redactDSNError(err error) string {
+	var pe *pgconn.ParseConfigError
+	if errors.As(err, &pe) {
+		return "cannot parse the connection string"
+	}
+	return "invalid connection string"
+}
+
+// Close stops the hold sweeper and closes the pool. Holds of this process
+// stay in the table until they expire.
+func (s *postgresStore) Close() error {
+	s.closeOnce.Do(func() {
+		close(s.stopSweep)
+		s.swept.Wait()
+		s.pool.Close()
+	})
+	return nil
+}
+
+// sweepLoop returns expired holds to their accounts every quarter HoldTTL
+// (at most every minute), on every replica.
+func (s *postgresStore) sweepLoop() {
+	defer s.swept.Done()
+	every := min(s.opts.HoldTTL/4, time.Minute)
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for {
+		select {
+		case <-s.stopSweep:
+			return
+		case <-tick.C:
+			ctx, cancel := context.WithTimeout(context.Background(), every)
+			_ = s.sweepExpiredHolds(ctx) // a failed sweep is retried next tick
+			cancel()
+		}
+	}
+}
+
+// fail turns a pgx error into a ledger error: the package's own sentinels
+// pass through, a duplicate request id becomes ErrDuplicateRequest, and
+// everything else means the backend could not answer (ErrUnavailable).
+func (s *postgresStore) fail(what string, err error) error {
+	var pgErr *pgconn.PgError
+	switch {
+	case isLedgerError(err):
+		return fmt.Errorf("%s: %w", what, err)
+	case errors.As(err, &pgErr) && pgErr.Code == "23505" && pgErr.ConstraintName == "ledger_usage_pkey":
+		return fmt.Errorf("%s: %w", what, ErrDuplicateRequest)
+	default:
+		return fmt.Errorf("%w: %s in %s: %v", ErrUnavailable, what, s.name, err)
+	}
+}
+
+// inTx runs fn in a transaction, committing if it returns nil.
+func (s *postgresStore) inTx(ctx context.Context, opts pgx.TxOptions, fn func(pgx.Tx) error) error {
+	return pgx.BeginTxFunc(ctx, s.pool, opts, fn)
+}

@@ -1,0 +1,232 @@
+package ledger
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// CreateAccount inserts the account, its first grant and its first secret
+// key in one transaction.
+func (s *postgresStore) CreateAccount(ctx context.Context, credits int64, caps *Caps) (NewAccount, error) {
+	c, err := accountCaps(credits, caps)
+	if err != nil {
+		return NewAccount{}, err
+	}
+	accountID := newID("acct_")
+	secret, hash, err := newKey(KindSecret)
+	if err != nil {
+		return NewAccount{}, err
+	}
+	key := IssuedKey{KeyID: newID("key_"), AccountID: accountID, Kind: KindSecret, Secret: secret}
+	now := s.opts.Now().UTC()
+	err = s.inTx(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `INSERT INTO ledger_accounts (id, status, balance, daily_cap, monthly_cap, created_at)
+			VALUES ($1, 'active', $2, $3, $4, $5)`, accountID, credits, c.Daily, c.Monthly, now); err != nil {
+			return err
+		}
+		if credits > 0 {
+			if _, err := tx.Exec(ctx, `INSERT INTO ledger_grants (account_id, credits, created_at) VALUES ($1, $2, $3)`,
+				accountID, credits, now); err != nil {
+				return err
+			}
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO ledger_keys (id, account_id, hash, kind, rate_limit, created_at)
+			VALUES ($1, $2, $3, $4, 0, $5)`, key.KeyID, accountID, hash[:], string(KindSecret), now)
+		return err
+	})
+	if err != nil {
+		return NewAccount{}, s.fail("creating an account", err)
+	}
+	return NewAccount{AccountID: accountID, Key: key}, nil
+}
+
+// exec1 runs a statement that must touch one row; no row means notFound.
+func (s *postgresStore) exec1(ctx context.Context, what string, notFound error, sql string, args ...any) error {
+	tag, err := s.pool.Exec(ctx, sql, args...)
+	if err != nil {
+		return s.fail(what, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return fmt.Errorf("%s: %w", what, notFound)
+	}
+	return nil
+}
+
+func (s *postgresStore) setStatus(ctx context.Context, accountID string, status AccountStatus) error {
+	defer s.auth.purge()
+	return s.exec1(ctx, "setting status of account "+accountID, ErrUnknownAccount,
+		`UPDATE ledger_accounts SET status = $2 WHERE id = $1`, accountID, string(status))
+}
+
+// Suspend marks the account suspended; Reserve refuses it at once on every
+// replica.
+func (s *postgresStore) Suspend(ctx context.Context, accountID string) error {
+	return s.setStatus(ctx, accountID, StatusSuspended)
+}
+
+// Restore reactivates the account.
+func (s *postgresStore) Restore(ctx context.Context, accountID string) error {
+	return s.setStatus(ctx, accountID, StatusActive)
+}
+
+// SetCaps replaces the account's caps.
+func (s *postgresStore) SetCaps(ctx context.Context, accountID string, caps Caps) error {
+	if caps.Daily < 0 || caps.Monthly < 0 {
+		return fmt.Errorf("%w: caps %+v must be >= 0", ErrInvalidArgument, caps)
+	}
+	return s.exec1(ctx, "setting caps of account "+accountID, ErrUnknownAccount,
+		`UPDATE ledger_accounts SET daily_cap = $2, monthly_cap = $3 WHERE id = $1`, accountID, caps.Daily, caps.Monthly)
+}
+
+// AddCredits records a grant and raises the balance in one statement.
+func (s *postgresStore) AddCredits(ctx context.Context, accountID string, credits int64) (int64, error) {
+	if credits <= 0 {
+		return 0, fmt.Errorf("%w: credits %d to add to account %s must be > 0", ErrInvalidArgument, credits, accountID)
+	}
+	var balance int64
+	err := s.pool.QueryRow(ctx, `
+		WITH acct AS (
+			UPDATE ledger_accounts SET balance = balance + $2 WHERE id = $1 RETURNING id, balance
+		), grant_row AS (
+			INSERT INTO ledger_grants (account_id, credits, created_at) SELECT id, $2, $3 FROM acct
+		)
+		SELECT balance FROM acct`, accountID, credits, s.opts.Now().UTC()).Scan(&balance)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return 0, fmt.Errorf("adding credits to account %s: %w", accountID, ErrUnknownAccount)
+	case err != nil:
+		return 0, s.fail("adding credits to account "+accountID, err)
+	}
+	return balance, nil
+}
+
+// IssueKey adds a key to an existing account.
+func (s *postgresStore) IssueKey(ctx context.Context, accountID string, kind KeyKind, rateLimit int) (IssuedKey, error) {
+	if rateLimit < 0 {
+		return IssuedKey{}, fmt.Errorf("%w: rate limit %d must be >= 0", ErrInvalidArgument, rateLimit)
+	}
+	secret, hash, err := newKey(kind)
+	if err != nil {
+		return IssuedKey{}, err
+	}
+	key := IssuedKey{KeyID: newID("key_"), AccountID: accountID, Kind: kind, RateLimit: rateLimit, Secret: secret}
+	err = s.exec1(ctx, "issuing a key for account "+accountID, ErrUnknownAccount, `
+		INSERT INTO ledger_keys (id, account_id, hash, kind, rate_limit, created_at)
+		SELECT $1, id, $3, $4, $5, $6 FROM ledger_accounts WHERE id = $2`,
+		key.KeyID, accountID, hash[:], string(kind), rateLimit, s.opts.Now().UTC())
+	if err != nil {
+		return IssuedKey{}, err
+	}
+	return key, nil
+}
+
+// RevokeKey marks the key revoked (keeping the first revocation time).
+func (s *postgresStore) RevokeKey(ctx context.Context, keyID string) error {
+	defer s.auth.purge()
+	return s.exec1(ctx, "revoking key "+keyID, ErrUnknownKeyID,
+		`UPDATE ledger_keys SET revoked_at = coalesce(revoked_at, $2) WHERE id = $1`, keyID, s.opts.Now().UTC())
+}
+
+// LookupUsage reads one usage record.
+func (s *postgresStore) LookupUsage(ctx context.Context, requestID string) (Usage, error) {
+	u := Usage{RequestID: requestID}
+	err := s.pool.QueryRow(ctx, `SELECT account_id, key_id, operation, credits, created_at
+		FROM ledger_usage WHERE request_id = $1`, requestID).Scan(&u.AccountID, &u.KeyID, &u.Operation, &u.Credits, &u.At)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return Usage{}, fmt.Errorf("looking up request %s: %w", requestID, ErrUnknownRequest)
+	case err != nil:
+		return Usage{}, s.fail("looking up request "+requestID, err)
+	}
+	u.At = u.At.UTC()
+	return u, nil
+}
+
+// GetAccount reads the account, its keys and its per-operation totals in one
+// repeatable-read snapshot.
+func (s *postgresStore) GetAccount(ctx context.Context, accountID string) (Account, error) {
+	var acct Account
+	err := s.inTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+		if err := s.readAccount(ctx, tx, accountID, &acct); err != nil {
+			return err
+		}
+		var err error
+		if acct.Usage.ByOperation, err = pgOperationTotals(ctx, tx, accountID); err != nil {
+			return err
+		}
+		acct.Keys, err = pgAccountKeys(ctx, tx, accountID)
+		return err
+	})
+	if err != nil {
+		return Account{}, s.fail("reading account "+accountID, err)
+	}
+	return acct, nil
+}
+
+func (s *postgresStore) readAccount(ctx context.Context, tx pgx.Tx, accountID string, acct *Account) error {
+	var rec accountRecord
+	err := tx.QueryRow(ctx, `
+		SELECT status, balance, held, daily_cap, monthly_cap, spend_day, day_spent, spend_month, month_spent,
+		       charged, requests, created_at
+		FROM ledger_accounts WHERE id = $1`, accountID).Scan(&rec.Status, &rec.Balance, &acct.Held,
+		&rec.Caps.Daily, &rec.Caps.Monthly, &rec.Spend.Day, &rec.Spend.DaySpent, &rec.Spend.Month, &rec.Spend.MonthSpent,
+		&rec.Charged, &rec.Requests, &rec.CreatedAt)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return ErrUnknownAccount
+	}
+	if err != nil {
+		return err
+	}
+	held := acct.Held
+	rec.CreatedAt = rec.CreatedAt.UTC()
+	*acct = accountView(accountID, rec, s.opts.Now())
+	acct.Held = held
+	return nil
+}
+
+func pgOperationTotals(ctx context.Context, tx pgx.Tx, accountID string) (map[string]OperationTotals, error) {
+	rows, err := tx.Query(ctx, `SELECT operation, sum(credits), count(*) FROM ledger_usage
+		WHERE account_id = $1 GROUP BY operation`, accountID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	ops := make(map[string]OperationTotals)
+	for rows.Next() {
+		var op string
+		var t OperationTotals
+		if err := rows.Scan(&op, &t.Credits, &t.Requests); err != nil {
+			return nil, err
+		}
+		ops[op] = t
+	}
+	return ops, rows.Err()
+}
+
+func pgAccountKeys(ctx context.Context, tx pgx.Tx, accountID string) ([]KeySummary, error) {
+	rows, err := tx.Query(ctx, `SELECT id, kind, rate_limit, created_at, revoked_at FROM ledger_keys
+		WHERE account_id = $1 ORDER BY id`, accountID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	keys := []KeySummary{}
+	for rows.Next() {
+		var k KeySummary
+		var revoked *time.Time
+		if err := rows.Scan(&k.KeyID, &k.Kind, &k.RateLimit, &k.CreatedAt, &revoked); err != nil {
+			return nil, err
+		}
+		k.CreatedAt = k.CreatedAt.UTC()
+		if revoked != nil {
+			r := revoked.UTC()
+			k.RevokedAt = &r
+		}
+		keys = append(keys, k)
+	}
+	return keys, rows.Err()
+}

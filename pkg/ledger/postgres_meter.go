@@ -1,0 +1,209 @@
+package ledger
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+)
+
+const pgAuthenticate = `
+SELECT k.id, k.account_id, k.kind, k.rate_limit, k.revoked_at IS NOT NULL, a.status
+FROM ledger_keys k JOIN ledger_accounts a ON a.id = k.account_id
+WHERE k.hash = $1`
+
+// Authenticate looks the key's hash up (or answers from the auth cache).
+func (s *postgresStore) Authenticate(ctx context.Context, presentedKey string) (KeyInfo, error) {
+	h, err := parseKey(presentedKey)
+	if err != nil {
+		return KeyInfo{}, err
+	}
+	if info, ok := s.auth.get(h); ok {
+		return info, nil
+	}
+	gen := s.auth.generation()
+	var info KeyInfo
+	var revoked bool
+	err = s.pool.QueryRow(ctx, pgAuthenticate, h[:]).Scan(
+		&info.KeyID, &info.AccountID, &info.Kind, &info.RateLimit, &revoked, &info.AccountStatus)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return KeyInfo{}, ErrUnknownKey
+	case err != nil:
+		return KeyInfo{}, s.fail("authenticating a key", err)
+	case revoked:
+		return KeyInfo{}, ErrRevokedKey
+	}
+	s.auth.put(h, info, gen)
+	return info, nil
+}
+
+// pgReserve takes a hold in one statement: the account row is updated only
+// if it is active and the balance and caps allow the cost ($3/$4 are today's
+// day and month; counters of an older day or month count as zero), and the
+// hold row is inserted only if the update happened.
+const pgReserve = `
+WITH acct AS (
+	UPDATE ledger_accounts SET held = held + $2
+	WHERE id = $1 AND status = 'active' AND balance - held >= $2
+	  AND (daily_cap = 0 OR (CASE WHEN spend_day = $3 THEN day_spent ELSE 0 END) + held + $2 <= daily_cap)
+	  AND (monthly_cap = 0 OR (CASE WHEN spend_month = $4 THEN month_spent ELSE 0 END) + held + $2 <= monthly_cap)
+	RETURNING id
+)
+INSERT INTO ledger_holds (account_id, key_id, operation, request_id, credits, created_at, expires_at)
+SELECT id, $5, $6, $7, $2, $8, $9 FROM acct
+RETURNING id`
+
+// reserveAttempts bounds the retries when a refused hold turns out to fit
+// after all (another request released credits in between).
+const reserveAttempts = 3
+
+// Reserve writes a hold row and raises the account's held credits.
+func (s *postgresStore) Reserve(ctx context.Context, key KeyInfo, operation string, credits int64, requestID string) (Reservation, error) {
+	if err := checkRequest(key, operation, credits, requestID); err != nil {
+		return Reservation{}, err
+	}
+	for attempt := 0; ; attempt++ {
+		now := s.opts.Now()
+		var id int64
+		err := s.pool.QueryRow(ctx, pgReserve, key.AccountID, credits, dayOf(now), monthOf(now),
+			key.KeyID, operation, requestID, now, now.Add(s.opts.HoldTTL)).Scan(&id)
+		if err == nil {
+			return Reservation{ID: id, AccountID: key.AccountID, KeyID: key.KeyID, Operation: operation,
+				RequestID: requestID, Credits: credits, At: now}, nil
+		}
+		if !errors.Is(err, pgx.ErrNoRows) {
+			return Reservation{}, s.fail("reserving credits for account "+key.AccountID, err)
+		}
+		why := s.whyRefused(ctx, key.AccountID, credits)
+		if why != nil || attempt+1 == reserveAttempts {
+			if why == nil {
+				why = fmt.Errorf("%w: reserving for account %s: refused %d times under contention", ErrUnavailable, key.AccountID, reserveAttempts)
+			}
+			return Reservation{}, why
+		}
+	}
+}
+
+// whyRefused reads the account to explain a refused hold. It returns nil
+// when the request fits now (the caller retries).
+func (s *postgresStore) whyRefused(ctx context.Context, accountID string, credits int64) error {
+	var status AccountStatus
+	var balance, held int64
+	var caps Caps
+	var sp spend
+	err := s.pool.QueryRow(ctx, `
+		SELECT status, balance, held, daily_cap, monthly_cap, spend_day, day_spent, spend_month, month_spent
+		FROM ledger_accounts WHERE id = $1`, accountID).Scan(
+		&status, &balance, &held, &caps.Daily, &caps.Monthly, &sp.Day, &sp.DaySpent, &sp.Month, &sp.MonthSpent)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return fmt.Errorf("reserving for account %s: %w", accountID, ErrUnknownAccount)
+	case err != nil:
+		return s.fail("reading account "+accountID, err)
+	case status != StatusActive:
+		return fmt.Errorf("reserving for account %s: %w", accountID, ErrAccountSuspended)
+	}
+	if short := capCheck(accountID, balance, held, caps, sp.at(s.opts.Now()), credits); short != nil {
+		return short
+	}
+	return nil
+}
+
+// pgCommit deletes the hold, charges the account (rolling the day and
+// month counters over to $3/$4) and writes the usage record, all or
+// nothing. No row back means the hold was gone.
+const pgCommit = `
+WITH hold AS (
+	DELETE FROM ledger_holds WHERE id = $1 AND account_id = $2
+	RETURNING account_id, key_id, operation, request_id, credits
+), acct AS (
+	UPDATE ledger_accounts a SET
+		balance = a.balance - hold.credits,
+		held = a.held - hold.credits,
+		day_spent = (CASE WHEN a.spend_day = $3 THEN a.day_spent ELSE 0 END) + hold.credits,
+		spend_day = $3,
+		month_spent = (CASE WHEN a.spend_month = $4 THEN a.month_spent ELSE 0 END) + hold.credits,
+		spend_month = $4,
+		charged = a.charged + hold.credits,
+		requests = a.requests + 1
+	FROM hold WHERE a.id = hold.account_id
+	RETURNING a.id
+)
+INSERT INTO ledger_usage (request_id, account_id, key_id, operation, credits, created_at)
+SELECT hold.request_id, hold.account_id, hold.key_id, hold.operation, hold.credits, $5 FROM hold JOIN acct ON acct.id = hold.account_id
+RETURNING credits`
+
+// Commit charges the hold durably (synchronous_commit is PostgreSQL's
+// default: the statement returns after the WAL flush).
+func (s *postgresStore) Commit(ctx context.Context, r Reservation) error {
+	now := s.opts.Now()
+	var credits int64
+	err := s.pool.QueryRow(ctx, pgCommit, r.ID, r.AccountID, dayOf(now), monthOf(now), now.UTC()).Scan(&credits)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return fmt.Errorf("committing request %s: %w", r.RequestID, ErrUnknownReservation)
+	case err != nil:
+		err = s.fail("committing request "+r.RequestID+" of account "+r.AccountID, err)
+		if errors.Is(err, ErrDuplicateRequest) {
+			// Nothing was charged; give the hold back rather than let it expire.
+			_ = s.Release(ctx, r)
+		}
+		return err
+	}
+	return nil
+}
+
+const pgRelease = `
+WITH hold AS (
+	DELETE FROM ledger_holds WHERE id = $1 AND account_id = $2 RETURNING account_id, credits
+)
+UPDATE ledger_accounts a SET held = a.held - hold.credits FROM hold WHERE a.id = hold.account_id
+RETURNING a.id`
+
+// Release deletes the hold and lowers the account's held credits.
+func (s *postgresStore) Release(ctx context.Context, r Reservation) error {
+	var id string
+	err := s.pool.QueryRow(ctx, pgRelease, r.ID, r.AccountID).Scan(&id)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return fmt.Errorf("releasing request %s: %w", r.RequestID, ErrUnknownReservation)
+	case err != nil:
+		return s.fail("releasing request "+r.RequestID, err)
+	}
+	return nil
+}
+
+// pgSweep returns the credits of expired holds. SKIP LOCKED leaves alone
+// holds that a Commit or Release is deleting right now.
+const pgSweep = `
+WITH hold AS (
+	DELETE FROM ledger_holds WHERE id IN (
+		SELECT id FROM ledger_holds WHERE expires_at < $1 FOR UPDATE SKIP LOCKED)
+	RETURNING account_id, credits
+), sums AS (
+	SELECT account_id, sum(credits) AS credits FROM hold GROUP BY account_id
+)
+UPDATE ledger_accounts a SET held = a.held - sums.credits FROM sums WHERE a.id = sums.account_id`
+
+// pgSweepLock keeps replicas from sweeping at the same time, which could
+// deadlock on the account rows they update.
+const pgSweepLock = pgMigrationLock + 1
+
+// sweepExpiredHolds gives back the credits of holds past their expiry
+// (their request crashed or never finished). One replica at a time sweeps.
+func (s *postgresStore) sweepExpiredHolds(ctx context.Context) error {
+	err := s.inTx(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+		var got bool
+		if err := tx.QueryRow(ctx, `SELECT pg_try_advisory_xact_lock($1)`, pgSweepLock).Scan(&got); err != nil || !got {
+			return err
+		}
+		_, err := tx.Exec(ctx, pgSweep, s.opts.Now())
+		return err
+	})
+	if err != nil {
+		return s.fail("returning expired holds", err)
+	}
+	return nil
+}
