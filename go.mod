@@ -3,6 +3,7 @@ module github.com/mapsco/maps
 go 1.26.8
 
 require (
+	github.com/airbusgeo/godal v0.0.18 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/edsrzf/mmap-go v1.2.0 // indirect
 	github.com/golang/snappy v1.0.0 // indirect
@@ -29,5 +30,5 @@ require (
 	golang.org/x/sys v0.48.0 // indirect
 	golang.org/x/term v0.44.0 // indirect
 	golang.org/x/text v0.41.0 // indirect
-	google.golang.org/protobuf v1.26.0 // indirect
+	google.golang.org/protobuf v1.36.5 // indirect
 )

@@ -1,0 +1,101 @@
+package elevation
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/mapsco/maps/pkg/artifact"
+)
+
+// demDir holds the real SRTM tiles, shared by the project and never copied
+// into the repository.
+const demDir = "../../../shared/data/dem"
+
+func tilePath(t testing.TB, name string) string {
+	t.Helper()
+	p := filepath.Join(demDir, name+".hgt.zip")
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("real DEM tile not available: %v", err)
+	}
+	return p
+}
+
+var tmpRoot string
+
+func TestMain(m *testing.M) {
+	var err error
+	if tmpRoot, err = os.MkdirTemp("", "elevation-test-"); err != nil {
+		panic(err)
+	}
+	code := m.Run()
+	os.RemoveAll(tmpRoot)
+	os.Exit(code)
+}
+
+// buildArtifact runs Build on the given tiles and writes the artifact file.
+func buildArtifact(t testing.TB, path string, tiles ...string) *Stats {
+	t.Helper()
+	paths := make([]string, len(tiles))
+	for i, n := range tiles {
+		paths[i] = tilePath(t, n)
+	}
+	w, err := artifact.NewWriter("elevation", "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := Build(context.Background(), paths, w, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+var (
+	andorraOnce sync.Once
+	andorraPath string
+	andorraSt   *Stats
+)
+
+// andorraFile builds N42E001 + N41E001 once per test binary.
+func andorraFile(t testing.TB) string {
+	tilePath(t, "N42E001")
+	andorraOnce.Do(func() {
+		p := filepath.Join(tmpRoot, "andorra.elev")
+		andorraSt = buildArtifact(t, p, "N42E001", "N41E001")
+		andorraPath = p
+	})
+	if andorraPath == "" {
+		t.Fatal("building the Andorra artifact failed in an earlier test")
+	}
+	return andorraPath
+}
+
+// openDEM opens the Andorra artifact with its own cache.
+func openDEM(t testing.TB, cacheBlocks int) *DEM {
+	t.Helper()
+	f, err := artifact.Open(andorraFile(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	d, err := Open(f, cacheBlocks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func TestSmoke(t *testing.T) {
+	d := openDEM(t, 0)
+	t.Logf("stats %+v", *andorraSt)
+	for _, p := range [][2]float64{{1.5218, 42.5063}, {1.7331, 42.5425}, {1.52071, 42.52452}, {5, 41.5}, {-71.06, 42.36}} {
+		h, ok := d.At(p[0], p[1])
+		t.Logf("%v %.2f %v", p, h, ok)
+	}
+}
