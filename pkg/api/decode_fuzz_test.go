@@ -1,0 +1,158 @@
+package api
+
+import (
+	"encoding/json"
+	"math"
+	"testing"
+)
+
+// The fuzz targets check what must hold for any body: no panic; a refusal is well formed (one-line detail, at
+// most 50 field errors, each a non-empty pointer and message within 200 characters) and has no field errors when
+// the body is not valid JSON; an accepted body is valid JSON and its request satisfies every limit.
+
+var fuzzSeeds = []string{
+	``, ` `, `{}`, `[]`, `null`, `{"coordinates":` + twoPoints + `}`,
+	`{"coordinates":` + twoPoints + `,"profile":"moto","alternatives":3,"geometry_format":"geojson","include_steps":true,` +
+		`"departure_time":"2026-11-24T08:00:00+01:00"}`,
+	`{"coordinates":[[1,95],[200,1]],"profile":"x","alternatives":9,"geometry_format":1,"departure_time":"2026-11-24T08:00:00"}`,
+	`{"coordinates":[[1e999,1],[1,2,3],"x",null,{}],"alternatives":1.5}`,
+	`{"sources":[[1,2]],"targets":[[3,4],[5,6]],"profile":"truck","departure_time":"2026-11-24T08:00:00Z"}`,
+	`{"sources":[],"targets":[[1,-91]]}`,
+	`{"origin":[1.5,42.5],"contours":[{"time_minutes":10},{"distance_km":2.5}]}`,
+	`{"origin":[1,1],"contours":[{"time_minutes":10,"distance_km":2},{},{"time_minutes":0}]}`,
+	`{"coordinates":[[1,2]]}`, `{"coordinates":[[1,2]],"coordinates":[[1,2]]}`,
+	`{"\u0063oordinates":[[1,2],[3,4]],"profile":"\ud83d\ude00"}`, `{"x":[[[[{"y":[]}]]]]}`, `{"a":1}x`,
+	`{"coordinates":[[-0,0.0e+0],[1E-5,-1.5e2]]}`, `{"profile":"car",}`, `{"coordinates":[[01,1]]}`,
+}
+
+func addSeeds(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add([]byte(s))
+	}
+}
+
+// checkRefusal checks the InvalidRequest limits and that malformed JSON yields no field errors.
+func checkRefusal(t *testing.T, body []byte, inv *InvalidRequest) {
+	t.Helper()
+	assertWellFormed(t, inv)
+	if !json.Valid(body) && len(inv.Errors) != 0 {
+		t.Errorf("malformed body %q got field errors %+v", body, inv.Errors)
+	}
+}
+
+// checkAccepted checks that an accepted body is valid JSON.
+func checkAccepted(t *testing.T, body []byte) {
+	t.Helper()
+	if !json.Valid(body) {
+		t.Fatalf("accepted a body that is not valid JSON: %q", body)
+	}
+}
+
+func checkCoordinates(t *testing.T, cs []Coordinate, min, max int) {
+	t.Helper()
+	if len(cs) < min || len(cs) > max {
+		t.Errorf("%d coordinates outside %d..%d", len(cs), min, max)
+	}
+	for _, c := range cs {
+		checkCoordinate(t, c)
+	}
+}
+
+func checkCoordinate(t *testing.T, c Coordinate) {
+	t.Helper()
+	if math.IsNaN(c[0]) || math.IsNaN(c[1]) || c[0] < -180 || c[0] > 180 || c[1] < -90 || c[1] > 90 {
+		t.Errorf("coordinate %v out of range", c)
+	}
+}
+
+func checkProfile(t *testing.T, p string) {
+	t.Helper()
+	for _, name := range Profiles() {
+		if p == name {
+			return
+		}
+	}
+	t.Errorf("profile %q is not valid", p)
+}
+
+func checkTime(t *testing.T, has bool, tm interface{ IsZero() bool }) {
+	t.Helper()
+	if !has && !tm.IsZero() {
+		t.Errorf("departure time set without HasDepartureTime")
+	}
+}
+
+func FuzzDecodeDirections(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, body []byte) {
+		req, inv := DecodeDirections(body)
+		if inv != nil {
+			checkRefusal(t, body, inv)
+			return
+		}
+		checkAccepted(t, body)
+		checkCoordinates(t, req.Coordinates, MinDirectionsCoordinates, MaxDirectionsCoordinates)
+		checkProfile(t, req.Profile)
+		checkTime(t, req.HasDepartureTime, req.DepartureTime)
+		if req.Alternatives < MinAlternatives || req.Alternatives > MaxAlternatives {
+			t.Errorf("alternatives %d", req.Alternatives)
+		}
+		if req.GeometryFormat != GeometryPolyline6 && req.GeometryFormat != GeometryGeoJSON {
+			t.Errorf("geometry format %q", req.GeometryFormat)
+		}
+	})
+}
+
+func FuzzDecodeMatrix(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, body []byte) {
+		req, inv := DecodeMatrix(body)
+		if inv != nil {
+			checkRefusal(t, body, inv)
+			return
+		}
+		checkAccepted(t, body)
+		checkCoordinates(t, req.Sources, MinMatrixLocations, MaxMatrixLocations)
+		checkCoordinates(t, req.Targets, MinMatrixLocations, MaxMatrixLocations)
+		checkProfile(t, req.Profile)
+		checkTime(t, req.HasDepartureTime, req.DepartureTime)
+	})
+}
+
+func FuzzDecodeIsochrone(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, body []byte) {
+		req, inv := DecodeIsochrone(body)
+		if inv != nil {
+			checkRefusal(t, body, inv)
+			return
+		}
+		checkAccepted(t, body)
+		checkCoordinate(t, req.Origin)
+		checkProfile(t, req.Profile)
+		checkTime(t, req.HasDepartureTime, req.DepartureTime)
+		if len(req.Contours) < MinContours || len(req.Contours) > MaxContours {
+			t.Errorf("%d contours", len(req.Contours))
+		}
+		for _, c := range req.Contours {
+			byTime := c.Minutes >= MinContourMinutes && c.Minutes <= MaxContourMinutes && c.Kilometers == 0
+			byDistance := c.Kilometers >= MinContourKilometers && c.Kilometers <= MaxContourKilometers && c.Minutes == 0
+			if !byTime && !byDistance {
+				t.Errorf("contour %+v", c)
+			}
+		}
+	})
+}
+
+func FuzzDecodeElevation(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, body []byte) {
+		req, inv := DecodeElevation(body)
+		if inv != nil {
+			checkRefusal(t, body, inv)
+			return
+		}
+		checkAccepted(t, body)
+		checkCoordinates(t, req.Coordinates, MinElevationCoordinates, MaxElevationCoordinates)
+	})
+}
