@@ -1,0 +1,68 @@
+package main
+
+import (
+	"encoding/json"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/mapsco/maps/pkg/compile"
+)
+
+func newBuildCmd(log *slog.Logger) *cobra.Command {
+	var o compile.Options
+	cmd := &cobra.Command{
+		Use:   "build",
+		Short: "Compile an OSM extract into a new release directory OUT/DATA_VERSION",
+		Long: `build reads an OSM PBF and the profiles, and writes OUT/DATA_VERSION/ holding graph.map
+and manifest.json. It writes into a hidden temporary directory and renames it into place only
+when complete; it refuses to overwrite an existing release.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.Log = log
+			if term.IsTerminal(int(os.Stderr.Fd())) {
+				o.Progress = &barProgress{}
+			} else {
+				o.Progress = &compile.LogProgress{Log: log, Interval: 5 * time.Second}
+			}
+			m, dir, err := compile.Build(cmd.Context(), o)
+			if err != nil {
+				return err
+			}
+			enc := json.NewEncoder(cmd.OutOrStdout())
+			enc.SetIndent("", "  ")
+			return enc.Encode(struct {
+				Dir         string `json:"dir"`
+				DataVersion string `json:"data_version"`
+				PeakRSSMiB  int64  `json:"peak_rss_mib"`
+				Stats       any    `json:"stats"`
+			}{dir, m.DataVersion, compile.PeakRSS() >> 20, m.Stats})
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.OSM, "osm", "", "OpenStreetMap PBF extract to compile (required)")
+	f.StringVar(&o.ProfilesDir, "profiles", "profiles", "directory of profile data files")
+	f.StringVar(&o.DataVersion, "data-version", "", "release name, 1-32 of [A-Za-z0-9._-] (default: today's date, UTC)")
+	f.StringVar(&o.Out, "out", "releases", "directory that holds releases")
+	cmd.MarkFlagRequired("osm")
+	return cmd
+}
+
+// barProgress draws a spinner with a count on a terminal.
+type barProgress struct{ bar *progressbar.ProgressBar }
+
+func (p *barProgress) Start(step string, total int64) {
+	p.bar = progressbar.NewOptions64(-1, progressbar.OptionSetDescription(step),
+		progressbar.OptionSetWriter(os.Stderr), progressbar.OptionShowCount(), progressbar.OptionThrottle(100*time.Millisecond))
+}
+
+func (p *barProgress) Add(n int64) { p.bar.Add64(n) }
+
+func (p *barProgress) Done() {
+	p.bar.Finish()
+	os.Stderr.WriteString("\n")
+}

@@ -1,0 +1,31 @@
+// Command mapc compiles a country's map into a release of memory-mapped
+// artifacts for mapd: `mapc build --osm FILE --data-version V --out DIR`.
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	root := &cobra.Command{
+		Use:           "mapc",
+		Short:         "Compile OpenStreetMap data into routing releases",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	root.AddCommand(newBuildCmd(log))
+	if err := root.ExecuteContext(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, "mapc:", err)
+		os.Exit(1)
+	}
+}

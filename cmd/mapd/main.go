@@ -1,0 +1,31 @@
+// Command mapd serves a compiled release over the /v1 HTTP API, and holds the
+// operator's commands: verify a release, manage accounts and credits.
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	log := slog.New(slog.NewJSONHandler(os.Stderr, nil))
+	root := &cobra.Command{
+		Use:           "mapd",
+		Short:         "Serve routing, matrices, isochrones and elevation from a compiled release",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.AddCommand(newServeCmd(log), newVerifyCmd())
+	if err := root.ExecuteContext(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, "mapd:", err)
+		os.Exit(1)
+	}
+}

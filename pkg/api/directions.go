@@ -1,0 +1,137 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/mapsco/maps/pkg/polyline"
+	"github.com/mapsco/maps/pkg/route"
+	"github.com/mapsco/maps/pkg/snap"
+)
+
+// directions is POST /v1/directions.
+var directions = endpoint[DirectionsRequest]{
+	name:   "directions",
+	decode: DecodeDirections,
+	cost:   func(r DirectionsRequest) int64 { return startedUnits(len(r.Coordinates), 10) },
+	run:    runDirections,
+}
+
+// startedUnits is the number of started blocks of size per in n: the
+// credit rule of spec §4 ("1 credit for up to 10, plus 1 for each further 10").
+func startedUnits(n, per int) int64 { return int64((n + per - 1) / per) }
+
+func runDirections(rc *runContext, req DirectionsRequest, dst []byte) ([]byte, *failure) {
+	router, ok := rc.rel.Routers[req.Profile]
+	if !ok {
+		return dst, &failure{kind: KindServiceUnavailable, detail: fmt.Sprintf("profile %s is not in data release %s", req.Profile, rc.rel.Manifest.DataVersion)}
+	}
+	pts := make([]route.Point, len(req.Coordinates))
+	for i, c := range req.Coordinates {
+		pts[i] = route.Point(c)
+	}
+	ctx, cancel := requestContext()
+	defer cancel()
+	rt, err := router.Route(ctx, pts)
+	if err != nil {
+		return dst, routeFailure(req.Profile, err)
+	}
+	dst = appendKey(dst, "profile", true)
+	dst = appendString(dst, req.Profile)
+	dst = appendKey(dst, "routes", true)
+	dst = append(dst, '[')
+	dst = appendRoute(dst, rc, req, 0, rt)
+	return append(dst, ']'), nil
+}
+
+// routeFailure explains why no route was found, naming the waypoint.
+func routeFailure(profile string, err error) *failure {
+	var we *route.WaypointError
+	if !errors.As(err, &we) {
+		return &failure{kind: KindServiceUnavailable, detail: "routing did not finish in time; retry"}
+	}
+	if errors.Is(err, route.ErrUnsnappable) {
+		field := fmt.Sprintf("/coordinates/%d", we.Index)
+		msg := fmt.Sprintf("no road usable by profile %s within %d m of this point", profile, snap.MaxDistance)
+		return &failure{kind: KindUnroutable, detail: fmt.Sprintf("waypoint %d is not near a road the %s profile may use", we.Index, profile),
+			errs: []FieldError{{Field: field, Message: msg}}}
+	}
+	return &failure{kind: KindUnroutable, detail: fmt.Sprintf("no %s route from waypoint %d to waypoint %d", profile, we.Index, we.Index+1)}
+}
+
+func appendRoute(dst []byte, rc *runContext, req DirectionsRequest, id int, rt *route.Route) []byte {
+	dst = append(dst, '{')
+	dst = appendKey(dst, "id", false)
+	dst = appendNumber(dst, float64(id), 0)
+	dst = appendKey(dst, "summary", true)
+	dst = appendTotals(dst, rt.DistanceM, rt.DurationS)
+	dst = appendKey(dst, "geometry", true)
+	dst = appendGeometry(dst, req.GeometryFormat, rt.Shape)
+	dst = appendKey(dst, "legs", true)
+	dst = append(dst, '[')
+	for i, leg := range rt.Legs {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendTotals(dst, leg.DistanceM, leg.DurationS)
+	}
+	dst = append(dst, ']')
+	if p := rc.rel.Manifest.Profile(req.Profile); p != nil {
+		dst = appendKey(dst, "speed_model_version", true)
+		dst = appendString(dst, p.SpeedModelVersion)
+		dst = appendKey(dst, "speed_model_status", true)
+		dst = appendString(dst, p.SpeedModelStatus)
+	}
+	// No traffic feed and no published road operations exist yet: say so.
+	dst = append(dst, `,"traffic_confidence":"none","operations_applied":false}`...)
+	return dst
+}
+
+// appendTotals writes distance, duration and average speed as an object.
+// Durations keep milliseconds, the unit the search is exact in.
+func appendTotals(dst []byte, distanceM, durationS float64) []byte {
+	dst = append(dst, '{')
+	dst = appendKey(dst, "distance_m", false)
+	dst = appendNumber(dst, distanceM, 1)
+	dst = appendKey(dst, "duration_s", true)
+	dst = appendNumber(dst, durationS, 3)
+	dst = appendKey(dst, "average_speed_kph", true)
+	dst = appendSpeed(dst, distanceM, durationS)
+	return append(dst, '}')
+}
+
+// appendGeometry writes the shape as an encoded polyline6 string or as a
+// serialised GeoJSON LineString (spec behaviour rule 3).
+func appendGeometry(dst []byte, format string, pts []route.Point) []byte {
+	if format == GeometryGeoJSON {
+		return appendString(dst, string(appendLineString(nil, pts)))
+	}
+	dst = append(dst, '"')
+	start := len(dst)
+	dst = polyline.Append(dst, pts, 6)
+	// Polyline characters are ASCII 63-126; of those only the backslash
+	// needs escaping in JSON.
+	for i := start; i < len(dst); i++ {
+		if dst[i] == '\\' {
+			dst = append(dst[:i+1], dst[i:]...)
+			i++
+		}
+	}
+	return append(dst, '"')
+}
+
+// appendLineString writes a GeoJSON LineString with 6 decimals (about 10 cm).
+func appendLineString(dst []byte, pts []route.Point) []byte {
+	dst = append(dst, `{"type":"LineString","coordinates":[`...)
+	for i, p := range pts {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, '[')
+		dst = appendNumber(dst, p[0], 6)
+		dst = append(dst, ',')
+		dst = appendNumber(dst, p[1], 6)
+		dst = append(dst, ']')
+	}
+	return append(dst, "]}"...)
+}

@@ -1,0 +1,167 @@
+// Package compile is mapc's pipeline: it reads an OSM extract and the
+// profiles, builds the network and one graph per profile, indexes it for
+// snapping, and writes a release directory atomically. Each stage lives in
+// its own package (osm, profile, graph, snap, artifact, release); this one
+// only runs them in order, reports progress, and keeps the output whole.
+package compile
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"time"
+
+	"github.com/mapsco/maps/pkg/artifact"
+	"github.com/mapsco/maps/pkg/graph"
+	"github.com/mapsco/maps/pkg/profile"
+	"github.com/mapsco/maps/pkg/release"
+	"github.com/mapsco/maps/pkg/snap"
+)
+
+// Options configures one build. Zero values are documented per field.
+type Options struct {
+	OSM         string // PBF path; required
+	ProfilesDir string // profile data files; "" means "profiles"
+	DataVersion string // "" means the build date, YYYY-MM-DD (UTC)
+	Out         string // releases directory; "" means "releases"
+	Log         *slog.Logger
+	Progress    Progress // nil means log lines only
+	Now         func() time.Time
+}
+
+// Progress shows a long step's advance; the terminal bar and the log-line
+// reporter both implement it.
+type Progress interface {
+	Start(step string, total int64)
+	Add(n int64)
+	Done()
+}
+
+func (o *Options) ensureDefaults() {
+	if o.ProfilesDir == "" {
+		o.ProfilesDir = "profiles"
+	}
+	if o.Out == "" {
+		o.Out = "releases"
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.DataVersion == "" {
+		o.DataVersion = o.Now().UTC().Format("2006-01-02")
+	}
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+	if o.Progress == nil {
+		o.Progress = nopProgress{}
+	}
+}
+
+func (o *Options) validate() error {
+	if o.OSM == "" {
+		return errors.New("compile: --osm is required")
+	}
+	if _, err := os.Stat(o.OSM); err != nil {
+		return fmt.Errorf("compile: OSM input: %w", err)
+	}
+	return release.CheckDataVersion(o.DataVersion)
+}
+
+// Build compiles a release and returns its manifest and final directory.
+func Build(ctx context.Context, o Options) (*release.Manifest, string, error) {
+	o.ensureDefaults()
+	if err := o.validate(); err != nil {
+		return nil, "", err
+	}
+	start := time.Now()
+	profiles, err := profile.LoadDir(o.ProfilesDir)
+	if err != nil {
+		return nil, "", fmt.Errorf("compile: %w", err)
+	}
+	stage, err := release.Stage(o.Out, o.DataVersion)
+	if err != nil {
+		return nil, "", fmt.Errorf("compile: %w", err)
+	}
+	m, err := build(ctx, o, profiles, stage.Dir)
+	if err == nil {
+		err = stage.Commit(m)
+	}
+	if err != nil {
+		stage.Abort()
+		return nil, "", err
+	}
+	o.Log.Info("release written", "dir", stage.Final(), "elapsed", time.Since(start).Round(time.Millisecond).String(),
+		"peak_rss_mib", PeakRSS()>>20)
+	return m, stage.Final(), nil
+}
+
+func build(ctx context.Context, o Options, profiles []*profile.Profile, dir string) (*release.Manifest, error) {
+	sum, size, err := release.FileSHA256(o.OSM)
+	if err != nil {
+		return nil, err
+	}
+	in, stats, err := extract(ctx, o, profiles)
+	if err != nil {
+		return nil, err
+	}
+	t := time.Now()
+	net, graphs, err := graph.Build(ctx, in)
+	if err != nil {
+		return nil, fmt.Errorf("compile: %w", err)
+	}
+	o.Log.Info("graph built", "nodes", net.NumNodes(), "segments", net.NumSegments(), "elapsed", since(t))
+	in = graph.Input{} // let the extracted ways go before the index is built
+	debug.FreeOSMemory()
+	t = time.Now()
+	ix := snap.Build(net)
+	o.Log.Info("snapping index built", "elapsed", since(t))
+	if err := writeGraph(o, dir, net, graphs, ix); err != nil {
+		return nil, err
+	}
+	stats["nodes"], stats["segments"] = int64(net.NumNodes()), int64(net.NumSegments())
+	for _, g := range graphs {
+		stats["edges."+g.Profile] = int64(g.Fwd.First[len(g.Fwd.First)-1])
+	}
+	m := &release.Manifest{
+		DataVersion: o.DataVersion, BuildTime: o.Now().UTC().Truncate(time.Second), FormatVersion: artifact.FormatVersion,
+		Source: release.Source{Path: filepath.Base(o.OSM), SHA256: sum, Bytes: size}, Stats: stats,
+		Tool: map[string]string{"name": "mapc", "go": goVersion()},
+	}
+	for _, p := range profiles {
+		m.Profiles = append(m.Profiles, release.ProfileInfo{Name: p.Name, SpeedModelVersion: p.SpeedModelVersion, SpeedModelStatus: p.SpeedModelStatus})
+	}
+	return m, nil
+}
+
+func writeGraph(o Options, dir string, net *graph.Network, graphs []*graph.Graph, ix *snap.Index) error {
+	t := time.Now()
+	w, err := artifact.NewWriter("graph", o.DataVersion)
+	if err != nil {
+		return err
+	}
+	if err := graph.Write(w, net, graphs); err != nil {
+		return err
+	}
+	if err := ix.Write(w); err != nil {
+		return err
+	}
+	if err := w.WriteFile(filepath.Join(dir, release.GraphFile)); err != nil {
+		return err
+	}
+	o.Log.Info("graph artifact written", "elapsed", since(t))
+	return nil
+}
+
+func since(t time.Time) string { return time.Since(t).Round(time.Millisecond).String() }
+
+func goVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		return bi.GoVersion
+	}
+	return ""
+}

@@ -1,0 +1,93 @@
+// Package release is a compiled data release on disk: a directory named
+// after its data_version holding the artifact files and a manifest.json that
+// lists them with sizes and checksums. It writes releases atomically (mapc)
+// and opens, verifies and swaps them (mapd).
+package release
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"time"
+)
+
+// ManifestFile is the manifest's file name inside a release directory.
+const ManifestFile = "manifest.json"
+
+// GraphFile is the artifact holding the network, the profile graphs and the
+// snapping index.
+const GraphFile = "graph.map"
+
+// Manifest describes a release. It is written last, so a directory with a
+// manifest is complete.
+type Manifest struct {
+	DataVersion   string            `json:"data_version"`
+	BuildTime     time.Time         `json:"build_time"`
+	FormatVersion int               `json:"format_version"`
+	Source        Source            `json:"source"`
+	Profiles      []ProfileInfo     `json:"profiles"`
+	Files         []FileInfo        `json:"files"`
+	Stats         map[string]int64  `json:"stats,omitempty"`
+	Tool          map[string]string `json:"tool,omitempty"`
+}
+
+// Source names an input file by content.
+type Source struct {
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256"`
+	Bytes  int64  `json:"bytes"`
+}
+
+// ProfileInfo is a profile's speed model stamp.
+type ProfileInfo struct {
+	Name              string `json:"name"`
+	SpeedModelVersion string `json:"speed_model_version"`
+	SpeedModelStatus  string `json:"speed_model_status"`
+}
+
+// FileInfo is one artifact file.
+type FileInfo struct {
+	Name   string `json:"name"`
+	Bytes  int64  `json:"bytes"`
+	SHA256 string `json:"sha256"`
+}
+
+var validVersion = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$`)
+
+// CheckDataVersion accepts 1 to 32 characters of letters, digits, '.', '_'
+// and '-', starting with a letter or digit: the value names a directory and
+// appears in every response, so nothing that needs escaping is allowed.
+func CheckDataVersion(v string) error {
+	if !validVersion.MatchString(v) {
+		return fmt.Errorf("data version %q: want 1-32 characters of A-Z a-z 0-9 . _ - starting with a letter or digit", v)
+	}
+	return nil
+}
+
+// ReadManifest reads and checks dir's manifest.
+func ReadManifest(dir string) (*Manifest, error) {
+	b, err := os.ReadFile(filepath.Join(dir, ManifestFile))
+	if err != nil {
+		return nil, fmt.Errorf("release: %w", err)
+	}
+	var m Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("release: %s: %w", filepath.Join(dir, ManifestFile), err)
+	}
+	if err := CheckDataVersion(m.DataVersion); err != nil {
+		return nil, fmt.Errorf("release: %s: %w", dir, err)
+	}
+	return &m, nil
+}
+
+// Profile returns the named profile's stamp, or nil.
+func (m *Manifest) Profile(name string) *ProfileInfo {
+	for i := range m.Profiles {
+		if m.Profiles[i].Name == name {
+			return &m.Profiles[i]
+		}
+	}
+	return nil
+}

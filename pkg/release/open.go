@@ -1,0 +1,125 @@
+package release
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/mapsco/maps/pkg/artifact"
+	"github.com/mapsco/maps/pkg/graph"
+	"github.com/mapsco/maps/pkg/route"
+	"github.com/mapsco/maps/pkg/snap"
+)
+
+// Release is an opened release: its files mapped, its graphs viewed in
+// place, a router per profile. Open does no per-node work, so it takes the
+// same few milliseconds for any size of country.
+type Release struct {
+	Dir      string
+	Manifest *Manifest
+	Network  *graph.Network
+	Routers  map[string]*route.Router
+	files    []*artifact.File
+}
+
+// Open maps the release in dir after checking its manifest and the headers
+// of its artifacts (not their checksums: see Verify).
+func Open(dir string) (*Release, error) {
+	m, err := ReadManifest(dir)
+	if err != nil {
+		return nil, err
+	}
+	if m.FormatVersion != artifact.FormatVersion {
+		return nil, fmt.Errorf("release %s: %w: manifest says %d, this build reads %d", dir, artifact.ErrFormatVersion, m.FormatVersion, artifact.FormatVersion)
+	}
+	r := &Release{Dir: dir, Manifest: m, Routers: map[string]*route.Router{}}
+	f, err := r.open(GraphFile, "graph")
+	if err != nil {
+		r.Close()
+		return nil, err
+	}
+	net, graphs, err := graph.Load(f)
+	if err != nil {
+		r.Close()
+		return nil, fmt.Errorf("release %s: %w", dir, err)
+	}
+	ix, err := snap.Load(f)
+	if err != nil {
+		r.Close()
+		return nil, fmt.Errorf("release %s: %w", dir, err)
+	}
+	r.Network = net
+	for name, g := range graphs {
+		r.Routers[name] = route.NewRouter(g, ix, 0)
+	}
+	return r, nil
+}
+
+// open maps one artifact and checks it belongs to this release.
+func (r *Release) open(name, kind string) (*artifact.File, error) {
+	f, err := artifact.Open(filepath.Join(r.Dir, name))
+	if err != nil {
+		return nil, fmt.Errorf("release %s: %w", r.Dir, err)
+	}
+	r.files = append(r.files, f)
+	if f.Kind() != kind || f.DataVersion() != r.Manifest.DataVersion {
+		return nil, fmt.Errorf("release %s: %w: %s is a %q artifact of data version %q, want %q of %q",
+			r.Dir, artifact.ErrCorrupt, name, f.Kind(), f.DataVersion(), kind, r.Manifest.DataVersion)
+	}
+	return f, nil
+}
+
+// Close unmaps the release's files. Nothing obtained from it may be used
+// afterwards.
+func (r *Release) Close() error {
+	var first error
+	for _, f := range r.files {
+		if err := f.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	r.files = nil
+	return first
+}
+
+// Verify checks a release completely: every file the manifest lists exists
+// with its size and SHA-256, and every artifact section's checksum holds.
+func Verify(dir string) error {
+	m, err := ReadManifest(dir)
+	if err != nil {
+		return err
+	}
+	if len(m.Files) == 0 {
+		return fmt.Errorf("release %s: %w: manifest lists no files", dir, artifact.ErrCorrupt)
+	}
+	for _, want := range m.Files {
+		path := filepath.Join(dir, want.Name)
+		got, err := fileInfo(path)
+		if err != nil {
+			return err
+		}
+		if got.Bytes != want.Bytes || got.SHA256 != want.SHA256 {
+			return fmt.Errorf("release %s: %w: %s has %d bytes sha256 %s, manifest says %d bytes %s",
+				dir, artifact.ErrCorrupt, want.Name, got.Bytes, got.SHA256, want.Bytes, want.SHA256)
+		}
+		if filepath.Ext(want.Name) != ".map" {
+			continue
+		}
+		if err := verifyArtifact(path); err != nil {
+			return fmt.Errorf("release %s: %w", dir, err)
+		}
+	}
+	return nil
+}
+
+func verifyArtifact(path string) error {
+	if _, err := os.Stat(path); err != nil {
+		return err
+	}
+	f, err := artifact.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return f.Verify()
+}
