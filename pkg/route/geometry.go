@@ -34,9 +34,9 @@ func appendSegment(pts []Point, net *graph.Network, segRef uint32) []Point {
 	return pts
 }
 
-// appendPart adds the part of segment s between fractions a and b of its
+// AppendPart adds the part of segment s between fractions a and b of its
 // length, in that order (backwards when b < a).
-func appendPart(pts []Point, net *graph.Network, s uint32, a, b float64) []Point {
+func AppendPart(pts []Point, net *graph.Network, s uint32, a, b float64) []Point {
 	begin, end := net.Points(s)
 	cum := make([]float64, 0, end-begin) // distance from the first point
 	total := 0.0

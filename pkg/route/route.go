@@ -154,21 +154,21 @@ func (r *Router) partLength(p snap.Result, forward, source bool) float64 {
 func (r *Router) appendShape(pts []Point, a, b snap.Result, p search.Path) []Point {
 	net := r.g.Net
 	if p.Direct {
-		return appendPart(pts, net, a.Seg, a.Frac, b.Frac)
+		return AppendPart(pts, net, a.Seg, a.Frac, b.Frac)
 	}
 	srcForward := p.Source == 0 && r.g.WF[a.Seg] != graph.NoWay
 	if srcForward {
-		pts = appendPart(pts, net, a.Seg, a.Frac, 1)
+		pts = AppendPart(pts, net, a.Seg, a.Frac, 1)
 	} else {
-		pts = appendPart(pts, net, a.Seg, a.Frac, 0)
+		pts = AppendPart(pts, net, a.Seg, a.Frac, 0)
 	}
 	for _, ref := range p.SegRefs {
 		pts = appendSegment(pts, net, ref)
 	}
 	if p.Target == 0 && r.g.WF[b.Seg] != graph.NoWay {
-		return appendPart(pts, net, b.Seg, 0, b.Frac)
+		return AppendPart(pts, net, b.Seg, 0, b.Frac)
 	}
-	return appendPart(pts, net, b.Seg, 1, b.Frac)
+	return AppendPart(pts, net, b.Seg, 1, b.Frac)
 }
 
 func abs(x float64) float64 {

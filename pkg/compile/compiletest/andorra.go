@@ -1,0 +1,62 @@
+// Package compiletest builds releases from the real extracts in
+// ../shared/data for other packages' tests, once per test binary.
+package compiletest
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"testing"
+
+	"github.com/mapsco/maps/pkg/compile"
+)
+
+// Root returns the repository root, found from this file's location.
+func Root() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "..")
+}
+
+// SharedData returns the path of a file under ../shared/data.
+func SharedData(name string) string {
+	return filepath.Join(Root(), "..", "shared", "data", name)
+}
+
+var (
+	once sync.Once
+	out  string
+	dir  string
+	err  error
+)
+
+// Andorra returns the directory of a release compiled from
+// ../shared/data/andorra.osm.pbf with data version "test1". All tests of a
+// package share it, so it outlives any one test: call Cleanup from TestMain.
+func Andorra(t testing.TB) string {
+	t.Helper()
+	once.Do(func() {
+		out, err = os.MkdirTemp("", "andorra-release-")
+		if err != nil {
+			return
+		}
+		_, dir, err = compile.Build(context.Background(), compile.Options{
+			OSM:         SharedData("andorra.osm.pbf"),
+			ProfilesDir: filepath.Join(Root(), "profiles"),
+			DataVersion: "test1",
+			Out:         out,
+		})
+	})
+	if err != nil {
+		t.Fatalf("compile Andorra: %v", err)
+	}
+	return dir
+}
+
+// Cleanup removes the release Andorra built, if any.
+func Cleanup() {
+	if out != "" {
+		os.RemoveAll(out)
+	}
+}
