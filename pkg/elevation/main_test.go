@@ -90,12 +90,3 @@ func openDEM(t testing.TB, cacheBlocks int) *DEM {
 	}
 	return d
 }
-
-func TestSmoke(t *testing.T) {
-	d := openDEM(t, 0)
-	t.Logf("stats %+v", *andorraSt)
-	for _, p := range [][2]float64{{1.5218, 42.5063}, {1.7331, 42.5425}, {1.52071, 42.52452}, {5, 41.5}, {-71.06, 42.36}} {
-		h, ok := d.At(p[0], p[1])
-		t.Logf("%v %.2f %v", p, h, ok)
-	}
-}

@@ -1,0 +1,110 @@
+package elevation
+
+import (
+	"math"
+
+	"github.com/mapsco/maps/pkg/geo"
+)
+
+// Sampler is anything that gives a height at a point: *DEM, or a synthetic
+// surface in tests. ok is false outside coverage.
+type Sampler interface {
+	At(lon, lat float64) (h float64, ok bool)
+}
+
+// Structure says how a piece of road meets the terrain.
+type Structure uint8
+
+const (
+	// Ground roads follow the terrain: their heights come from the DEM.
+	Ground Structure = iota
+	// Bridge and Tunnel pieces take heights interpolated linearly, by
+	// distance, between the ground heights at their two ends: the DEM under a
+	// bridge is the valley and above a tunnel the mountain.
+	Bridge
+	Tunnel
+)
+
+// SampleSpacingM is the largest distance between two height samples along a
+// line: about the post spacing of a 1 arc-second (30 m) DEM, so no post is
+// skipped, and a third of SRTM3's, so bilinear slopes are followed closely.
+const SampleSpacingM = 30
+
+// sampleLine fills p.d (distance from the start, metres) and p.h (height or
+// NaN) along pts. Each segment is cut into equal pieces no longer than
+// SampleSpacingM, so samples include every vertex and are spaced the same in
+// both directions. Samples inside a run of bridge or tunnel segments are left
+// NaN ("not anchored"), as are samples outside coverage; fillGaps then
+// interpolates both. structs[i] is segment i's structure; when structs is nil
+// every segment has structure all.
+func (p *Profiler) sampleLine(s Sampler, pts [][2]float64, structs []Structure, all Structure) {
+	p.d, p.h = p.d[:0], p.h[:0]
+	dist := 0.0
+	prev := Ground // structure of the last segment with a length; the start is a ground anchor
+	for i := 0; i+1 < len(pts); i++ {
+		a, b := pts[i], pts[i+1]
+		l := geo.Distance(a[0], a[1], b[0], b[1])
+		if l < 1e-3 {
+			continue // repeated point, e.g. where two edges of a route join
+		}
+		seg := all
+		if structs != nil {
+			seg = structs[i]
+		}
+		k := max(1, int(math.Ceil(l/SampleSpacingM)))
+		for j := 0; j < k; j++ {
+			f := float64(j) / float64(k)
+			anchored := seg == Ground || (j == 0 && prev == Ground)
+			p.add(s, dist+f*l, a[0]+f*(b[0]-a[0]), a[1]+f*(b[1]-a[1]), anchored)
+		}
+		dist += l
+		prev = seg
+	}
+	if n := len(pts); n > 0 {
+		p.add(s, dist, pts[n-1][0], pts[n-1][1], true) // the end is always a ground anchor
+	}
+}
+
+func (p *Profiler) add(s Sampler, d, lon, lat float64, anchored bool) {
+	h := math.NaN()
+	if anchored {
+		if v, ok := s.At(lon, lat); ok {
+			h = v
+		}
+	}
+	p.d = append(p.d, d)
+	p.h = append(p.h, h)
+}
+
+// fillGaps replaces NaN heights by linear interpolation, by distance, between
+// the nearest known samples on each side, or by the nearest known sample at
+// the ends. It reports false when no sample is known.
+func fillGaps(d, h []float64) bool {
+	last := -1
+	for i, v := range h {
+		if math.IsNaN(v) {
+			continue
+		}
+		if last < 0 {
+			for k := 0; k < i; k++ {
+				h[k] = v
+			}
+		} else if span := d[i] - d[last]; i-last > 1 {
+			for k := last + 1; k < i; k++ {
+				f := 0.0
+				if span > 0 {
+					f = (d[k] - d[last]) / span
+				}
+				h[k] = h[last] + f*(v-h[last])
+			}
+		}
+		last = i
+	}
+	if last < 0 {
+		return false
+	}
+	for k := last + 1; k < len(h); k++ {
+		h[k] = h[last]
+	}
+	return true
+}
