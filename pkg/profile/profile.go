@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // maxFileBytes bounds what Load reads: a profile is a few kilobytes, and a runaway file should fail, not eat memory.
@@ -101,8 +102,12 @@ func decodeError(source string, err error) error {
 		return &FieldError{File: source, Field: "(file)",
 			Msg: fmt.Sprintf("malformed JSON at byte %d: %v", syntaxErr.Offset, err)}
 	}
-	// Unknown fields come back as a plain error: `json: unknown field "x"`.
-	return &FieldError{File: source, Field: "(file)", Msg: err.Error()}
+	// Unknown fields come back as a plain error, `json: unknown field "x"`, without the path.
+	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		return &FieldError{File: source, Field: strings.Trim(name, `"`),
+			Msg: "unknown field: not part of the profile format (typo? see profiles/README.md)"}
+	}
+	return &FieldError{File: source, Field: "(file)", Msg: fmt.Sprintf("malformed JSON: %v", err)}
 }
 
 // LoadDir loads <name>.json for every name in Names() from dir, in canonical order. It fails on the first file
