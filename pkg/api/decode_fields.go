@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"math"
 	"time"
 )
@@ -183,16 +184,31 @@ func (d *decoder) departureTime() (time.Time, bool) {
 	if !present || !ok {
 		return time.Time{}, false
 	}
-	t, err := time.Parse(time.RFC3339, string(s))
+	text := upperRFC3339(s)
+	t, err := time.Parse(time.RFC3339, text)
 	if err == nil {
 		return t, true
 	}
-	if _, local := time.Parse("2006-01-02T15:04:05", string(s)); local == nil {
+	if _, local := time.Parse("2006-01-02T15:04:05", text); local == nil {
 		d.errs.addf(p, "has no UTC offset; must be %s", want)
 	} else {
 		d.errs.addf(p, "must be %s, got %s", want, quoteValue(s))
 	}
 	return time.Time{}, false
+}
+
+// upperRFC3339 returns s with 't' and 'z' in upper case: RFC 3339 allows either case and time.Parse only upper.
+// The body is never modified; a copy is made only when a lower-case letter is present.
+func upperRFC3339(s []byte) string {
+	if !bytes.ContainsAny(s, "tz") {
+		return string(s)
+	}
+	return string(bytes.Map(func(r rune) rune {
+		if r == 't' || r == 'z' {
+			return r - 'a' + 'A'
+		}
+		return r
+	}, s))
 }
 
 // alternatives reads the number of alternative routes: an integer, although 1.0 and 1e0 are accepted as the
