@@ -1,0 +1,48 @@
+# The two commands of the README:
+#   make demo   compile Andorra, create a demo account, serve on 127.0.0.1:8080
+#   make test   set up this machine and run every test
+GO       ?= go
+DATA     ?= ../shared/data
+RELEASES ?= releases
+VERSION  ?= andorra-demo
+LISTEN   ?= 127.0.0.1:8080
+
+.PHONY: all build setup test demo release bench lint fuzz clean
+
+all: build
+
+build:
+	$(GO) build -o bin/mapc ./cmd/mapc
+	$(GO) build -o bin/mapd ./cmd/mapd
+
+setup:
+	scripts/setup
+
+# Race detection everywhere: the test suite is sized to finish in minutes on
+# two cores with it.
+test: setup
+	$(GO) vet ./...
+	$(GO) test -race -count=1 -timeout 20m ./...
+
+release: build
+	@if [ ! -d $(RELEASES)/$(VERSION) ]; then \
+		bin/mapc build --osm $(DATA)/andorra.osm.pbf --data-version $(VERSION) --out $(RELEASES); \
+	else echo "release $(RELEASES)/$(VERSION) exists"; fi
+
+demo: setup release
+	bin/mapd serve --data $(RELEASES)/$(VERSION) --listen $(LISTEN)
+
+bench:
+	scripts/bench
+
+lint:
+	gofmt -l . | tee /dev/stderr | (! read)
+	$(GO) vet ./...
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
+
+# Short runs of every fuzz target (go test -fuzz takes one target at a time).
+fuzz:
+	scripts/fuzz 20s
+
+clean:
+	rm -rf bin $(RELEASES)

@@ -1,0 +1,122 @@
+package compile_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mapsco/maps/pkg/compile"
+	"github.com/mapsco/maps/pkg/compile/compiletest"
+	"github.com/mapsco/maps/pkg/release"
+)
+
+func options(out, version string) compile.Options {
+	return compile.Options{
+		OSM:         compiletest.SharedData("andorra.osm.pbf"),
+		ProfilesDir: filepath.Join(compiletest.Root(), "profiles"),
+		DataVersion: version,
+		Out:         out,
+	}
+}
+
+// TestDeterministic builds Andorra twice and compares the artifacts byte for
+// byte: only the manifest's build time may differ.
+func TestDeterministic(t *testing.T) {
+	out := t.TempDir()
+	_, a, err := compile.Build(context.Background(), options(out, "same"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out2 := t.TempDir()
+	_, b, err := compile.Build(context.Background(), options(out2, "same"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ga, _ := os.ReadFile(filepath.Join(a, release.GraphFile))
+	gb, _ := os.ReadFile(filepath.Join(b, release.GraphFile))
+	if len(ga) == 0 || !bytes.Equal(ga, gb) {
+		t.Fatalf("two builds differ (%d and %d bytes)", len(ga), len(gb))
+	}
+	if err := release.Verify(a); err != nil {
+		t.Fatal(err)
+	}
+	m, err := release.ReadManifest(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Source.SHA256 != "0e35753ee0685e3918985ca5bd307c7e8156988f1bcc213b23379fcbdf1aa765" || len(m.Profiles) != 6 || len(m.Files) != 1 {
+		t.Errorf("manifest: %+v", m)
+	}
+}
+
+func TestRefusesToOverwrite(t *testing.T) {
+	out := t.TempDir()
+	if _, _, err := compile.Build(context.Background(), options(out, "v1")); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := compile.Build(context.Background(), options(out, "v1"))
+	if !errors.Is(err, release.ErrExists) {
+		t.Fatalf("second build into the same release: %v", err)
+	}
+}
+
+func TestRejectsBadInput(t *testing.T) {
+	cases := []struct {
+		name string
+		edit func(*compile.Options)
+		want string
+	}{
+		{"missing OSM flag", func(o *compile.Options) { o.OSM = "" }, "--osm is required"},
+		{"OSM file absent", func(o *compile.Options) { o.OSM = "/nonexistent.pbf" }, "no such file"},
+		{"data version too long", func(o *compile.Options) { o.DataVersion = strings.Repeat("v", 33) }, "1-32 characters"},
+		{"data version with a slash", func(o *compile.Options) { o.DataVersion = "../escape" }, "1-32 characters"},
+		{"profiles missing", func(o *compile.Options) { o.ProfilesDir = t.TempDir() }, "moto"},
+		{"not a PBF", func(o *compile.Options) { o.OSM = filepath.Join(compiletest.Root(), "go.mod") }, "osm: start decoding"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out := t.TempDir()
+			o := options(out, "bad")
+			c.edit(&o)
+			_, _, err := compile.Build(context.Background(), o)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error %v, want one mentioning %q", err, c.want)
+			}
+			if entries, _ := os.ReadDir(out); len(entries) != 0 {
+				t.Fatalf("a failed build left %v behind", entries)
+			}
+		})
+	}
+}
+
+// TestCancelLeavesNothing stops a build part way: no release and no
+// temporary directory may remain.
+func TestCancelLeavesNothing(t *testing.T) {
+	out := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	o := options(out, "cancelled")
+	o.Progress = &cancelAfter{n: 1000, cancel: cancel}
+	if _, _, err := compile.Build(ctx, o); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled build returned %v", err)
+	}
+	if entries, _ := os.ReadDir(out); len(entries) != 0 {
+		t.Fatalf("a cancelled build left %v behind", entries)
+	}
+}
+
+type cancelAfter struct {
+	n      int64
+	cancel func()
+}
+
+func (c *cancelAfter) Start(string, int64) {}
+func (c *cancelAfter) Done()               {}
+func (c *cancelAfter) Add(n int64) {
+	if c.n -= n; c.n == 0 {
+		c.cancel()
+	}
+}
