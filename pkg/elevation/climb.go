@@ -27,10 +27,13 @@ const GradeWindowM = 100
 // HysteresisM is the change of direction ascent and descent ignore: after a
 // high (low) point of the smoothed profile, descent (ascent) counts only once
 // the profile has dropped (risen) more than this. It removes the wiggles the
-// smoothing leaves (buildings, a hedge) without trimming real climbs, which
-// are counted in full: the filter only delays counting, and what is pending at
-// the end of the line is counted too, so AscentM - DescentM == EndM - StartM.
-const HysteresisM = 4
+// smoothing leaves (a building, a hedge) at a small price: every turn from
+// climbing to descending trims HysteresisM/2 from the ascent and from the
+// descent (a 60 m hill counts 58.5 m up and down, before smoothing rounds its
+// top). What is pending at the end of the line is counted, so AscentM -
+// DescentM == EndM - StartM, and the filter gives the same totals, swapped,
+// when the line is reversed (checked by a property test).
+const HysteresisM = 3
 
 // Profiler computes Climbs, reusing its buffers so that the graph compiler's
 // millions of calls allocate nothing once the buffers have grown. The zero
@@ -141,10 +144,10 @@ func ascentDescent(h []float64) (up, down float64) {
 	return up, down
 }
 
-// maxGrade returns the largest |rise|/run over windows of GradeWindowM
-// starting at each sample (and the window ending at the last one), reading
-// heights between samples by linear interpolation; or the mean grade of a
-// profile shorter than the window.
+// maxGrade returns the largest |rise|/run over the windows of GradeWindowM
+// that start or end at a sample, reading heights between samples by linear
+// interpolation; or the mean grade of a profile shorter than the window.
+// Taking windows both ways makes the result the same in both directions.
 func maxGrade(d, h []float64) float64 {
 	n := len(d)
 	total := d[n-1]
@@ -154,23 +157,32 @@ func maxGrade(d, h []float64) float64 {
 	if total <= GradeWindowM {
 		return math.Abs(h[n-1]-h[0]) / total
 	}
-	best := math.Abs(h[n-1]-interpAt(d, h, total-GradeWindowM, 0)) / GradeWindowM
-	j := 0
-	for i := 0; i < n && d[i]+GradeWindowM <= total; i++ {
-		x := d[i] + GradeWindowM
-		for j+1 < n-1 && d[j+1] <= x {
-			j++
+	best := 0.0
+	ahead, behind := 0, 0 // segments holding d[i]+GradeWindowM and d[i]-GradeWindowM
+	for i := 0; i < n; i++ {
+		if x := d[i] + GradeWindowM; x <= total {
+			ahead = segmentAt(d, x, ahead)
+			best = math.Max(best, math.Abs(interpAt(d, h, x, ahead)-h[i])/GradeWindowM)
 		}
-		best = math.Max(best, math.Abs(interpAt(d, h, x, j)-h[i])/GradeWindowM)
+		if x := d[i] - GradeWindowM; x >= 0 {
+			behind = segmentAt(d, x, behind)
+			best = math.Max(best, math.Abs(h[i]-interpAt(d, h, x, behind))/GradeWindowM)
+		}
 	}
 	return best
 }
 
-// interpAt returns h at distance x, searching forward from segment j.
-func interpAt(d, h []float64, x float64, j int) float64 {
+// segmentAt returns the index j, searching forward from j, of the segment
+// [d[j], d[j+1]] holding x.
+func segmentAt(d []float64, x float64, j int) int {
 	for j+1 < len(d)-1 && d[j+1] <= x {
 		j++
 	}
+	return j
+}
+
+// interpAt returns h at distance x inside segment j.
+func interpAt(d, h []float64, x float64, j int) float64 {
 	if j+1 >= len(d) || d[j+1] <= d[j] {
 		return h[j]
 	}

@@ -20,16 +20,16 @@ import (
 // andorraPoints are 20 points on Andorra: named places, then a spread over
 // the country's box (1.41–1.79 E, 42.43–42.66 N) off the post grid.
 var andorraPoints = [][2]float64{
-	{1.5218, 42.5063},  // Andorra la Vella
-	{1.7331, 42.5425},  // Pas de la Casa
-	{1.5347, 42.5096},  // Escaldes-Engordany
-	{1.5936, 42.5345},  // Encamp
-	{1.5668, 42.5447},  // La Massana
-	{1.5317, 42.5587},  // Ordino
-	{1.6040, 42.5683},  // Canillo
-	{1.4910, 42.4620},  // Sant Julià de Lòria
-	{1.7035, 42.5429},  // CG-2 below Port d'Envalira
-	{1.7170, 42.5436},  // above the Envalira tunnel
+	{1.5218, 42.5063}, // Andorra la Vella
+	{1.7331, 42.5425}, // Pas de la Casa
+	{1.5347, 42.5096}, // Escaldes-Engordany
+	{1.5936, 42.5345}, // Encamp
+	{1.5668, 42.5447}, // La Massana
+	{1.5317, 42.5587}, // Ordino
+	{1.6040, 42.5683}, // Canillo
+	{1.4910, 42.4620}, // Sant Julià de Lòria
+	{1.7035, 42.5429}, // CG-2 below Port d'Envalira
+	{1.7170, 42.5436}, // above the Envalira tunnel
 	{1.4265, 42.4501},
 	{1.4531, 42.6113},
 	{1.4777, 42.5290},
