@@ -48,9 +48,9 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{cfg: cfg}
-	s.paths = map[string]path{
-		"/v1/directions": {fasthttp.MethodPost, compute(s, directions)},
+	s := &Server{cfg: cfg, paths: map[string]path{}}
+	for p, h := range computePaths(s) {
+		s.paths[p] = path{fasthttp.MethodPost, h}
 	}
 	return s, nil
 }

@@ -1,0 +1,11 @@
+package api
+
+import "github.com/valyala/fasthttp"
+
+// computePaths lists the compute operations of spec §4, each a POST that is
+// authenticated, charged and answered by compute.
+func computePaths(s *Server) map[string]fasthttp.RequestHandler {
+	return map[string]fasthttp.RequestHandler{
+		"/v1/directions": compute(s, directions),
+	}
+}
