@@ -27,8 +27,8 @@ type Config struct {
 
 // Server answers the /v1 API.
 type Server struct {
-	cfg    Config
-	paths  map[string]path
+	cfg   Config
+	paths map[string]path
 }
 
 // path is one endpoint: the method it takes and its handler.
