@@ -33,4 +33,3 @@ func buildProfile(in Input, net *Network, p int, nodeIDs []int64, segWay []uint3
 	}
 	return g
 }
-

@@ -90,4 +90,3 @@ func Resolve(dir string) (string, error) {
 	}
 	return filepath.Join(dir, name), nil
 }
-
