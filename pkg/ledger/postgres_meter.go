@@ -39,76 +39,40 @@ func (s *postgresStore) Authenticate(ctx context.Context, presentedKey string) (
 	return info, nil
 }
 
-// pgReserve takes a hold in one statement: the account row is updated only
-// if it is active and the balance and caps allow the cost ($3/$4 are today's
-// day and month; counters of an older day or month count as zero), and the
-// hold row is inserted only if the update happened.
-const pgReserve = `
-WITH acct AS (
-	UPDATE ledger_accounts SET held = held + $2
-	WHERE id = $1 AND status = 'active' AND balance - held >= $2
-	  AND (daily_cap = 0 OR (CASE WHEN spend_day = $3 THEN day_spent ELSE 0 END) + held + $2 <= daily_cap)
-	  AND (monthly_cap = 0 OR (CASE WHEN spend_month = $4 THEN month_spent ELSE 0 END) + held + $2 <= monthly_cap)
-	RETURNING id
-)
-INSERT INTO ledger_holds (account_id, key_id, operation, request_id, credits, created_at, expires_at)
-SELECT id, $5, $6, $7, $2, $8, $9 FROM acct
-RETURNING id`
-
-// reserveAttempts bounds the retries when a refused hold turns out to fit
-// after all (another request released credits in between).
-const reserveAttempts = 3
-
-// Reserve writes a hold row and raises the account's held credits.
+// Reserve calls ledger_reserve (see the schema), which locks the account
+// row, checks status, balance and caps, and writes the hold, in one round
+// trip. A refusal comes back with the figures it was based on.
 func (s *postgresStore) Reserve(ctx context.Context, key KeyInfo, operation string, credits int64, requestID string) (Reservation, error) {
 	if err := checkRequest(key, operation, credits, requestID); err != nil {
 		return Reservation{}, err
 	}
-	for attempt := 0; ; attempt++ {
-		now := s.opts.Now()
-		var id int64
-		err := s.pool.QueryRow(ctx, pgReserve, key.AccountID, credits, dayOf(now), monthOf(now),
-			key.KeyID, operation, requestID, now, now.Add(s.opts.HoldTTL)).Scan(&id)
-		if err == nil {
-			return Reservation{ID: id, AccountID: key.AccountID, KeyID: key.KeyID, Operation: operation,
-				RequestID: requestID, Credits: credits, At: now}, nil
-		}
-		if !errors.Is(err, pgx.ErrNoRows) {
-			return Reservation{}, s.fail("reserving credits for account "+key.AccountID, err)
-		}
-		why := s.whyRefused(ctx, key.AccountID, credits)
-		if why != nil || attempt+1 == reserveAttempts {
-			if why == nil {
-				why = fmt.Errorf("%w: reserving for account %s: refused %d times under contention", ErrUnavailable, key.AccountID, reserveAttempts)
-			}
-			return Reservation{}, why
-		}
-	}
-}
-
-// whyRefused reads the account to explain a refused hold. It returns nil
-// when the request fits now (the caller retries).
-func (s *postgresStore) whyRefused(ctx context.Context, accountID string, credits int64) error {
-	var status AccountStatus
+	now := s.opts.Now()
+	var holdID *int64
+	var status *string
 	var balance, held int64
 	var caps Caps
 	var sp spend
-	err := s.pool.QueryRow(ctx, `
-		SELECT status, balance, held, daily_cap, monthly_cap, spend_day, day_spent, spend_month, month_spent
-		FROM ledger_accounts WHERE id = $1`, accountID).Scan(
-		&status, &balance, &held, &caps.Daily, &caps.Monthly, &sp.Day, &sp.DaySpent, &sp.Month, &sp.MonthSpent)
+	err := s.pool.QueryRow(ctx, `SELECT o_hold_id, o_status, coalesce(o_balance, 0), coalesce(o_held, 0),
+		coalesce(o_daily_cap, 0), coalesce(o_monthly_cap, 0), coalesce(o_day_spent, 0), coalesce(o_month_spent, 0)
+		FROM ledger_reserve($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+		key.AccountID, credits, dayOf(now), monthOf(now), key.KeyID, operation, requestID, now, now.Add(s.opts.HoldTTL)).Scan(
+		&holdID, &status, &balance, &held, &caps.Daily, &caps.Monthly, &sp.DaySpent, &sp.MonthSpent)
 	switch {
-	case errors.Is(err, pgx.ErrNoRows):
-		return fmt.Errorf("reserving for account %s: %w", accountID, ErrUnknownAccount)
 	case err != nil:
-		return s.fail("reading account "+accountID, err)
-	case status != StatusActive:
-		return fmt.Errorf("reserving for account %s: %w", accountID, ErrAccountSuspended)
+		return Reservation{}, s.fail("reserving credits for account "+key.AccountID, err)
+	case holdID != nil:
+		return Reservation{ID: *holdID, AccountID: key.AccountID, KeyID: key.KeyID, Operation: operation,
+			RequestID: requestID, Credits: credits, At: now}, nil
+	case status == nil:
+		return Reservation{}, fmt.Errorf("reserving for account %s: %w", key.AccountID, ErrUnknownAccount)
+	case AccountStatus(*status) != StatusActive:
+		return Reservation{}, fmt.Errorf("reserving for account %s: %w", key.AccountID, ErrAccountSuspended)
 	}
-	if short := capCheck(accountID, balance, held, caps, sp.at(s.opts.Now()), credits); short != nil {
-		return short
+	if short := capCheck(key.AccountID, balance, held, caps, sp, credits); short != nil {
+		return Reservation{}, short
 	}
-	return nil
+	return Reservation{}, fmt.Errorf("reserving for account %s: ledger_reserve refused %d credits that fit (balance %d, held %d)",
+		key.AccountID, credits, balance, held)
 }
 
 // pgCommit deletes the hold, charges the account (rolling the day and

@@ -18,6 +18,8 @@ import (
 //   - ledger_keys: only the SHA-256 of each key.
 //   - ledger_grants, ledger_usage: the books that Verify sums.
 //   - ledger_holds: outstanding reservations, swept after expires_at.
+//   - ledger_reserve(): Reserve's check-and-hold, in the server so that it
+//     takes one round trip and reports the exact figures it refused on.
 var pgMigrations = []string{`
 CREATE TABLE ledger_accounts (
 	id          text PRIMARY KEY,
@@ -71,6 +73,30 @@ CREATE TABLE ledger_usage (
 	created_at timestamptz NOT NULL
 );
 CREATE INDEX ledger_usage_account ON ledger_usage (account_id, operation);
+CREATE FUNCTION ledger_reserve(
+	p_account text, p_credits bigint, p_day integer, p_month integer,
+	p_key text, p_operation text, p_request text, p_now timestamptz, p_expires timestamptz,
+	OUT o_hold_id bigint, OUT o_status text, OUT o_balance bigint, OUT o_held bigint,
+	OUT o_daily_cap bigint, OUT o_monthly_cap bigint, OUT o_day_spent bigint, OUT o_month_spent bigint)
+LANGUAGE plpgsql AS $$
+BEGIN
+	-- Lock the account row: the checks below and the hold are one step.
+	SELECT a.status, a.balance, a.held, a.daily_cap, a.monthly_cap,
+	       CASE WHEN a.spend_day = p_day THEN a.day_spent ELSE 0 END,
+	       CASE WHEN a.spend_month = p_month THEN a.month_spent ELSE 0 END
+	  INTO o_status, o_balance, o_held, o_daily_cap, o_monthly_cap, o_day_spent, o_month_spent
+	  FROM ledger_accounts a WHERE a.id = p_account FOR UPDATE;
+	IF NOT FOUND OR o_status <> 'active' OR o_balance - o_held < p_credits
+	   OR (o_daily_cap > 0 AND o_day_spent + o_held + p_credits > o_daily_cap)
+	   OR (o_monthly_cap > 0 AND o_month_spent + o_held + p_credits > o_monthly_cap) THEN
+		RETURN; -- refused: o_hold_id stays NULL, the figures say why
+	END IF;
+	UPDATE ledger_accounts SET held = held + p_credits WHERE id = p_account;
+	INSERT INTO ledger_holds (account_id, key_id, operation, request_id, credits, created_at, expires_at)
+	VALUES (p_account, p_key, p_operation, p_request, p_credits, p_now, p_expires)
+	RETURNING id INTO o_hold_id;
+END
+$$;
 `}
 
 // pgMigrationLock is the advisory lock key that serialises migrations of

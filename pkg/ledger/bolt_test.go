@@ -1,0 +1,70 @@
+package ledger
+
+import (
+	"errors"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+func TestBoltContract(t *testing.T) { runContract(t, openBoltTest) }
+
+func TestBoltMixedOutcomes(t *testing.T) { runMixedOutcomes(t, openBoltTest(t, Options{})) }
+
+// TestBoltHoldsVanishOnReopen: holds live in memory, so closing (or
+// crashing) without committing gives the credits back.
+func TestBoltHoldsVanishOnReopen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ledger.db")
+	s, err := OpenWith(bg, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	acct, key := newAccount(t, s, 10, nil)
+	if _, err := s.Reserve(bg, key, "isochrone", 5, "never-finished"); err != nil {
+		t.Fatal(err)
+	}
+	charge(t, s, key, "directions", 1, "done")
+	s.Close()
+	s = openStore(t, path, Options{})
+	a, err := s.GetAccount(bg, acct.AccountID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Balance != 9 || a.Held != 0 {
+		t.Errorf("after reopening: balance %d held %d, want 9 and 0", a.Balance, a.Held)
+	}
+	mustVerify(t, s)
+}
+
+// TestBoltLocked: a second process (here: a second Open) fails fast.
+func TestBoltLocked(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ledger.db")
+	openStore(t, path, Options{})
+	start := time.Now()
+	_, err := OpenWith(bg, path, Options{LockTimeout: 100 * time.Millisecond})
+	if !errors.Is(err, ErrLocked) {
+		t.Fatalf("second Open = %v, want ErrLocked", err)
+	}
+	if time.Since(start) > time.Second {
+		t.Errorf("second Open took %v", time.Since(start))
+	}
+}
+
+// TestBoltVerifyFindsMismatch tampers with a balance behind the store's back.
+func TestBoltVerifyFindsMismatch(t *testing.T) {
+	s := openBoltTest(t, Options{}).(*boltStore)
+	acct, key := newAccount(t, s, 10, nil)
+	charge(t, s, key, "directions", 1, "r1")
+	err := s.changeAccount("tampering", acct.AccountID, func(r *accountRecord) error { r.Balance += 4; return nil },
+		func(*liveAccount) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	report, err := s.Verify(bg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if report.OK() || report.Mismatches[0].AccountID != acct.AccountID || report.Mismatches[0].Balance != 13 {
+		t.Errorf("Verify = %+v, want a mismatch on %s with balance 13", report, acct.AccountID)
+	}
+}
