@@ -1,0 +1,77 @@
+package elevation
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/mapsco/maps/pkg/artifact"
+)
+
+func benchPoints() [][2]float64 {
+	rng := rand.New(rand.NewPCG(7, 7))
+	pts := make([][2]float64, 1000)
+	for i := range pts { // the Andorra box
+		pts[i] = [2]float64{1.41 + 0.38*rng.Float64(), 42.43 + 0.23*rng.Float64()}
+	}
+	return pts
+}
+
+// BenchmarkAt1000Cold answers 1000 points with an empty cache each time
+// (every block touched is decompressed once).
+func BenchmarkAt1000Cold(b *testing.B) {
+	f, err := artifact.Open(andorraFile(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	pts := benchPoints()
+	hs, oks := make([]float64, 0, 1000), make([]bool, 0, 1000)
+	b.ReportAllocs()
+	for b.Loop() {
+		d, err := Open(f, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		hs, oks = d.AtMany(hs[:0], oks[:0], pts)
+	}
+}
+
+// BenchmarkAt1000Warm answers 1000 points with every block already cached.
+func BenchmarkAt1000Warm(b *testing.B) {
+	d := openDEM(b, 0)
+	pts := benchPoints()
+	hs, oks := d.AtMany(nil, nil, pts)
+	b.ReportAllocs()
+	for b.Loop() {
+		hs, oks = d.AtMany(hs[:0], oks[:0], pts)
+	}
+}
+
+// BenchmarkEdgeClimb profiles a 300 m edge, the graph compiler's call.
+func BenchmarkEdgeClimb(b *testing.B) {
+	d := openDEM(b, 0)
+	pts := [][2]float64{{1.5218, 42.5063}, {1.5230, 42.5070}, {1.5245, 42.5075}, {1.5252, 42.5080}}
+	var p Profiler
+	b.ReportAllocs()
+	for b.Loop() {
+		p.Edge(d, pts, Ground)
+	}
+}
+
+func benchBuild(b *testing.B, tiles ...string) {
+	paths := make([]string, len(tiles))
+	for i, n := range tiles {
+		paths[i] = tilePath(b, n)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		w, _ := artifact.NewWriter("elevation", "bench")
+		if _, err := Build(context.Background(), paths, w, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkBuildN42E001(b *testing.B)        { benchBuild(b, "N42E001") }
+func BenchmarkBuildN42E001N41E001(b *testing.B) { benchBuild(b, "N42E001", "N41E001") }
