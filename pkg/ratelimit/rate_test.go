@@ -1,0 +1,211 @@
+package ratelimit
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"math"
+	"net"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+const redisURL = "redis://127.0.0.1:6379/0"
+
+const redisStartHint = `start it with: redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no --dir /var/lib/redis --logfile /var/log/redis/ci.log`
+
+// redisPrefix checks that Redis answers (failing the test if not) and
+// returns a key prefix unique to the test, whose keys are deleted after it.
+func redisPrefix(t *testing.T) string {
+	t.Helper()
+	opts, _ := redis.ParseURL(redisURL)
+	client := redis.NewClient(opts)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := client.Ping(ctx).Err(); err != nil {
+		client.Close()
+		t.Fatalf("Redis on 127.0.0.1:6379 is unreachable (%v); %s", err, redisStartHint)
+	}
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	prefix := "test:ratelimit:" + hex.EncodeToString(b[:]) + ":"
+	t.Cleanup(func() {
+		defer client.Close()
+		ctx := context.Background()
+		keys, err := client.Keys(ctx, prefix+"*").Result()
+		if err == nil && len(keys) > 0 {
+			err = client.Del(ctx, keys...).Err()
+		}
+		if err != nil {
+			t.Errorf("cleaning up %s*: %v", prefix, err)
+		}
+	})
+	return prefix
+}
+
+func openLimiter(t *testing.T, dsn string, opts Options) Limiter {
+	t.Helper()
+	l, err := OpenWith(context.Background(), dsn, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	return l
+}
+
+// measureRate has each limiter's client send requests for one key as fast
+// as it can for d, and returns accepted requests per second and how many
+// were denied. The first decisions of every client are checked for headers.
+func measureRate(t *testing.T, limiters []Limiter, limit int, d time.Duration) (perSecond float64, denied int64) {
+	var accepted, refused atomic.Int64
+	var wg sync.WaitGroup
+	start := time.Now()
+	for _, l := range limiters {
+		wg.Go(func() {
+			for time.Since(start) < d {
+				dec, err := l.Allow(context.Background(), "key_rate", limit)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				checkHeaders(t, dec, limit)
+				if dec.Allowed {
+					accepted.Add(1)
+				} else {
+					refused.Add(1)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return float64(accepted.Load()) / time.Since(start).Seconds(), refused.Load()
+}
+
+func checkHeaders(t *testing.T, d Decision, limit int) {
+	switch {
+	case d.Limit != limit:
+		t.Errorf("Limit %d, want %d", d.Limit, limit)
+	case d.Remaining < 0 || (!d.Allowed && d.Remaining != 0):
+		t.Errorf("Remaining %d with Allowed %v", d.Remaining, d.Allowed)
+	case !d.Allowed && (d.RetryAfter <= 0 || d.RetryAfterSeconds() < 1):
+		t.Errorf("denied with RetryAfter %v", d.RetryAfter)
+	case time.Until(d.Reset) > 2*time.Second || time.Since(d.Reset) > 2*time.Second:
+		t.Errorf("Reset %v is not near now", d.Reset)
+	}
+}
+
+func checkRate(t *testing.T, got float64, denied int64, limit int) {
+	t.Logf("accepted %.1f requests/s against %d/s; %d denied", got, limit, denied)
+	if math.Abs(got-float64(limit)) > 0.1*float64(limit) {
+		t.Errorf("accepted %.1f/s, want %d/s within 10%%", got, limit)
+	}
+	if denied == 0 {
+		t.Errorf("no request was denied")
+	}
+}
+
+func TestLocalAcceptedRate(t *testing.T) {
+	l := openLimiter(t, "memory", Options{})
+	got, denied := measureRate(t, []Limiter{l}, 50, 3*time.Second)
+	checkRate(t, got, denied, 50)
+}
+
+// TestFirst200Requests: 200 requests at once against 50/s get 429s.
+func TestFirst200Requests(t *testing.T) {
+	for _, dsn := range []string{"memory", redisURL} {
+		t.Run(dsn, func(t *testing.T) {
+			opts := Options{}
+			if dsn == redisURL {
+				opts.KeyPrefix = redisPrefix(t)
+			}
+			l := openLimiter(t, dsn, opts)
+			var allowed int
+			for range 200 {
+				d, err := l.Allow(context.Background(), "key_burst", 50)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d.Allowed {
+					allowed++
+				} else if d.Remaining != 0 || d.RetryAfterSeconds() != 1 {
+					t.Errorf("denial %+v: want Remaining 0, Retry-After 1", d)
+				}
+			}
+			if allowed < 5 || allowed > 50 {
+				t.Errorf("%d of 200 instant requests allowed, want the burst of 5 plus what 50/s refills", allowed)
+			}
+		})
+	}
+}
+
+// TestRedisTwoReplicasShareLimit: two limiters (two connection pools, as
+// two replicas) enforce one limit together.
+func TestRedisTwoReplicasShareLimit(t *testing.T) {
+	prefix := redisPrefix(t)
+	a := openLimiter(t, redisURL, Options{KeyPrefix: prefix})
+	b := openLimiter(t, redisURL, Options{KeyPrefix: prefix})
+	got, denied := measureRate(t, []Limiter{a, b}, 50, 3*time.Second)
+	checkRate(t, got, denied, 50)
+}
+
+// TestRedisUnavailable: a Redis that refuses or never answers yields
+// ErrUnavailable fast, never an allow.
+func TestRedisUnavailable(t *testing.T) {
+	for name, dsn := range map[string]string{
+		"refused":   "redis://127.0.0.1:1/0",
+		"no answer": "redis://" + silentServer(t) + "/0",
+	} {
+		t.Run(name, func(t *testing.T) {
+			l := openLimiter(t, dsn, Options{})
+			start := time.Now()
+			d, err := l.Allow(context.Background(), "key_down", 50)
+			if !errors.Is(err, ErrUnavailable) || d.Allowed {
+				t.Fatalf("Allow = %+v, %v; want ErrUnavailable and no allow", d, err)
+			}
+			if elapsed := time.Since(start); elapsed > time.Second {
+				t.Errorf("took %v to fail", elapsed)
+			}
+		})
+	}
+}
+
+// silentServer accepts TCP connections and never answers, like a hung Redis.
+func silentServer(t *testing.T) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var conns []net.Conn
+	var mu sync.Mutex
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		ln.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	return ln.Addr().String()
+}
+
+func TestOpenRejectsUnknownScheme(t *testing.T) {
+	if _, err := Open(context.Background(), "memcached://x"); err == nil {
+		t.Error("Open accepted memcached://")
+	}
+}
