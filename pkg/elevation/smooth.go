@@ -4,9 +4,10 @@ package elevation
 // height profile. A DSM puts trees and buildings into the surface: a road
 // along a forest edge or through a village reads metres too high for a
 // stretch and then drops back, and summing those bumps inflates ascent by tens
-// of percent. Averaging over 150 m (GraphHopper's default moving-average
-// window) flattens bumps of one or two SRTM posts while keeping the shape of
-// real hills, which are longer than that.
+// of percent. Averaging over 150 m flattens bumps of one or two SRTM posts
+// while keeping the shape of real hills, which are longer than that. (For
+// comparison, GraphHopper's RoadElevationInterpolator averages each point with
+// the geometry points up to 180 m from it.)
 const SmoothWindowM = 150
 
 // smooth writes into out the moving average of the piecewise-linear profile
