@@ -14,9 +14,9 @@ import (
 // cache is dropped by purge (after any admin change made through this
 // Store). It is sharded to keep lock contention low.
 type authCache struct {
-	ttl    time.Duration
-	now    func() time.Time
-	seed   maphash.Seed
+	ttl  time.Duration
+	now  func() time.Time
+	seed maphash.Seed
 	// gen counts purges: an answer read from the backend before a purge
 	// must not be cached after it.
 	gen    atomic.Uint64

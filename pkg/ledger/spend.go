@@ -6,7 +6,7 @@ import "time"
 // counters roll over lazily: a counter whose Day (or Month) is not the
 // current one counts as zero.
 type spend struct {
-	Day        int   `json:"day"`   // yyyymmdd, UTC
+	Day        int   `json:"day"` // yyyymmdd, UTC
 	DaySpent   int64 `json:"day_spent"`
 	Month      int   `json:"month"` // yyyymm, UTC
 	MonthSpent int64 `json:"month_spent"`

@@ -1,0 +1,292 @@
+package main
+
+// Admin commands: staff tools over the ledger (accounts, credits, keys,
+// caps) and its maintenance (verify, migrate). Each command opens the
+// ledger named by --ledger, does one thing, prints JSON on stdout and
+// closes it. Secrets are printed only where a key is issued, and never put
+// in errors.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/mapsco/maps/pkg/ledger"
+	"github.com/spf13/cobra"
+)
+
+// adminTimeout bounds one admin command's work on the ledger.
+const adminTimeout = 30 * time.Second
+
+// newAdminCommands returns the top-level account, credits, key, caps and
+// ledger commands, each with its own --ledger flag.
+func newAdminCommands() []*cobra.Command {
+	return []*cobra.Command{
+		ledgerGroup("account", "Create, show, suspend and restore accounts",
+			accountCreateCmd, accountShowCmd, accountStatusCmd("suspend"), accountStatusCmd("restore")),
+		ledgerGroup("credits", "Add prepaid credits to an account", creditsAddCmd),
+		ledgerGroup("key", "Issue and revoke API keys", keyIssueCmd, keyRevokeCmd),
+		ledgerGroup("caps", "Set an account's spend caps", capsSetCmd),
+		ledgerGroup("ledger", "Check and migrate the ledger itself", ledgerVerifyCmd, ledgerMigrateCmd),
+	}
+}
+
+// ledgerFlag is the --ledger value shared by a group's subcommands.
+type ledgerFlag struct{ dsn string }
+
+func ledgerGroup(name, short string, subs ...func(*ledgerFlag) *cobra.Command) *cobra.Command {
+	lf := &ledgerFlag{}
+	group := &cobra.Command{Use: name, Short: short}
+	group.PersistentFlags().StringVar(&lf.dsn, "ledger", "ledger.db",
+		"ledger: a bbolt file path or a postgres:// URL")
+	for _, sub := range subs {
+		group.AddCommand(sub(lf))
+	}
+	return group
+}
+
+// withLedger opens the ledger, runs fn, and closes it.
+func withLedger(cmd *cobra.Command, lf *ledgerFlag, fn func(context.Context, ledger.Store) error) error {
+	ctx, cancel := context.WithTimeout(cmd.Context(), adminTimeout)
+	defer cancel()
+	store, err := ledger.Open(ctx, lf.dsn)
+	if err != nil {
+		return err
+	}
+	if err := fn(ctx, store); err != nil {
+		store.Close()
+		return err
+	}
+	return store.Close()
+}
+
+func printJSON(cmd *cobra.Command, v any) error {
+	enc := json.NewEncoder(cmd.OutOrStdout())
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func parseCredits(arg string) (int64, error) {
+	n, err := strconv.ParseInt(arg, 10, 64)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("credits %q: want a positive integer", arg)
+	}
+	return n, nil
+}
+
+// issuedKeyJSON shows a key at issue time, the only time its secret shows.
+func issuedKeyJSON(k ledger.IssuedKey) map[string]any {
+	field := "secret_key"
+	if k.Kind == ledger.KindPublic {
+		field = "public_key"
+	}
+	return map[string]any{"account_id": k.AccountID, "key_id": k.KeyID, "kind": k.Kind,
+		"rate_limit": k.RateLimit, field: k.Secret.Reveal()}
+}
+
+func accountCreateCmd(lf *ledgerFlag) *cobra.Command {
+	var credits int64
+	var caps ledger.Caps
+	cmd := &cobra.Command{
+		Use:   "create --credits N [--daily N] [--monthly N]",
+		Short: "Create an account with N credits and print its first secret key (shown once)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			var explicit *ledger.Caps
+			if cmd.Flags().Changed("daily") || cmd.Flags().Changed("monthly") {
+				explicit = &caps
+			}
+			return withLedger(cmd, lf, func(ctx context.Context, s ledger.Store) error {
+				acct, err := s.CreateAccount(ctx, credits, explicit)
+				if err != nil {
+					return err
+				}
+				return printJSON(cmd, map[string]string{"account_id": acct.AccountID, "key_id": acct.Key.KeyID,
+					"secret_key": acct.Key.Secret.Reveal()})
+			})
+		},
+	}
+	cmd.Flags().Int64Var(&credits, "credits", 0, "initial credits (required)")
+	cmd.Flags().Int64Var(&caps.Daily, "daily", ledger.DefaultDailyCap, "daily spend cap in credits, 0 = none")
+	cmd.Flags().Int64Var(&caps.Monthly, "monthly", 0, "monthly spend cap in credits, 0 = none")
+	_ = cmd.MarkFlagRequired("credits")
+	return cmd
+}
+
+func accountShowCmd(lf *ledgerFlag) *cobra.Command {
+	return &cobra.Command{
+		Use:   "show ACCOUNT_ID",
+		Short: "Show balance, caps, status, keys and usage totals",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return withLedger(cmd, lf, func(ctx context.Context, s ledger.Store) error {
+				acct, err := s.GetAccount(ctx, args[0])
+				if err != nil {
+					return err
+				}
+				return printJSON(cmd, acct)
+			})
+		},
+	}
+}
+
+// accountStatusCmd builds "suspend" or "restore".
+func accountStatusCmd(verb string) func(*ledgerFlag) *cobra.Command {
+	return func(lf *ledgerFlag) *cobra.Command {
+		return &cobra.Command{
+			Use:   verb + " ACCOUNT_ID",
+			Short: map[string]string{"suspend": "Refuse the account's requests (403)", "restore": "Serve a suspended account again"}[verb],
+			Args:  cobra.ExactArgs(1),
+			RunE: func(cmd *cobra.Command, args []string) error {
+				return withLedger(cmd, lf, func(ctx context.Context, s ledger.Store) error {
+					change, status := s.Suspend, ledger.StatusSuspended
+					if verb == "restore" {
+						change, status = s.Restore, ledger.StatusActive
+					}
+					if err := change(ctx, args[0]); err != nil {
+						return err
+					}
+					return printJSON(cmd, map[string]any{"account_id": args[0], "status": status})
+				})
+			},
+		}
+	}
+}
+
+func creditsAddCmd(lf *ledgerFlag) *cobra.Command {
+	return &cobra.Command{
+		Use:   "add ACCOUNT_ID N",
+		Short: "Grant N credits to an account",
+		Args:  cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			n, err := parseCredits(args[1])
+			if err != nil {
+				return err
+			}
+			return withLedger(cmd, lf, func(ctx context.Context, s ledger.Store) error {
+				balance, err := s.AddCredits(ctx, args[0], n)
+				if err != nil {
+					return err
+				}
+				return printJSON(cmd, map[string]any{"account_id": args[0], "added": n, "balance": balance})
+			})
+		},
+	}
+}
+
+func keyIssueCmd(lf *ledgerFlag) *cobra.Command {
+	var kind string
+	var rate int
+	cmd := &cobra.Command{
+		Use:   "issue ACCOUNT_ID --kind secret|public [--rate N]",
+		Short: "Issue a key and print it (shown once)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return withLedger(cmd, lf, func(ctx context.Context, s ledger.Store) error {
+				key, err := s.IssueKey(ctx, args[0], ledger.KeyKind(kind), rate)
+				if err != nil {
+					return err
+				}
+				return printJSON(cmd, issuedKeyJSON(key))
+			})
+		},
+	}
+	cmd.Flags().StringVar(&kind, "kind", "secret", "secret (server-side, compute endpoints) or public")
+	cmd.Flags().IntVar(&rate, "rate", 0, "requests/second for this key, 0 = the server's --rate-limit")
+	return cmd
+}
+
+func keyRevokeCmd(lf *ledgerFlag) *cobra.Command {
+	return &cobra.Command{
+		Use:   "revoke KEY_ID",
+		Short: "Revoke a key by its id (key_...)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return withLedger(cmd, lf, func(ctx context.Context, s ledger.Store) error {
+				if err := s.RevokeKey(ctx, args[0]); err != nil {
+					return err
+				}
+				return printJSON(cmd, map[string]any{"key_id": args[0], "revoked": true})
+			})
+		},
+	}
+}
+
+func capsSetCmd(lf *ledgerFlag) *cobra.Command {
+	var caps ledger.Caps
+	cmd := &cobra.Command{
+		Use:   "set ACCOUNT_ID [--daily N] [--monthly N]",
+		Short: "Set spend caps in credits (0 = no cap); an omitted cap keeps its value",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !cmd.Flags().Changed("daily") && !cmd.Flags().Changed("monthly") {
+				return fmt.Errorf("caps set %s: give --daily, --monthly or both", args[0])
+			}
+			return withLedger(cmd, lf, func(ctx context.Context, s ledger.Store) error {
+				acct, err := s.GetAccount(ctx, args[0])
+				if err != nil {
+					return err
+				}
+				next := acct.Caps
+				if cmd.Flags().Changed("daily") {
+					next.Daily = caps.Daily
+				}
+				if cmd.Flags().Changed("monthly") {
+					next.Monthly = caps.Monthly
+				}
+				if err := s.SetCaps(ctx, args[0], next); err != nil {
+					return err
+				}
+				return printJSON(cmd, map[string]any{"account_id": args[0], "caps": next})
+			})
+		},
+	}
+	cmd.Flags().Int64Var(&caps.Daily, "daily", 0, "daily spend cap in credits, 0 = none")
+	cmd.Flags().Int64Var(&caps.Monthly, "monthly", 0, "monthly spend cap in credits, 0 = none")
+	return cmd
+}
+
+func ledgerVerifyCmd(lf *ledgerFlag) *cobra.Command {
+	return &cobra.Command{
+		Use:   "verify",
+		Short: "Check that every balance equals grants minus charges; exit 1 if not",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return withLedger(cmd, lf, func(ctx context.Context, s ledger.Store) error {
+				report, err := s.Verify(ctx)
+				if err != nil {
+					return err
+				}
+				if report.Mismatches == nil {
+					report.Mismatches = []ledger.Mismatch{}
+				}
+				if err := printJSON(cmd, map[string]any{"ok": report.OK(), "accounts": report.Accounts,
+					"mismatches": report.Mismatches}); err != nil {
+					return err
+				}
+				if !report.OK() {
+					return fmt.Errorf("ledger verify: %d of %d accounts do not balance", len(report.Mismatches), report.Accounts)
+				}
+				return nil
+			})
+		},
+	}
+}
+
+func ledgerMigrateCmd(lf *ledgerFlag) *cobra.Command {
+	return &cobra.Command{
+		Use:   "migrate",
+		Short: "Bring the ledger schema to this binary's version (idempotent)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return withLedger(cmd, lf, func(ctx context.Context, s ledger.Store) error {
+				if err := s.Migrate(ctx); err != nil {
+					return err
+				}
+				return printJSON(cmd, map[string]any{"migrated": true})
+			})
+		},
+	}
+}
