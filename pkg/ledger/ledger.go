@@ -18,15 +18,22 @@ type Meter interface {
 	// (e.g. "directions") on the key's account, after checking atomically
 	// that the account is active, that its available balance covers the
 	// cost and that no spend cap would be exceeded. credits must be > 0 and
-	// requestID non-empty (at most 64 bytes). It returns an
+	// requestID non-empty (at most 64 bytes). Every successful Reserve
+	// must be followed by exactly one Commit or Release (defer the
+	// Release): the embedded store keeps a forgotten hold until restart,
+	// the PostgreSQL store until Options.HoldTTL. It returns an
 	// *InsufficientCreditsError (errors.Is ErrInsufficientCredits),
 	// ErrAccountSuspended, ErrUnknownAccount or an ErrUnavailable error.
 	Reserve(ctx context.Context, key KeyInfo, operation string, credits int64, requestID string) (Reservation, error)
 
 	// Commit turns a reservation into a permanent charge and writes its
-	// usage record. It returns only once both are durable. After Commit
-	// (successful or not) the reservation is finished: do not Release it.
-	// A failed Commit leaves the account uncharged.
+	// usage record. It returns nil only once both are durable: send the
+	// 200 after it, never before. After Commit, whatever its outcome, the
+	// reservation is finished: do not Release it. An error that does not
+	// wrap ErrUnavailable means nothing was charged. With ErrUnavailable
+	// the embedded store charged nothing either, but the PostgreSQL store
+	// may have lost the connection after its server committed:
+	// LookupUsage(requestID) tells. Either way do not answer 200.
 	Commit(ctx context.Context, r Reservation) error
 
 	// Release gives the held credits back. Releasing a reservation that
