@@ -24,6 +24,7 @@ func main() {
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	root.AddCommand(newBuildCmd(log))
+	root.AddCommand(newSynthCmd())
 	if err := root.ExecuteContext(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, "mapc:", err)
 		os.Exit(1)
