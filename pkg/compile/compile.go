@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mapsco/maps/pkg/artifact"
+	"github.com/mapsco/maps/pkg/ch"
 	"github.com/mapsco/maps/pkg/graph"
 	"github.com/mapsco/maps/pkg/profile"
 	"github.com/mapsco/maps/pkg/release"
@@ -110,22 +111,31 @@ func build(ctx context.Context, o Options, profiles []*profile.Profile, dir stri
 		return nil, err
 	}
 	t := time.Now()
-	net, graphs, err := graph.Build(ctx, in)
+	net, graphs, rstats, err := graph.Build(ctx, in)
 	if err != nil {
 		return nil, fmt.Errorf("compile: %w", err)
 	}
-	o.Log.Info("graph built", "nodes", net.NumNodes(), "segments", net.NumSegments(), "elapsed", since(t))
+	stats["restrictions_applied"], stats["restrictions_unsupported"] = int64(rstats.Applied), int64(rstats.Unsupported)
+	stats["restrictions_unresolved"] = int64(rstats.Unresolved)
+	o.Log.Info("graph built", "nodes", net.NumNodes(), "segments", net.NumSegments(),
+		"restrictions_applied", rstats.Applied, "restrictions_via_way_unsupported", rstats.Unsupported,
+		"restrictions_unresolved", rstats.Unresolved, "elapsed", since(t))
 	in = graph.Input{} // let the extracted ways go before the index is built
 	debug.FreeOSMemory()
 	t = time.Now()
 	ix := snap.Build(net)
 	o.Log.Info("snapping index built", "elapsed", since(t))
-	if err := writeGraph(o, dir, net, graphs, ix); err != nil {
+	hierarchies, err := contractAll(ctx, o, graphs)
+	if err != nil {
+		return nil, err
+	}
+	if err := writeGraph(o, dir, net, graphs, hierarchies, ix); err != nil {
 		return nil, err
 	}
 	stats["nodes"], stats["segments"] = int64(net.NumNodes()), int64(net.NumSegments())
 	for _, g := range graphs {
-		stats["edges."+g.Profile] = int64(g.Fwd.First[len(g.Fwd.First)-1])
+		stats["arcs."+g.Profile] = int64(len(g.Fwd.Edges) / 3)
+		stats["turns."+g.Profile] = int64(len(g.Turns.Edges) / 3)
 	}
 	m := &release.Manifest{
 		DataVersion: o.DataVersion, BuildTime: o.Now().UTC().Truncate(time.Second), FormatVersion: artifact.FormatVersion,
@@ -138,7 +148,7 @@ func build(ctx context.Context, o Options, profiles []*profile.Profile, dir stri
 	return m, nil
 }
 
-func writeGraph(o Options, dir string, net *graph.Network, graphs []*graph.Graph, ix *snap.Index) error {
+func writeGraph(o Options, dir string, net *graph.Network, graphs []*graph.Graph, hs []*ch.Hierarchy, ix *snap.Index) error {
 	t := time.Now()
 	w, err := artifact.NewWriter("graph", o.DataVersion)
 	if err != nil {
@@ -146,6 +156,11 @@ func writeGraph(o Options, dir string, net *graph.Network, graphs []*graph.Graph
 	}
 	if err := graph.Write(w, net, graphs); err != nil {
 		return err
+	}
+	for i, h := range hs {
+		if err := h.Write(w, graphs[i].Profile); err != nil {
+			return err
+		}
 	}
 	if err := ix.Write(w); err != nil {
 		return err

@@ -3,6 +3,7 @@ package compile
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/mapsco/maps/pkg/geo"
@@ -20,10 +21,19 @@ func extract(ctx context.Context, o Options, profiles []*profile.Profile) (graph
 	}
 	stats := map[string]int64{}
 	in := graph.Input{Profiles: names}
+	for _, p := range profiles {
+		t := p.Turns
+		in.Turns = append(in.Turns, graph.TurnModel{TurnS: t.TurnS, CrossBias: t.CrossBias, UTurnS: t.UTurnS, NoUTurns: t.NoUTurns})
+	}
 	needed := map[int64]struct{}{}
 	t := time.Now()
 	o.Progress.Start("ways", 0)
-	err := osm.Scan(ctx, o.OSM, osm.Handlers{Way: func(w *osm.Way) error {
+	err := osm.Scan(ctx, o.OSM, osm.Handlers{Relation: func(r *osm.Relation) error {
+		if rs, ok := evaluateRestriction(r, profiles); ok {
+			in.Restrictions = append(in.Restrictions, rs)
+		}
+		return nil
+	}, Way: func(w *osm.Way) error {
 		o.Progress.Add(1)
 		stats["osm_ways"]++
 		gw, ok := evaluateWay(w, profiles)
@@ -93,7 +103,7 @@ func evaluateWay(w *osm.Way, profiles []*profile.Profile) (graph.Way, bool) {
 	if !usable {
 		return graph.Way{}, false
 	}
-	return graph.Way{Nodes: w.NodeIDs, Name: w.Tags["name"], Ref: w.Tags["ref"], Class: wayClass(w.Tags),
+	return graph.Way{ID: w.ID, Nodes: w.NodeIDs, Name: w.Tags["name"], Ref: w.Tags["ref"], Class: wayClass(w.Tags),
 		Flags: wayFlags(w.Tags), Speeds: speeds}, true
 }
 
@@ -138,4 +148,36 @@ func barrierMask(tags map[string]string, profiles []*profile.Profile) uint32 {
 		}
 	}
 	return mask
+}
+
+// evaluateRestriction reads a type=restriction relation's members and the
+// profiles it binds; ok is false when it binds none or is malformed.
+func evaluateRestriction(r *osm.Relation, profiles []*profile.Profile) (graph.Restriction, bool) {
+	if r.Tags["type"] != "restriction" {
+		return graph.Restriction{}, false
+	}
+	rs := graph.Restriction{Relation: r.ID}
+	kind := ""
+	for i, p := range profiles {
+		if k, applies := p.Restriction(r.Tags); applies && k != "" {
+			rs.Profiles |= 1 << i
+			kind = k
+		}
+	}
+	for _, m := range r.Members {
+		switch {
+		case m.Role == "from" && m.Type == osm.WayMember:
+			rs.From = append(rs.From, m.ID)
+		case m.Role == "to" && m.Type == osm.WayMember:
+			rs.To = append(rs.To, m.ID)
+		case m.Role == "via" && m.Type == osm.NodeMember:
+			rs.Via = append(rs.Via, m.ID)
+		case m.Role == "via" && m.Type == osm.WayMember:
+			rs.Via = append(rs.Via, m.ID)
+			rs.ViaWays = true
+		}
+	}
+	rs.Only = strings.HasPrefix(kind, "only_")
+	ok := rs.Profiles != 0 && len(rs.From) > 0 && len(rs.To) > 0 && len(rs.Via) > 0
+	return rs, ok
 }

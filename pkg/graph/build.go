@@ -17,32 +17,35 @@ type rawSegment struct {
 	length       float64
 }
 
-// Build turns extracted ways into a Network and one Graph per profile.
-// Identical input gives identical arrays: nothing depends on map order.
-func Build(ctx context.Context, in Input) (*Network, []*Graph, error) {
-	if len(in.Profiles) == 0 {
-		return nil, nil, fmt.Errorf("graph: no profiles")
+// Build turns extracted ways into a Network and one Graph per profile, and
+// reports what became of the restrictions. Identical input gives identical
+// arrays: nothing depends on map order.
+func Build(ctx context.Context, in Input) (*Network, []*Graph, *RestrictionStats, error) {
+	var stats RestrictionStats
+	if len(in.Profiles) == 0 || len(in.Profiles) > 32 {
+		return nil, nil, nil, fmt.Errorf("graph: %d profiles, want 1 to 32", len(in.Profiles))
 	}
 	for i, w := range in.Ways {
 		if len(w.Speeds) != len(in.Profiles) {
-			return nil, nil, fmt.Errorf("graph: way %d has speeds for %d profiles, want %d", i, len(w.Speeds), len(in.Profiles))
+			return nil, nil, nil, fmt.Errorf("graph: way %d has speeds for %d profiles, want %d", i, len(w.Speeds), len(in.Profiles))
 		}
 	}
 	isNode := markNodes(in)
 	if err := ctx.Err(); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	segs, points := splitWays(in, isNode)
 	nodeIDs, index := numberNodes(segs, points)
 	net, segWay := layoutNetwork(in, segs, points, nodeIDs, index)
+	topo := newTopology(in, net, index, segWay)
 	graphs := make([]*Graph, len(in.Profiles))
 	for p := range in.Profiles {
 		if err := ctx.Err(); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
-		graphs[p] = buildProfile(in, net, p, nodeIDs, segWay)
+		graphs[p] = buildProfile(in, net, p, topo, &stats)
 	}
-	return net, graphs, nil
+	return net, graphs, &stats, nil
 }
 
 // markNodes finds the OSM nodes that become graph nodes: way ends, nodes

@@ -7,7 +7,7 @@ import (
 
 // The test map, 0.001° (about 80-110 m) between neighbours:
 //
-//	a ---- b ---- c          w1: a-b-c, two-way for both profiles
+//	a ---- b ---- c          w1: a-b and b-c, two-way for both profiles
 //	       |      |          w2: b-d-e, d is a bollard: blocks car, not foot
 //	       d ---- e          w3: c-e, one-way c→e for car, two-way on foot
 //	                         w4: e-x-f, node x is missing from the extract
@@ -26,10 +26,19 @@ func testInput() Input {
 	return Input{
 		Profiles: []string{"car", "foot"},
 		Ways: []Way{
-			{Nodes: []int64{1, 2, 3}, Name: "Avinguda", Class: "primary", Speeds: both(36, 3.6)},
-			{Nodes: []int64{2, 4, 5}, Ref: "CS-1", Class: "residential", Speeds: both(36, 3.6)},
-			{Nodes: []int64{3, 5}, Class: "residential", Speeds: [][2]float32{{36, 0}, {3.6, 3.6}}},
-			{Nodes: []int64{5, 6, 7}, Class: "track", Speeds: both(18, 3.6)},
+			{ID: 101, Nodes: []int64{1, 2}, Name: "Avinguda", Class: "primary", Speeds: both(36, 3.6)},
+			{ID: 105, Nodes: []int64{2, 3}, Name: "Avinguda", Class: "primary", Speeds: both(36, 3.6)},
+			{ID: 102, Nodes: []int64{2, 4, 5}, Ref: "CS-1", Class: "residential", Speeds: both(36, 3.6)},
+			{ID: 103, Nodes: []int64{3, 5}, Class: "residential", Speeds: [][2]float32{{36, 0}, {3.6, 3.6}}},
+			{ID: 104, Nodes: []int64{5, 6, 7}, Class: "track", Speeds: both(18, 3.6)},
+		},
+		Restrictions: []Restriction{
+			// Car may not turn from the Avinguda into CS-1 at b.
+			{Relation: 1, From: []int64{101}, Via: []int64{2}, To: []int64{102}, Profiles: 1 << car},
+			// On foot, from CS-1 at b one may only continue onto the Avinguda.
+			{Relation: 2, From: []int64{102}, Via: []int64{2}, To: []int64{101, 105}, Only: true, Profiles: 1 << foot},
+			// Via ways are counted as unsupported.
+			{Relation: 3, From: []int64{101}, Via: []int64{103}, ViaWays: true, To: []int64{102}, Profiles: 1 << car},
 		},
 		Coord: func(id int64) (int32, int32, bool) {
 			c, ok := testCoords[id]
@@ -45,9 +54,12 @@ func testInput() Input {
 }
 
 func TestBuildSmallMap(t *testing.T) {
-	net, graphs, err := Build(context.Background(), testInput())
+	net, graphs, stats, err := Build(context.Background(), testInput())
 	if err != nil {
 		t.Fatal(err)
+	}
+	if stats.Applied != 2 || stats.Unsupported != 1 || stats.Unresolved != 0 {
+		t.Errorf("restriction stats %+v", stats)
 	}
 	// Nodes: a b c d e (the missing node x cuts w4 into nothing usable
 	// before it and leaves f alone, so neither e-x nor x-f exists).
@@ -71,19 +83,14 @@ func TestBuildSmallMap(t *testing.T) {
 	}
 
 	c := graphs[car]
-	edges := edgeSet(c)
-	for _, want := range []string{"a>b", "b>a", "b>c", "c>b", "b>d", "e>d", "c>e"} {
-		if !edges[want] {
-			t.Errorf("car lacks edge %s (has %v)", want, edges)
+	arcs := arcSet(c)
+	for _, want := range []string{"a>b", "b>a", "b>c", "c>b", "b>d", "d>b", "d>e", "e>d", "c>e"} {
+		if !arcs[want] {
+			t.Errorf("car lacks arc %s (has %v)", want, arcs)
 		}
 	}
-	for _, banned := range []string{"d>b", "d>e", "e>c"} {
-		if edges[banned] {
-			t.Errorf("car has edge %s: the bollard or the one-way is ignored", banned)
-		}
-	}
-	if len(edges) != 7 {
-		t.Errorf("car has %d edges, want 7: %v", len(edges), edges)
+	if len(arcs) != 9 || arcs["e>c"] {
+		t.Errorf("car arcs %v: want 9, without e>c (one-way)", arcs)
 	}
 	if ms := c.WF[segs["ab"]]; ms < 8100 || ms > 8300 { // 82 m at 10 m/s
 		t.Errorf("car time on ab %d ms", ms)
@@ -91,52 +98,74 @@ func TestBuildSmallMap(t *testing.T) {
 	if c.WB[segs["ce"]] != NoWay || graphs[foot].WB[segs["ce"]] == NoWay {
 		t.Error("one-way c→e: car may go back, or foot may not")
 	}
-	// Car's largest strongly connected component is {a, b, c}.
+	turns := turnSet(c)
+	for _, want := range []string{"a>b>c", "c>b>d", "b>d>b", "e>d>e", "b>c>e", "c>e>d"} {
+		if !turns[want] {
+			t.Errorf("car lacks turn %s", want)
+		}
+	}
+	for _, banned := range []string{"b>d>e", "e>d>b", "a>b>d"} {
+		if turns[banned] {
+			t.Errorf("car may turn %s: the bollard or the no_left_turn is ignored", banned)
+		}
+	}
+	// Car's largest component of arcs is round a, b, c and up to the bollard.
 	for name, s := range segs {
 		want := uint8(0)
-		if name == "ab" || name == "bc" {
+		if name == "ab" || name == "bc" || name == "bd" {
 			want = 1
 		}
 		if c.Big[s] != want {
 			t.Errorf("car Big[%s] = %d, want %d", name, c.Big[s], want)
 		}
 	}
-	if len(edgeSet(graphs[foot])) != 10 {
-		t.Errorf("foot has %d edges, want all 10 directions", len(edgeSet(graphs[foot])))
+	f := graphs[foot]
+	if len(arcSet(f)) != 10 {
+		t.Errorf("foot has %d arcs, want all 10 directions", len(arcSet(f)))
+	}
+	ft := turnSet(f)
+	if !ft["d>b>a"] || !ft["d>b>c"] || ft["d>b>d"] || !ft["b>d>e"] || !ft["a>b>d"] {
+		t.Errorf("foot turns at b: only_* from CS-1 or the bollard mishandled: %v", ft)
 	}
 	for s := range uint32(net.NumSegments()) {
-		if graphs[foot].Big[s] != 1 {
+		if f.Big[s] != 1 {
 			t.Errorf("foot segment %d outside the single component", s)
 		}
 	}
-	checkBackward(t, c)
+	for a := range uint32(len(c.Fwd.Edges) / 3) {
+		if c.ArcOf[c.Fwd.Edges[3*a+2]] != a {
+			t.Fatalf("ArcOf does not invert arc %d", a)
+		}
+	}
 }
 
-// checkBackward verifies the backward adjacency is the forward one reversed.
-func checkBackward(t *testing.T, g *Graph) {
-	t.Helper()
-	fwd, bwd := map[Edge]bool{}, map[Edge]bool{}
-	for v := range uint32(g.Net.NumNodes()) {
-		b, e := g.Fwd.Out(v)
+func arcName(g *Graph, a uint32) string {
+	s, rev := SplitSegRef(g.Fwd.Edges[3*a+2])
+	from, to := g.Net.SegFrom[s], g.Net.SegTo[s]
+	if rev {
+		from, to = to, from
+	}
+	return nodeName(g.Net, from) + ">" + nodeName(g.Net, to)
+}
+
+func arcSet(g *Graph) map[string]bool {
+	out := map[string]bool{}
+	for a := range uint32(len(g.Fwd.Edges) / 3) {
+		out[arcName(g, a)] = true
+	}
+	return out
+}
+
+// turnSet names each allowed turn by its three nodes, e.g. "a>b>c".
+func turnSet(g *Graph) map[string]bool {
+	out := map[string]bool{}
+	for a := range uint32(len(g.Fwd.Edges) / 3) {
+		b, e := g.Turns.Out(a)
 		for i := b; i < e; i++ {
-			x := g.Fwd.At(i)
-			fwd[Edge{Head: x.Head, Weight: x.Weight, SegRef: x.SegRef}] = true
-			_ = v
-		}
-		b, e = g.Bwd.Out(v)
-		for i := b; i < e; i++ {
-			x := g.Bwd.At(i)
-			bwd[Edge{Head: v, Weight: x.Weight, SegRef: x.SegRef}] = true
+			out[arcName(g, a)+arcName(g, g.Turns.At(i).Head)[1:]] = true
 		}
 	}
-	if len(fwd) != len(bwd) {
-		t.Fatalf("forward %d edges, backward %d", len(fwd), len(bwd))
-	}
-	for e := range fwd {
-		if !bwd[e] {
-			t.Fatalf("edge %+v has no backward twin", e)
-		}
-	}
+	return out
 }
 
 func nodeName(net *Network, v uint32) string {
@@ -149,21 +178,10 @@ func nodeName(net *Network, v uint32) string {
 	return "?"
 }
 
-func edgeSet(g *Graph) map[string]bool {
-	out := map[string]bool{}
-	for v := range uint32(g.Net.NumNodes()) {
-		b, e := g.Fwd.Out(v)
-		for i := b; i < e; i++ {
-			out[nodeName(g.Net, v)+">"+nodeName(g.Net, g.Fwd.At(i).Head)] = true
-		}
-	}
-	return out
-}
-
 func TestBuildRejectsMismatchedSpeeds(t *testing.T) {
 	in := testInput()
 	in.Ways[0].Speeds = in.Ways[0].Speeds[:1]
-	if _, _, err := Build(context.Background(), in); err == nil {
+	if _, _, _, err := Build(context.Background(), in); err == nil {
 		t.Fatal("accepted a way with speeds for one of two profiles")
 	}
 }

@@ -20,12 +20,12 @@
 //     and NoWay (math.MaxUint32) marks a direction the profile may not use;
 //   - an edge's segment reference is segment<<1 | reversed.
 //
-// # Barriers
+// # Turns
 //
-// A barrier node that blocks a profile keeps its incoming edges and loses its
-// outgoing ones in that profile's graph: a route may reach a gate but not
-// pass it, and a point on a road behind the gate stays reachable from its
-// own side.
+// Searches run on each profile's turn-expanded graph: its nodes are arcs (a
+// segment in one direction) and its edges the allowed turns between them.
+// Turn restrictions, barriers (which allow only turning back) and turn costs
+// live there, so every search honours them alike.
 //
 // # Lifetimes
 //
@@ -75,12 +75,19 @@ type Graph struct {
 	Profile string
 	// Forward and Backward travel times per segment, NoWay where forbidden.
 	WF, WB []uint32
-	// Big is 1 for a segment with both ends in the profile's largest
-	// strongly connected component: snapping prefers those, so a point does
+	// Big is 1 for a segment with an arc in the largest strongly connected
+	// component of the turn graph: snapping prefers those, so a point does
 	// not land on an island (a car park mapped on its own) it cannot leave.
 	Big []uint8
-	Fwd CSR // edges out of each node
-	Bwd CSR // edges into each node, with Head naming the tail
+	// Fwd holds the arcs, the directions of segments the profile may
+	// travel, by tail node: arc i is Fwd entry i.
+	Fwd CSR
+	// ArcOf maps a segment reference to its arc, NoArc where forbidden.
+	ArcOf []uint32
+	// Turns is the turn-expanded graph (see buildTurns): entry (b, w, t)
+	// of arc a is an allowed turn onto arc b, with w = t + b's travel time
+	// and t the turn's own cost, all in milliseconds.
+	Turns CSR
 }
 
 // CSR is an adjacency in compressed sparse row form: the edges of node v are

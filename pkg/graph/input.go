@@ -12,10 +12,27 @@ type Input struct {
 	// Barrier returns a bit mask of the profiles (1<<index) an OSM node
 	// blocks; 0 for most nodes.
 	Barrier func(osmID int64) uint32
+	// Restrictions are the turn restrictions of the extract.
+	Restrictions []Restriction
+	// Turns holds each profile's turn cost model, in Profiles order; a
+	// missing entry means DefaultTurnModel.
+	Turns []TurnModel
+}
+
+// Restriction is an OSM turn restriction relation, with its members.
+type Restriction struct {
+	Relation int64   // OSM relation id, for reports
+	From     []int64 // OSM way ids (several for no_entry)
+	Via      []int64 // one OSM node id, or OSM way ids when ViaWays
+	ViaWays  bool
+	To       []int64 // OSM way ids (several for no_exit)
+	Only     bool    // only_*: the turn to To is the only one allowed from From
+	Profiles uint32  // bit mask of the profiles it binds
 }
 
 // Way is one OSM way usable by at least one profile.
 type Way struct {
+	ID    int64 // OSM way id
 	Nodes []int64
 	Name  string
 	Ref   string

@@ -1,33 +1,49 @@
 package graph
 
-// buildProfile derives profile p's travel times, adjacency and largest
+// NoArc marks a segment direction the profile may not use.
+const NoArc = ^uint32(0)
+
+// buildProfile derives profile p's travel times, arcs, turns and largest
 // component from the shared network.
-func buildProfile(in Input, net *Network, p int, nodeIDs []int64, segWay []uint32) *Graph {
+func buildProfile(in Input, net *Network, p int, topo *topology, stats *RestrictionStats) *Graph {
 	n := net.NumSegments()
 	g := &Graph{Net: net, Profile: in.Profiles[p], WF: make([]uint32, n), WB: make([]uint32, n), Big: make([]uint8, n)}
-	blocked := make([]bool, len(nodeIDs))
-	for v, id := range nodeIDs {
-		blocked[v] = in.Barrier(id)&(1<<p) != 0
-	}
 	var edges []rawEdge
 	for s := range n {
 		length := float64(net.SegLength[s])
-		speed := in.Ways[segWay[s]].Speeds[p]
+		speed := in.Ways[topo.segWay[s]].Speeds[p]
 		g.WF[s] = travelTime(length, speed[0])
 		g.WB[s] = travelTime(length, speed[1])
 		from, to := net.SegFrom[s], net.SegTo[s]
-		if g.WF[s] != NoWay && !blocked[from] {
+		if g.WF[s] != NoWay {
 			edges = append(edges, rawEdge{from, to, g.WF[s], SegRef(uint32(s), false)})
 		}
-		if g.WB[s] != NoWay && !blocked[to] {
+		if g.WB[s] != NoWay {
 			edges = append(edges, rawEdge{to, from, g.WB[s], SegRef(uint32(s), true)})
 		}
 	}
-	g.Fwd = buildCSR(len(nodeIDs), edges, false)
-	g.Bwd = buildCSR(len(nodeIDs), edges, true)
-	comp := largestComponent(&g.Fwd)
-	for s := range n {
-		if g.Usable(uint32(s)) && comp[net.SegFrom[s]] && comp[net.SegTo[s]] {
+	g.Fwd = buildCSR(net.NumNodes(), edges, false)
+	g.ArcOf = make([]uint32, 2*n)
+	for i := range g.ArcOf {
+		g.ArcOf[i] = NoArc
+	}
+	for a := range uint32(len(g.Fwd.Edges) / 3) {
+		g.ArcOf[g.Fwd.Edges[3*a+2]] = a
+	}
+	blocked := make([]bool, net.NumNodes())
+	for id, v := range topo.index {
+		blocked[v] = in.Barrier(id)&(1<<p) != 0
+	}
+	rules := resolveRestrictions(in, g, p, topo, stats)
+	model := DefaultTurnModel()
+	if p < len(in.Turns) {
+		model = in.Turns[p]
+	}
+	g.Turns = buildTurns(g, blocked, &rules, model)
+	comp := largestComponent(&g.Turns)
+	for a, in := range comp {
+		if in {
+			s, _ := SplitSegRef(g.Fwd.Edges[3*a+2])
 			g.Big[s] = 1
 		}
 	}

@@ -25,8 +25,11 @@ const (
 	secProfiles  = "net.profiles"   // newline-separated
 )
 
-func profileSections(name string) (wf, wb, big, fwdFirst, fwdEdges, bwdFirst, bwdEdges string) {
-	return name + ".wf", name + ".wb", name + ".big", name + ".fwd_first", name + ".fwd_edges", name + ".bwd_first", name + ".bwd_edges"
+// profileSections names a profile's sections: travel times, Big, the arcs,
+// ArcOf and the turn graph.
+func profileSections(name string) (wf, wb, big, arcFirst, arcs, arcOf, turnFirst, turns string) {
+	return name + ".wf", name + ".wb", name + ".big", name + ".arc_first", name + ".arcs", name + ".arc_of",
+		name + ".turn_first", name + ".turns"
 }
 
 // Write adds the network and the graphs to an artifact.
@@ -52,11 +55,11 @@ func Write(w *artifact.Writer, net *Network, graphs []*Graph) error {
 		w.Add(secProfiles, []byte(strings.Join(names, "\n"))),
 	}
 	for _, g := range graphs {
-		wf, wb, big, ff, fe, bf, be := profileSections(g.Profile)
+		wf, wb, big, af, ae, ao, tf, te := profileSections(g.Profile)
 		errs = append(errs,
 			artifact.AddSlice(w, wf, g.WF), artifact.AddSlice(w, wb, g.WB), artifact.AddSlice(w, big, g.Big),
-			artifact.AddSlice(w, ff, g.Fwd.First), artifact.AddSlice(w, fe, g.Fwd.Edges),
-			artifact.AddSlice(w, bf, g.Bwd.First), artifact.AddSlice(w, be, g.Bwd.Edges))
+			artifact.AddSlice(w, af, g.Fwd.First), artifact.AddSlice(w, ae, g.Fwd.Edges), artifact.AddSlice(w, ao, g.ArcOf),
+			artifact.AddSlice(w, tf, g.Turns.First), artifact.AddSlice(w, te, g.Turns.Edges))
 	}
 	for _, err := range errs {
 		if err != nil {
@@ -102,10 +105,10 @@ func Load(f *artifact.File) (*Network, map[string]*Graph, error) {
 	}
 	graphs := make(map[string]*Graph, len(profiles))
 	for _, name := range profiles {
-		wf, wb, big, ff, fe, bf, be := profileSections(name)
+		wf, wb, big, af, ae, ao, tf, te := profileSections(name)
 		g := &Graph{Net: net, Profile: name, WF: view[uint32](l, wf), WB: view[uint32](l, wb), Big: view[uint8](l, big),
-			Fwd: CSR{First: view[uint32](l, ff), Edges: view[uint32](l, fe)},
-			Bwd: CSR{First: view[uint32](l, bf), Edges: view[uint32](l, be)}}
+			Fwd: CSR{First: view[uint32](l, af), Edges: view[uint32](l, ae)}, ArcOf: view[uint32](l, ao),
+			Turns: CSR{First: view[uint32](l, tf), Edges: view[uint32](l, te)}}
 		if l.err != nil {
 			return nil, nil, fmt.Errorf("graph: profile %s: %w", name, l.err)
 		}
@@ -134,9 +137,10 @@ func (n *Network) check() error {
 
 func (g *Graph) check() error {
 	s, n := g.Net.NumSegments(), g.Net.NumNodes()
-	ok := len(g.WF) == s && len(g.WB) == s && len(g.Big) == s &&
-		len(g.Fwd.First) == n+1 && len(g.Bwd.First) == n+1 &&
-		3*int(g.Fwd.First[n]) == len(g.Fwd.Edges) && 3*int(g.Bwd.First[n]) == len(g.Bwd.Edges)
+	arcs := len(g.Fwd.Edges) / 3
+	ok := len(g.WF) == s && len(g.WB) == s && len(g.Big) == s && len(g.ArcOf) == 2*s &&
+		len(g.Fwd.First) == n+1 && 3*int(g.Fwd.First[n]) == len(g.Fwd.Edges) &&
+		len(g.Turns.First) == arcs+1 && 3*int(g.Turns.First[arcs]) == len(g.Turns.Edges)
 	if !ok {
 		return fmt.Errorf("graph: %w: profile %s arrays disagree in length", artifact.ErrCorrupt, g.Profile)
 	}

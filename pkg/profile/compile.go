@@ -46,6 +46,10 @@ func compile(fp *fileProfile, file string) (*Profile, error) {
 	if fp.Grade != nil {
 		c.checkGrade(fp.Grade)
 	}
+	c.checkTurns(fp.Turns)
+	if fp.Turns != nil {
+		p.Turns = *fp.Turns
+	}
 	if c.err != nil {
 		return nil, c.err
 	}

@@ -21,6 +21,7 @@ type fileProfile struct {
 	Restrictions      *fileRestrictions             `json:"restrictions"`
 	Ferry             *fileFerry                    `json:"ferry"`
 	Grade             *Grade                        `json:"grade"`
+	Turns             *Turns                        `json:"turns"`
 }
 
 type fileAccess struct {

@@ -33,6 +33,8 @@ type Profile struct {
 	Vehicle VehicleSize
 	// Grade is the optional terrain speed model; nil when the file has none. Parsed and validated, not applied.
 	Grade *Grade
+	// Turns prices turns and U-turns (see Turns).
+	Turns Turns
 
 	access       accessRules
 	highways     map[string]highwayRule

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/mapsco/maps/pkg/artifact"
 	"github.com/mapsco/maps/pkg/graph"
@@ -20,6 +21,9 @@ type Release struct {
 	Network  *graph.Network
 	Routers  map[string]*route.Router
 	files    []*artifact.File
+
+	closeOnce sync.Once
+	unmapped  chan struct{} // closed by Close
 }
 
 // Open maps the release in dir after checking its manifest and the headers
@@ -29,10 +33,10 @@ func Open(dir string) (*Release, error) {
 	if err != nil {
 		return nil, err
 	}
-	if m.FormatVersion != artifact.FormatVersion {
-		return nil, fmt.Errorf("release %s: %w: manifest says %d, this build reads %d", dir, artifact.ErrFormatVersion, m.FormatVersion, artifact.FormatVersion)
+	if err := checkFormat(dir, m); err != nil {
+		return nil, err
 	}
-	r := &Release{Dir: dir, Manifest: m, Routers: map[string]*route.Router{}}
+	r := &Release{Dir: dir, Manifest: m, Routers: map[string]*route.Router{}, unmapped: make(chan struct{})}
 	f, err := r.open(GraphFile, "graph")
 	if err != nil {
 		r.Close()
@@ -49,8 +53,9 @@ func Open(dir string) (*Release, error) {
 		return nil, fmt.Errorf("release %s: %w", dir, err)
 	}
 	r.Network = net
-	for name, g := range graphs {
-		r.Routers[name] = route.NewRouter(g, ix, 0)
+	if err := r.makeRouters(f, graphs, ix); err != nil {
+		r.Close()
+		return nil, err
 	}
 	return r, nil
 }
@@ -70,23 +75,34 @@ func (r *Release) open(name, kind string) (*artifact.File, error) {
 }
 
 // Close unmaps the release's files. Nothing obtained from it may be used
-// afterwards.
+// afterwards. Closing twice is harmless.
 func (r *Release) Close() error {
 	var first error
-	for _, f := range r.files {
-		if err := f.Close(); err != nil && first == nil {
-			first = err
+	r.closeOnce.Do(func() {
+		for _, f := range r.files {
+			if err := f.Close(); err != nil && first == nil {
+				first = err
+			}
 		}
-	}
-	r.files = nil
+		r.files = nil
+		close(r.unmapped)
+	})
 	return first
 }
 
-// Verify checks a release completely: every file the manifest lists exists
-// with its size and SHA-256, and every artifact section's checksum holds.
+// Unmapped is closed once Close has unmapped the release: after a Swap, when
+// the last request still using it is done.
+func (r *Release) Unmapped() <-chan struct{} { return r.unmapped }
+
+// Verify checks a release completely: the manifest names this build's
+// format version, every file it lists exists with its size and SHA-256, and
+// every artifact's header and section checksums hold.
 func Verify(dir string) error {
 	m, err := ReadManifest(dir)
 	if err != nil {
+		return err
+	}
+	if err := checkFormat(dir, m); err != nil {
 		return err
 	}
 	if len(m.Files) == 0 {
@@ -122,4 +138,12 @@ func verifyArtifact(path string) error {
 	}
 	defer f.Close()
 	return f.Verify()
+}
+
+// checkFormat refuses a release written in a format this build cannot read.
+func checkFormat(dir string, m *Manifest) error {
+	if m.FormatVersion != artifact.FormatVersion {
+		return fmt.Errorf("release %s: %w: manifest says %d, this build reads %d", dir, artifact.ErrFormatVersion, m.FormatVersion, artifact.FormatVersion)
+	}
+	return nil
 }

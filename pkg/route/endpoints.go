@@ -21,36 +21,65 @@ func alongBackward(g *graph.Graph, p snap.Result) uint32 {
 	return uint32(math.Round((1 - p.Frac) * float64(g.WB[p.Seg])))
 }
 
-// Sources returns the seeds a search starts from at point p: the segment's
-// last node if the profile may drive forward, its first node if backward.
-func Sources(g *graph.Graph, p snap.Result, buf []search.Seed) []search.Seed {
-	net := g.Net
-	if w := g.WF[p.Seg]; w != graph.NoWay {
-		buf = append(buf, search.Seed{Node: net.SegTo[p.Seg], Cost: w - alongForward(g, p)})
+// pointArcs calls fn for each arc the point lies on, with the time from
+// the arc's start to the point and the arc's whole time.
+func pointArcs(g *graph.Graph, p snap.Result, fn func(arc, along, whole uint32)) {
+	if a := g.ArcOf[graph.SegRef(p.Seg, false)]; a != graph.NoArc {
+		fn(a, alongForward(g, p), g.WF[p.Seg])
 	}
-	if w := g.WB[p.Seg]; w != graph.NoWay {
-		buf = append(buf, search.Seed{Node: net.SegFrom[p.Seg], Cost: w - alongBackward(g, p)})
+	if a := g.ArcOf[graph.SegRef(p.Seg, true)]; a != graph.NoArc {
+		fn(a, alongBackward(g, p), g.WB[p.Seg])
 	}
-	return buf
 }
 
-// Targets returns the seeds a search ends at for point p: the segment's
-// first node if the profile may drive forward onto p, its last if backward.
-func Targets(g *graph.Graph, p snap.Result, buf []search.Seed) []search.Seed {
-	net := g.Net
-	if g.WF[p.Seg] != graph.NoWay {
-		buf = append(buf, search.Seed{Node: net.SegFrom[p.Seg], Cost: alongForward(g, p)})
-	}
-	if g.WB[p.Seg] != graph.NoWay {
-		buf = append(buf, search.Seed{Node: net.SegTo[p.Seg], Cost: alongBackward(g, p)})
-	}
-	return buf
+// Ends are the seeds of a search between two snapped points.
+type Ends struct {
+	Sources []search.Seed
+	Origin  []uint32 // per source seed: the arc the start point lies on
+	Targets []search.Seed
+	Direct  uint32 // cost along the common segment without a turn, or Unreached
 }
 
-// Direct returns the cost of going from a to b along their common segment
+// MakeEnds builds the seeds for going from a to b. A source arc that is also
+// a target arc is replaced by the turns out of it: otherwise the two seeds
+// would "meet" on that arc even when b lies behind a, and the path along
+// the arc ahead is Direct's to report.
+func MakeEnds(g *graph.Graph, a, b snap.Result) Ends {
+	var e Ends
+	pointArcs(g, b, func(arc, along, whole uint32) {
+		e.Targets = append(e.Targets, search.Seed{Node: arc, Cost: whole - along})
+	})
+	pointArcs(g, a, func(arc, along, whole uint32) {
+		left := whole - along
+		if !isTarget(e.Targets, arc) {
+			e.Sources = append(e.Sources, search.Seed{Node: arc, Cost: left})
+			e.Origin = append(e.Origin, arc)
+			return
+		}
+		begin, end := g.Turns.Out(arc)
+		for i := begin; i < end; i++ {
+			t := g.Turns.At(i)
+			e.Sources = append(e.Sources, search.Seed{Node: t.Head, Cost: search.Add(left, t.Weight)})
+			e.Origin = append(e.Origin, arc)
+		}
+	})
+	e.Direct = direct(g, a, b)
+	return e
+}
+
+func isTarget(targets []search.Seed, arc uint32) bool {
+	for _, t := range targets {
+		if t.Node == arc {
+			return true
+		}
+	}
+	return false
+}
+
+// direct returns the cost of going from a to b along their common segment
 // without passing a node, or search.Unreached when they are on different
 // segments or the profile may not go that way.
-func Direct(g *graph.Graph, a, b snap.Result) uint32 {
+func direct(g *graph.Graph, a, b snap.Result) uint32 {
 	if a.Seg != b.Seg {
 		return search.Unreached
 	}

@@ -1,8 +1,8 @@
 // Package route answers directions: it snaps waypoints onto a profile's
-// graph, finds the fastest path for each consecutive pair, and assembles
-// legs, totals and the route's shape.
+// graph, finds the fastest path for each consecutive pair with the
+// contraction hierarchy, and assembles legs, totals and the route's shape.
 //
-// A Router is safe for concurrent use; it keeps a pool of searchers, one per
+// A Router is safe for concurrent use; it keeps a pool of queries, one per
 // goroutine in flight. Routes returned own their memory.
 package route
 
@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/mapsco/maps/pkg/ch"
 	"github.com/mapsco/maps/pkg/graph"
 	"github.com/mapsco/maps/pkg/search"
 	"github.com/mapsco/maps/pkg/snap"
@@ -43,31 +44,36 @@ func (e *WaypointError) Unwrap() error { return e.Err }
 
 // Router answers directions for one profile.
 type Router struct {
-	g         *graph.Graph
-	ix        *snap.Index
-	maxSnap   float64
-	searchers sync.Pool
+	g       *graph.Graph
+	h       *ch.Hierarchy
+	ix      *snap.Index
+	maxSnap float64
+	queries sync.Pool
 }
 
-// NewRouter serves profile graph g with snapping index ix. maxSnap is the
-// snapping radius in metres (0 means snap.MaxDistance).
-func NewRouter(g *graph.Graph, ix *snap.Index, maxSnap float64) *Router {
+// NewRouter serves profile graph g with its hierarchy h and snapping index
+// ix. maxSnap is the snapping radius in metres (0 means snap.MaxDistance).
+func NewRouter(g *graph.Graph, h *ch.Hierarchy, ix *snap.Index, maxSnap float64) *Router {
 	if maxSnap <= 0 {
 		maxSnap = snap.MaxDistance
 	}
-	r := &Router{g: g, ix: ix, maxSnap: maxSnap}
-	r.searchers.New = func() any { return search.NewSearcher(g) }
+	r := &Router{g: g, h: h, ix: ix, maxSnap: maxSnap}
+	r.queries.New = func() any { return ch.NewQuery(h) }
 	return r
 }
 
 // Graph returns the profile graph the router serves.
 func (r *Router) Graph() *graph.Graph { return r.g }
 
+// Hierarchy returns the router's contraction hierarchy.
+func (r *Router) Hierarchy() *ch.Hierarchy { return r.h }
+
 // Leg is the part of a route between two consecutive waypoints.
 type Leg struct {
 	DistanceM float64
 	DurationS float64
-	SegRefs   []uint32 // full segments travelled, in order
+	Arcs      []uint32 // arcs travelled, the first and last only in part
+	Direct    bool     // along one segment, from point to point
 }
 
 // Route is the fastest way through all waypoints in order.
@@ -98,23 +104,18 @@ func (r *Router) Route(ctx context.Context, pts []Point) (*Route, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := r.searchers.Get().(*search.Searcher)
-	defer r.searchers.Put(s)
+	q := r.queries.Get().(*ch.Query)
+	defer r.queries.Put(q)
 	rt := &Route{Snapped: snapped, Legs: make([]Leg, len(pts)-1)}
-	var seeds [4]search.Seed
 	for i := range rt.Legs {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		a, b := snapped[i], snapped[i+1]
-		src := Sources(r.g, a, seeds[:0])
-		dst := Targets(r.g, b, seeds[2:2])
-		path, ok := s.Shortest(src, dst, Direct(r.g, a, b), nil)
+		leg, ok := r.Leg(q, snapped[i], snapped[i+1])
 		if !ok {
 			return nil, &WaypointError{Index: i, Err: ErrNoRoute}
 		}
-		leg := r.leg(a, b, path)
-		rt.Shape = r.appendShape(rt.Shape, a, b, path)
+		rt.Shape = r.appendShape(rt.Shape, snapped[i], snapped[i+1], leg)
 		rt.Legs[i] = leg
 		rt.DistanceM += leg.DistanceM
 		rt.DurationS += leg.DurationS
@@ -122,53 +123,61 @@ func (r *Router) Route(ctx context.Context, pts []Point) (*Route, error) {
 	return rt, nil
 }
 
-// leg measures a path: whole segments plus the parts of the end segments
-// between the waypoints and the nodes where the path leaves and joins.
-func (r *Router) leg(a, b snap.Result, p search.Path) Leg {
+// Leg finds the fastest path from a to b with query q.
+func (r *Router) Leg(q *ch.Query, a, b snap.Result) (Leg, bool) {
+	e := MakeEnds(r.g, a, b)
+	res, ok := q.Shortest(e.Sources, e.Targets, nil)
+	if e.Direct != search.Unreached && (!ok || e.Direct <= res.Cost) {
+		return Leg{DurationS: float64(e.Direct) / 1000, Direct: true,
+			DistanceM: abs(b.Frac-a.Frac) * float64(r.g.Net.SegLength[a.Seg])}, true
+	}
+	if !ok {
+		return Leg{}, false
+	}
+	arcs := res.Arcs
+	if origin := e.Origin[res.Source]; origin != e.Sources[res.Source].Node {
+		arcs = append([]uint32{origin}, arcs...)
+	}
+	leg := Leg{DurationS: float64(res.Cost) / 1000, Arcs: arcs}
 	net := r.g.Net
-	l := Leg{DurationS: float64(p.Cost) / 1000, SegRefs: p.SegRefs}
-	if p.Direct {
-		l.DistanceM = abs(b.Frac-a.Frac) * float64(net.SegLength[a.Seg])
-		return l
+	leg.DistanceM = r.partLength(a, arcs[0], true) + r.partLength(b, arcs[len(arcs)-1], false)
+	for _, arc := range arcs[1 : len(arcs)-1] {
+		s, _ := graph.SplitSegRef(r.g.Fwd.Edges[3*arc+2])
+		leg.DistanceM += float64(net.SegLength[s])
 	}
-	l.DistanceM = r.partLength(a, p.Source == 0 && r.g.WF[a.Seg] != graph.NoWay, true)
-	for _, ref := range p.SegRefs {
-		s, _ := graph.SplitSegRef(ref)
-		l.DistanceM += float64(net.SegLength[s])
-	}
-	l.DistanceM += r.partLength(b, p.Target == 0 && r.g.WF[b.Seg] != graph.NoWay, false)
-	return l
+	return leg, true
 }
 
-// partLength is the length between a snapped point and the node it leaves
-// by (source) or arrives from (target); forward tells the direction.
-func (r *Router) partLength(p snap.Result, forward, source bool) float64 {
+// partLength is the length of arc between point p and the arc's end (for
+// the first arc of a leg) or its start (for the last).
+func (r *Router) partLength(p snap.Result, arc uint32, first bool) float64 {
+	_, reversed := graph.SplitSegRef(r.g.Fwd.Edges[3*arc+2])
 	length := float64(r.g.Net.SegLength[p.Seg])
-	if forward == source {
-		return (1 - p.Frac) * length
+	if reversed == first {
+		return p.Frac * length
 	}
-	return p.Frac * length
+	return (1 - p.Frac) * length
 }
 
 // appendShape adds a leg's shape to the route's.
-func (r *Router) appendShape(pts []Point, a, b snap.Result, p search.Path) []Point {
+func (r *Router) appendShape(pts []Point, a, b snap.Result, leg Leg) []Point {
 	net := r.g.Net
-	if p.Direct {
+	if leg.Direct {
 		return AppendPart(pts, net, a.Seg, a.Frac, b.Frac)
 	}
-	srcForward := p.Source == 0 && r.g.WF[a.Seg] != graph.NoWay
-	if srcForward {
-		pts = AppendPart(pts, net, a.Seg, a.Frac, 1)
-	} else {
+	first, last := leg.Arcs[0], leg.Arcs[len(leg.Arcs)-1]
+	if _, rev := graph.SplitSegRef(r.g.Fwd.Edges[3*first+2]); rev {
 		pts = AppendPart(pts, net, a.Seg, a.Frac, 0)
+	} else {
+		pts = AppendPart(pts, net, a.Seg, a.Frac, 1)
 	}
-	for _, ref := range p.SegRefs {
-		pts = appendSegment(pts, net, ref)
+	for _, arc := range leg.Arcs[1 : len(leg.Arcs)-1] {
+		pts = appendSegment(pts, net, r.g.Fwd.Edges[3*arc+2])
 	}
-	if p.Target == 0 && r.g.WF[b.Seg] != graph.NoWay {
-		return AppendPart(pts, net, b.Seg, 0, b.Frac)
+	if _, rev := graph.SplitSegRef(r.g.Fwd.Edges[3*last+2]); rev {
+		return AppendPart(pts, net, b.Seg, 1, b.Frac)
 	}
-	return AppendPart(pts, net, b.Seg, 1, b.Frac)
+	return AppendPart(pts, net, b.Seg, 0, b.Frac)
 }
 
 func abs(x float64) float64 {

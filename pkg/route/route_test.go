@@ -7,6 +7,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/mapsco/maps/pkg/ch"
 	"github.com/mapsco/maps/pkg/compile/compiletest"
 	"github.com/mapsco/maps/pkg/graph"
 	"github.com/mapsco/maps/pkg/release"
@@ -66,9 +67,10 @@ func TestAndorraLaVellaToPasDeLaCasa(t *testing.T) {
 }
 
 func usesRef(rel *release.Release, rt *route.Route, ref string) bool {
+	g := rel.Routers["car"].Graph()
 	for _, leg := range rt.Legs {
-		for _, r := range leg.SegRefs {
-			if s, _ := graph.SplitSegRef(r); rel.Network.Ref(s) == ref {
+		for _, a := range leg.Arcs {
+			if s, _ := graph.SplitSegRef(g.Fwd.Edges[3*a+2]); rel.Network.Ref(s) == ref {
 				return true
 			}
 		}
@@ -77,15 +79,7 @@ func usesRef(rel *release.Release, rt *route.Route, ref string) bool {
 }
 
 func sameSegments(a, b *route.Route) bool {
-	if len(a.Legs[0].SegRefs) != len(b.Legs[0].SegRefs) {
-		return false
-	}
-	for i, r := range a.Legs[0].SegRefs {
-		if b.Legs[0].SegRefs[i] != r {
-			return false
-		}
-	}
-	return true
+	return len(a.Shape) == len(b.Shape) && a.DistanceM == b.DistanceM
 }
 
 // TestOneWayStreet routes between two points of a real one-way street:
@@ -133,28 +127,25 @@ func TestOneWayStreet(t *testing.T) {
 // pointAlong returns the shape point nearest to fraction f of segment s.
 func pointAlong(t *testing.T, rel *release.Release, s uint32, f float64) route.Point {
 	t.Helper()
-	begin, end := rel.Network.Points(s)
 	pts := route.AppendPart(nil, rel.Network, s, 0, f)
-	_ = begin
-	_ = end
 	return pts[len(pts)-1]
 }
 
 // TestMatchesDijkstra checks, for every profile, on random pairs of
-// snapped points, that the bidirectional search returns exactly the cost a
-// plain Dijkstra finds, and that its path is continuous and costs what it
-// says.
+// snapped points, that the contraction hierarchy returns exactly the cost a
+// plain Dijkstra on the turn-expanded graph finds, and that the path it
+// unpacks is continuous, allowed turn by turn, and costs what it says.
 func TestMatchesDijkstra(t *testing.T) {
 	rel := openAndorra(t)
-	pairs := 1000
+	pairs := 2000
 	if testing.Short() {
-		pairs = 200
+		pairs = 300
 	}
 	for name, r := range rel.Routers {
 		t.Run(name, func(t *testing.T) {
 			g := r.Graph()
 			rng := rand.New(rand.NewPCG(1, uint64(len(name))))
-			s := search.NewSearcher(g)
+			q := ch.NewQuery(r.Hierarchy())
 			routed, bothBig := 0, 0
 			for range pairs {
 				a, b := randomSnap(t, rng, rel, g), randomSnap(t, rng, rel, g)
@@ -162,75 +153,62 @@ func TestMatchesDijkstra(t *testing.T) {
 				if big {
 					bothBig++
 				}
-				src := route.Sources(g, a, nil)
-				dst := route.Targets(g, b, nil)
-				direct := route.Direct(g, a, b)
-				path, ok := s.Shortest(src, dst, direct, nil)
-				want := reference(g, src, dst, direct)
+				e := route.MakeEnds(g, a, b)
+				res, ok := q.Shortest(e.Sources, e.Targets, nil)
+				tree := search.Dijkstra(g, e.Sources)
+				want, _ := search.Finish(func(arc uint32) uint32 { return tree[arc] }, e.Targets)
 				if !ok {
 					if want != search.Unreached {
-						t.Fatalf("bidirectional found nothing, Dijkstra %d ms", want)
+						t.Fatalf("hierarchy found nothing, Dijkstra %d ms", want)
 					}
-					if big {
+					if big && e.Direct == search.Unreached {
 						t.Fatalf("no route between two points of the largest component: %+v -> %+v", a, b)
 					}
 					continue
 				}
 				routed++
-				if path.Cost != want {
-					t.Fatalf("cost %d ms, Dijkstra %d ms (%+v -> %+v)", path.Cost, want, a, b)
+				if res.Cost != want {
+					t.Fatalf("cost %d ms, Dijkstra %d ms (%+v -> %+v)", res.Cost, want, a, b)
 				}
-				checkPath(t, g, src, dst, path)
+				checkPath(t, g, e, res)
 			}
 			t.Logf("%d of %d pairs routed, all equal to Dijkstra; %d pairs had both ends in the largest component", routed, pairs, bothBig)
 			if bothBig < pairs*3/4 {
-				t.Errorf("only %d of %d random points pairs snapped into the largest component", bothBig, pairs)
+				t.Errorf("only %d of %d random point pairs snapped into the largest component", bothBig, pairs)
 			}
 		})
 	}
 }
 
-func reference(g *graph.Graph, src, dst []search.Seed, direct uint32) uint32 {
-	tree := search.Dijkstra(g, src)
-	best := direct
-	for _, d := range dst {
-		if c := tree.Cost[d.Node]; c != search.Unreached && c+d.Cost < best {
-			best = c + d.Cost
-		}
+// checkPath verifies that the path starts at its source seed, that each
+// step is an allowed turn, that it ends at its target seed, and that its
+// costs add up.
+func checkPath(t *testing.T, g *graph.Graph, e route.Ends, r ch.Result) {
+	t.Helper()
+	if r.Arcs[0] != e.Sources[r.Source].Node || r.Arcs[len(r.Arcs)-1] != e.Targets[r.Target].Node {
+		t.Fatalf("path %v does not join seed %d to target %d", r.Arcs, r.Source, r.Target)
 	}
-	return best
+	cost := e.Sources[r.Source].Cost
+	for i := 1; i < len(r.Arcs); i++ {
+		w, ok := turnWeight(g, r.Arcs[i-1], r.Arcs[i])
+		if !ok {
+			t.Fatalf("path turns from arc %d to %d, which is not allowed", r.Arcs[i-1], r.Arcs[i])
+		}
+		cost += w
+	}
+	if cost-e.Targets[r.Target].Cost != r.Cost {
+		t.Fatalf("turns add up to %d ms, the query says %d", cost-e.Targets[r.Target].Cost, r.Cost)
+	}
 }
 
-// checkPath verifies that the path starts at its source seed, that each
-// edge leaves where the previous one arrived, that it ends at its target
-// seed, and that its costs add up.
-func checkPath(t *testing.T, g *graph.Graph, src, dst []search.Seed, p search.Path) {
-	t.Helper()
-	if p.Direct {
-		if len(p.SegRefs) != 0 {
-			t.Fatalf("direct path with %d edges", len(p.SegRefs))
+func turnWeight(g *graph.Graph, a, b uint32) (uint32, bool) {
+	begin, end := g.Turns.Out(a)
+	for i := begin; i < end; i++ {
+		if t := g.Turns.At(i); t.Head == b {
+			return t.Weight, true
 		}
-		return
 	}
-	at := src[p.Source].Node
-	cost := src[p.Source].Cost
-	for _, ref := range p.SegRefs {
-		s, rev := graph.SplitSegRef(ref)
-		from, to, w := g.Net.SegFrom[s], g.Net.SegTo[s], g.WF[s]
-		if rev {
-			from, to, w = to, from, g.WB[s]
-		}
-		if from != at || w == graph.NoWay {
-			t.Fatalf("path breaks at node %d (edge from %d)", at, from)
-		}
-		at, cost = to, cost+w
-	}
-	if at != dst[p.Target].Node {
-		t.Fatalf("path ends at %d, target seed is %d", at, dst[p.Target].Node)
-	}
-	if cost+dst[p.Target].Cost != p.Cost {
-		t.Fatalf("edges add up to %d ms, path says %d", cost+dst[p.Target].Cost, p.Cost)
-	}
+	return 0, false
 }
 
 // randomSnap snaps a random point of Andorra's road area, retrying points

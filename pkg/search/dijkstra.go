@@ -2,41 +2,52 @@ package search
 
 import "github.com/mapsco/maps/pkg/graph"
 
-// Tree is the result of a one-to-all search: the cost of every node from the
-// nearest seed, Unreached where no path exists.
-type Tree struct {
-	Cost []uint32
-}
-
-// Dijkstra runs a plain one-directional Dijkstra (Dijkstra 1959) from seeds
-// over the whole graph. It is the reference that faster searches are tested
-// against, and allocates a fresh Tree per call.
-func Dijkstra(g *graph.Graph, seeds []Seed) Tree {
-	n := g.Net.NumNodes()
-	t := Tree{Cost: make([]uint32, n)}
-	for i := range t.Cost {
-		t.Cost[i] = Unreached
+// Dijkstra runs a plain one-directional Dijkstra (Dijkstra 1959) from
+// source seeds over the whole turn graph of g, returning every arc's cost
+// (Unreached where no path leads). It is the reference that faster searches
+// are tested against and allocates per call.
+func Dijkstra(g *graph.Graph, seeds []Seed) []uint32 {
+	cost := make([]uint32, len(g.Turns.First)-1)
+	for i := range cost {
+		cost[i] = Unreached
 	}
-	var h minHeap
+	var h Heap
 	for _, s := range seeds {
-		if s.Cost < t.Cost[s.Node] {
-			t.Cost[s.Node] = s.Cost
-			h.push(s.Cost, s.Node)
+		if s.Cost < cost[s.Node] {
+			cost[s.Node] = s.Cost
+			h.Push(s.Cost, s.Node)
 		}
 	}
-	for h.len() > 0 {
-		c, u := h.pop()
-		if c != t.Cost[u] {
+	for h.Len() > 0 {
+		c, u := h.Pop()
+		if c != cost[u] {
 			continue
 		}
-		begin, end := g.Fwd.Out(u)
+		begin, end := g.Turns.Out(u)
 		for i := begin; i < end; i++ {
-			e := g.Fwd.At(i)
-			if nc := add(c, e.Weight); nc < t.Cost[e.Head] {
-				t.Cost[e.Head] = nc
-				h.push(nc, e.Head)
+			e := g.Turns.At(i)
+			if nc := Add(c, e.Weight); nc < cost[e.Head] {
+				cost[e.Head] = nc
+				h.Push(nc, e.Head)
 			}
 		}
 	}
-	return t
+	return cost
+}
+
+// Finish returns the cheapest cost of reaching any target seed given the
+// costs of a search from the sources: for each target arc reached, the cost
+// of its end minus what remains beyond the point.
+func Finish(cost func(arc uint32) uint32, targets []Seed) (best uint32, which int) {
+	best, which = Unreached, -1
+	for i, t := range targets {
+		c := cost(t.Node)
+		if c == Unreached || c < t.Cost {
+			continue
+		}
+		if c-t.Cost < best {
+			best, which = c-t.Cost, i
+		}
+	}
+	return best, which
 }

@@ -1,15 +1,15 @@
-// Package search finds shortest paths by travel time on a profile's graph.
+// Package search holds what every shortest-path search on the turn-expanded
+// graph shares: seeds, the priority queue, and plain Dijkstra, the reference
+// that the contraction hierarchy (package ch) is tested against.
 //
-// Searches start and end at seeds rather than nodes: a snapped point lies in
-// the middle of a segment, so it reaches the segment's ends at a cost (the
-// part of the segment's travel time still to go). Costs are whole
-// milliseconds, summed in uint32 (49 days covers any route in one country),
-// so results are exact and repeatable: a faster algorithm can be checked
-// against plain Dijkstra for equality, not closeness.
-//
-// A Searcher holds per-node scratch arrays sized for one graph and is reused
-// across queries (generation stamps make a reset O(1)). It is not safe for
-// concurrent use: take one per goroutine from a Pool.
+// Nodes of the turn-expanded graph are arcs: a segment travelled in one
+// direction (see package graph). The cost of an arc's label is the time to
+// reach its end. A search starts from source seeds (the arcs a snapped point
+// lies on, with the time left to their ends) and finishes at target seeds
+// (the arcs a destination lies on, with the time that remains from the
+// point to the arc's end, which a path reaching that end has overpaid).
+// Costs are whole milliseconds, so results are exact and repeatable: a
+// faster algorithm can be checked against Dijkstra for equality.
 package search
 
 import "math"
@@ -17,18 +17,17 @@ import "math"
 // Unreached is the cost of a node or target no path reaches.
 const Unreached = math.MaxUint32
 
-// noParent marks a node reached directly from a seed.
-const noParent = math.MaxUint32
-
-// Seed is a place a search starts or ends: a node and the cost of getting
-// between it and the snapped point.
+// Seed is a place a search starts or ends. For a source, Cost is the time
+// from the point to the end of arc Node. For a target, Cost is the time from
+// the point to the end of arc Node, to be subtracted from a path that
+// reaches that end.
 type Seed struct {
 	Node uint32
 	Cost uint32
 }
 
-// add sums two costs, saturating at Unreached.
-func add(a, b uint32) uint32 {
+// Add sums two costs, saturating at Unreached.
+func Add(a, b uint32) uint32 {
 	if s := uint64(a) + uint64(b); s < Unreached {
 		return uint32(s)
 	}

@@ -1,20 +1,33 @@
 package search
 
-// minHeap is a binary heap of (cost, node) packed into one uint64 with the
-// cost in the high half, so a comparison is one integer compare. Entries
-// are never decreased in place: a better cost pushes a new entry and the
-// stale one is skipped when popped ("lazy deletion"), which is faster than
+// Heap is a binary min-heap of (cost, node) packed into one uint64 with the
+// cost in the high half, so a comparison is one integer compare. Entries are
+// never decreased in place: a better cost pushes a new entry and the stale
+// one is skipped when popped ("lazy deletion"), which is faster than
 // tracking positions for the few duplicates road graphs produce.
-type minHeap struct{ a []uint64 }
+// The zero Heap is empty and ready.
+type Heap struct{ a []uint64 }
 
 func pack(cost, node uint32) uint64       { return uint64(cost)<<32 | uint64(node) }
 func unpack(x uint64) (cost, node uint32) { return uint32(x >> 32), uint32(x) }
 
-func (h *minHeap) reset()      { h.a = h.a[:0] }
-func (h *minHeap) len() int    { return len(h.a) }
-func (h *minHeap) top() uint64 { return h.a[0] }
+// Reset empties the heap, keeping its memory.
+func (h *Heap) Reset() { h.a = h.a[:0] }
 
-func (h *minHeap) push(cost, node uint32) {
+// Len returns the number of entries, stale ones included.
+func (h *Heap) Len() int { return len(h.a) }
+
+// MinCost returns the smallest cost queued, or Unreached when empty.
+func (h *Heap) MinCost() uint32 {
+	if len(h.a) == 0 {
+		return Unreached
+	}
+	c, _ := unpack(h.a[0])
+	return c
+}
+
+// Push queues node at cost.
+func (h *Heap) Push(cost, node uint32) {
 	h.a = append(h.a, pack(cost, node))
 	i := len(h.a) - 1
 	for i > 0 {
@@ -27,7 +40,8 @@ func (h *minHeap) push(cost, node uint32) {
 	}
 }
 
-func (h *minHeap) pop() (cost, node uint32) {
+// Pop removes and returns the cheapest entry.
+func (h *Heap) Pop() (cost, node uint32) {
 	x := h.a[0]
 	last := len(h.a) - 1
 	h.a[0] = h.a[last]

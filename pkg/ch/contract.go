@@ -1,0 +1,199 @@
+package ch
+
+import (
+	"context"
+
+	"github.com/mapsco/maps/pkg/search"
+)
+
+// Input is the graph to contract: node n's edges are Edges[First[n]:First[n+1]].
+type Input struct {
+	First []uint32
+	Edges []InputEdge
+}
+
+// InputEdge is an edge of the graph to contract.
+type InputEdge struct {
+	Head, Weight, Dist uint32
+}
+
+// dynEdge is an edge of the graph while it is being contracted.
+type dynEdge struct {
+	other, weight, middle, dist uint32
+}
+
+// contractor holds the shrinking graph: for each node not yet contracted,
+// its edges to and from other uncontracted nodes.
+type contractor struct {
+	out, in    [][]dynEdge
+	done       []bool
+	neighbours []uint32 // contracted neighbours, a priority term
+	level      []uint32 // depth in the hierarchy, a priority term
+	witness    *witnessSearch
+	shortcuts  []dynEdge // scratch: shortcuts needed by the node examined
+	sources    []uint32  // scratch: their tails
+}
+
+// Build contracts g. Node order follows the usual lazy-update heuristic:
+// priority = 2 × edge difference + contracted neighbours + level, where the
+// edge difference is the shortcuts a contraction would add minus the edges
+// it removes; a node whose recomputed priority is no longer the smallest
+// goes back to the queue.
+func Build(ctx context.Context, g Input) (*Hierarchy, error) {
+	n := len(g.First) - 1
+	c := newContractor(g)
+	var queue search.Heap
+	for v := range uint32(n) {
+		queue.Push(c.priority(v), v)
+	}
+	up := make([][]dynEdge, n)
+	dn := make([][]dynEdge, n)
+	for count := 0; queue.Len() > 0; {
+		_, v := queue.Pop()
+		if c.done[v] {
+			continue
+		}
+		if p := c.priority(v); queue.Len() > 0 && p > queue.MinCost() {
+			queue.Push(p, v)
+			continue
+		}
+		if count++; count%4096 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		up[v], dn[v] = c.contract(v)
+	}
+	return pack(up, dn), nil
+}
+
+func newContractor(g Input) *contractor {
+	n := len(g.First) - 1
+	c := &contractor{out: make([][]dynEdge, n), in: make([][]dynEdge, n), done: make([]bool, n),
+		neighbours: make([]uint32, n), level: make([]uint32, n), witness: newWitnessSearch(n)}
+	for u := range uint32(n) {
+		for _, e := range g.Edges[g.First[u]:g.First[u+1]] {
+			if e.Head == u {
+				continue // a loop never shortens a path
+			}
+			c.addEdge(u, dynEdge{other: e.Head, weight: e.Weight, middle: NoMiddle, dist: e.Dist})
+		}
+	}
+	return c
+}
+
+// addEdge inserts u→e.other, keeping only the cheapest of parallel edges.
+func (c *contractor) addEdge(u uint32, e dynEdge) {
+	v := e.other
+	for i := range c.out[u] {
+		if c.out[u][i].other == v {
+			if e.weight < c.out[u][i].weight {
+				c.out[u][i] = e
+				for j := range c.in[v] {
+					if c.in[v][j].other == u {
+						c.in[v][j] = dynEdge{other: u, weight: e.weight, middle: e.middle, dist: e.dist}
+					}
+				}
+			}
+			return
+		}
+	}
+	c.out[u] = append(c.out[u], e)
+	c.in[v] = append(c.in[v], dynEdge{other: u, weight: e.weight, middle: e.middle, dist: e.dist})
+}
+
+// priority simulates contracting v.
+func (c *contractor) priority(v uint32) uint32 {
+	added := c.findShortcuts(v)
+	removed := len(c.in[v]) + len(c.out[v])
+	p := 2*int64(added) - int64(removed) + int64(c.neighbours[v]) + int64(c.level[v])
+	return uint32(p + 1<<20) // keep it non-negative for the heap
+}
+
+// findShortcuts fills c.shortcuts/c.sources with the shortcuts contracting v
+// needs and returns how many.
+func (c *contractor) findShortcuts(v uint32) int {
+	c.shortcuts, c.sources = c.shortcuts[:0], c.sources[:0]
+	for _, in := range c.in[v] {
+		u := in.other
+		var limit uint32
+		for _, out := range c.out[v] {
+			if out.other != u {
+				limit = max(limit, in.weight+out.weight)
+			}
+		}
+		if limit == 0 {
+			continue
+		}
+		c.witness.run(c, u, v, limit)
+		for _, out := range c.out[v] {
+			w := out.other
+			if w == u {
+				continue
+			}
+			via := in.weight + out.weight
+			if c.witness.cost(w) <= via {
+				continue
+			}
+			c.shortcuts = append(c.shortcuts, dynEdge{other: w, weight: via, middle: v, dist: in.dist + out.dist})
+			c.sources = append(c.sources, u)
+		}
+	}
+	return len(c.shortcuts)
+}
+
+// contract removes v, adds its shortcuts, and returns its edges to and
+// from the nodes still in the graph (all more important than v).
+func (c *contractor) contract(v uint32) (up, dn []dynEdge) {
+	c.findShortcuts(v)
+	up, dn = c.out[v], c.in[v]
+	c.done[v] = true
+	for _, e := range up {
+		c.in[e.other] = removeEdge(c.in[e.other], v)
+		c.touch(v, e.other)
+	}
+	for _, e := range dn {
+		c.out[e.other] = removeEdge(c.out[e.other], v)
+		c.touch(v, e.other)
+	}
+	for i, s := range c.shortcuts {
+		c.addEdge(c.sources[i], s)
+	}
+	c.out[v], c.in[v] = nil, nil
+	return up, dn
+}
+
+func (c *contractor) touch(v, w uint32) {
+	c.neighbours[w]++
+	c.level[w] = max(c.level[w], c.level[v]+1)
+}
+
+func removeEdge(list []dynEdge, v uint32) []dynEdge {
+	for i := range list {
+		if list[i].other == v {
+			list[i] = list[len(list)-1]
+			return list[:len(list)-1]
+		}
+	}
+	return list
+}
+
+// pack lays the per-node edge lists out as the Hierarchy's flat arrays.
+func pack(up, dn [][]dynEdge) *Hierarchy {
+	h := &Hierarchy{}
+	h.UpFirst, h.Up = flatten(up)
+	h.DnFirst, h.Dn = flatten(dn)
+	return h
+}
+
+func flatten(lists [][]dynEdge) (first, flat []uint32) {
+	first = make([]uint32, len(lists)+1)
+	for v, l := range lists {
+		first[v+1] = first[v] + uint32(len(l))
+	}
+	flat = make([]uint32, 0, 4*first[len(lists)])
+	for _, l := range lists {
+		for _, e := range l {
+			flat = append(flat, e.other, e.weight, e.middle, e.dist)
+		}
+	}
+	return first, flat
+}

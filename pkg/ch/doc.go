@@ -1,0 +1,47 @@
+// Package ch builds and queries a contraction hierarchy (Geisberger,
+// Sanders, Schultes and Delling 2008) over a profile's turn-expanded graph.
+//
+// Contraction removes nodes one by one in order of importance, adding a
+// shortcut u→w for every path u→v→w through the removed node v that no
+// other path (a witness) matches. A query then searches only upward in
+// that order from both ends, touching a few hundred nodes even on a
+// country. Because the contracted graph is the turn-expanded one (nodes are
+// arcs), turn restrictions and costs need no special case in the query.
+//
+// # Layout (per profile, in the graph artifact)
+//
+//	<profile>.ch_up_first   uint32, nodes+1
+//	<profile>.ch_up         uint32 ×4 per edge: head, weight (ms), middle, distance (cm)
+//	<profile>.ch_dn_first   uint32, nodes+1
+//	<profile>.ch_dn         uint32 ×4 per edge: tail, weight, middle, distance
+//
+// Up[u] lists edges u→v to more important nodes; Dn[u] lists edges v→u from
+// more important nodes. middle is the contracted node a shortcut bypasses,
+// or NoMiddle for an edge of the original graph. Distance is carried so
+// that a matrix cell's length needs no path unpacking.
+//
+// A Hierarchy views the mapping and is safe for concurrent use; a Query
+// holds per-node scratch space and belongs to one goroutine at a time.
+package ch
+
+// NoMiddle marks an original (not shortcut) edge.
+const NoMiddle = ^uint32(0)
+
+// Hierarchy is a contracted graph.
+type Hierarchy struct {
+	UpFirst, Up []uint32
+	DnFirst, Dn []uint32
+}
+
+// NumNodes returns the number of nodes.
+func (h *Hierarchy) NumNodes() int { return len(h.UpFirst) - 1 }
+
+// edge is one decoded entry of Up or Dn.
+type edge struct {
+	other, weight, middle, dist uint32
+}
+
+func at(list []uint32, i uint32) edge {
+	e := list[4*i : 4*i+4 : 4*i+4]
+	return edge{e[0], e[1], e[2], e[3]}
+}

@@ -1,0 +1,157 @@
+package ch
+
+import "github.com/mapsco/maps/pkg/search"
+
+// label is what one direction of a query knows about a node.
+type label struct {
+	gen    uint32
+	cost   uint32
+	parent uint32 // previous node, or the seed index when middle is seedMark
+	middle uint32 // middle of the edge used to arrive, NoMiddle, or seedMark
+	weight uint32 // weight of that edge, to find its halves when unpacking
+}
+
+const seedMark = NoMiddle - 1
+
+// side is one direction of a query.
+type side struct {
+	labels []label
+	heap   search.Heap
+	list   []uint32 // Up for the forward side, Dn for the backward side
+	first  []uint32
+	stall  []uint32 // the opposite list, read for stall-on-demand
+	sfirst []uint32
+}
+
+func (s *side) cost(v, gen uint32) uint32 {
+	if l := &s.labels[v]; l.gen == gen {
+		return l.cost
+	}
+	return search.Unreached
+}
+
+// Query runs point-to-point searches on one hierarchy; it is reusable but
+// not safe for concurrent use.
+type Query struct {
+	h        *Hierarchy
+	gen      uint32
+	fwd, bwd side
+}
+
+// NewQuery allocates scratch space for h.
+func NewQuery(h *Hierarchy) *Query {
+	n := h.NumNodes()
+	return &Query{h: h,
+		fwd: side{labels: make([]label, n), list: h.Up, first: h.UpFirst, stall: h.Dn, sfirst: h.DnFirst},
+		bwd: side{labels: make([]label, n), list: h.Dn, first: h.DnFirst, stall: h.Up, sfirst: h.UpFirst},
+	}
+}
+
+// Result is a shortest path found by a query.
+type Result struct {
+	Cost   uint32 // milliseconds from the source point to the target point
+	Source int    // index of the source seed the path starts from
+	Target int    // index of the target seed it ends at
+	Arcs   []uint32
+}
+
+// Shortest finds the cheapest path from any source seed to any target seed
+// (see package search for their meaning); ok is false when none exists. The
+// path's arcs, from the source seed's arc to the target's, are appended to
+// buf.
+//
+// Both directions search upward only. Target seeds enter the backward
+// queue at bias − cost, where bias is the largest target cost, so that all
+// keys stay non-negative; meeting costs are therefore bias too high, and a
+// direction stops once its smallest key reaches the best meeting found
+// (the other direction cannot go below 0). Nodes reached more cheaply from
+// above are not expanded (stall-on-demand).
+func (q *Query) Shortest(sources, targets []search.Seed, buf []uint32) (Result, bool) {
+	q.nextGen()
+	var bias uint32
+	for _, t := range targets {
+		bias = max(bias, t.Cost)
+	}
+	q.fwd.heap.Reset()
+	q.bwd.heap.Reset()
+	for i, s := range sources {
+		q.improve(&q.fwd, s.Node, s.Cost, uint32(i), seedMark, 0)
+	}
+	for i, t := range targets {
+		q.improve(&q.bwd, t.Node, bias-t.Cost, uint32(i), seedMark, 0)
+	}
+	best, meet := uint32(search.Unreached), uint32(search.Unreached)
+	for _, s := range sources {
+		if c := search.Add(q.fwd.cost(s.Node, q.gen), q.bwd.cost(s.Node, q.gen)); c < best {
+			best, meet = c, s.Node
+		}
+	}
+	for {
+		kf, kb := q.fwd.heap.MinCost(), q.bwd.heap.MinCost()
+		doneF, doneB := kf >= best, kb >= best
+		if doneF && doneB {
+			break
+		}
+		if !doneF && (doneB || kf <= kb) {
+			best, meet = q.step(&q.fwd, &q.bwd, best, meet)
+		} else {
+			best, meet = q.step(&q.bwd, &q.fwd, best, meet)
+		}
+	}
+	if best == search.Unreached || best < bias {
+		return Result{}, false
+	}
+	return q.unpackPath(best-bias, meet, buf), true
+}
+
+func (q *Query) improve(s *side, v, c, parent, middle, weight uint32) bool {
+	l := &s.labels[v]
+	if l.gen == q.gen && l.cost <= c {
+		return false
+	}
+	*l = label{gen: q.gen, cost: c, parent: parent, middle: middle, weight: weight}
+	s.heap.Push(c, v)
+	return true
+}
+
+// step settles the head of side a, records a meeting with side b, and
+// relaxes the head's upward edges unless it is stalled.
+func (q *Query) step(a, b *side, best, meet uint32) (uint32, uint32) {
+	c, u := a.heap.Pop()
+	if c != a.labels[u].cost {
+		return best, meet
+	}
+	if m := search.Add(c, b.cost(u, q.gen)); m < best {
+		best, meet = m, u
+	}
+	if q.stalled(a, u, c) {
+		return best, meet
+	}
+	for i := a.first[u]; i < a.first[u+1]; i++ {
+		e := at(a.list, i)
+		q.improve(a, e.other, search.Add(c, e.weight), u, e.middle, e.weight)
+	}
+	return best, meet
+}
+
+// stalled reports whether u is reached more cheaply through a more
+// important node than by its current label: then no shortest path
+// continues upward from u in this direction.
+func (q *Query) stalled(a *side, u, c uint32) bool {
+	for i := a.sfirst[u]; i < a.sfirst[u+1]; i++ {
+		e := at(a.stall, i)
+		if search.Add(a.cost(e.other, q.gen), e.weight) < c {
+			return true
+		}
+	}
+	return false
+}
+
+func (q *Query) nextGen() {
+	q.gen++
+	if q.gen == 0 {
+		clear(q.fwd.labels)
+		clear(q.bwd.labels)
+		q.gen = 1
+	}
+}

@@ -1,0 +1,47 @@
+package compile
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/mapsco/maps/pkg/ch"
+	"github.com/mapsco/maps/pkg/graph"
+)
+
+// contractAll builds every profile's contraction hierarchy, several
+// profiles at once (each contraction is sequential, and the profiles are
+// independent, so this uses the cores without changing any output).
+func contractAll(ctx context.Context, o Options, graphs []*graph.Graph) ([]*ch.Hierarchy, error) {
+	out := make([]*ch.Hierarchy, len(graphs))
+	errs := make([]error, len(graphs))
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(graphs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				t := time.Now()
+				out[i], errs[i] = ch.Build(ctx, ch.FromGraph(graphs[i]))
+				if errs[i] == nil {
+					o.Log.Info("hierarchy built", "profile", graphs[i].Profile, "nodes", out[i].NumNodes(),
+						"up_edges", len(out[i].Up)/4, "down_edges", len(out[i].Dn)/4, "elapsed", since(t))
+				}
+			}
+		}()
+	}
+	for i := range graphs {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("compile: contract %s: %w", graphs[i].Profile, err)
+		}
+	}
+	return out, nil
+}
