@@ -14,10 +14,15 @@ import (
 	"github.com/mapsco/maps/pkg/osm"
 )
 
-// sharedData returns a path under ../shared/data, found from this file.
-func sharedData(name string) string {
+// repoRoot returns the repository root, found from this file's location.
+func repoRoot() string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "data", name)
+	return filepath.Join(filepath.Dir(file), "..", "..")
+}
+
+// sharedData returns a path under ../shared/data.
+func sharedData(name string) string {
+	return filepath.Join(repoRoot(), "..", "shared", "data", name)
 }
 
 // testSources are small extracts so the package's tests stay fast: Monaco

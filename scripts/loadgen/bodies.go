@@ -1,0 +1,43 @@
+package main
+
+import (
+	"strconv"
+)
+
+// makeBodies pre-encodes the request bodies so that the measured loop only
+// sends bytes. Directions bodies take 2 consecutive points, matrix bodies
+// 2×size; points wrap around when there are fewer than needed.
+func makeBodies(pts [][2]float64, c config) [][]byte {
+	bodies := make([][]byte, c.bodies)
+	next := 0
+	take := func(b []byte, n int) []byte {
+		b = append(b, '[')
+		for i := range n {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			p := pts[next%len(pts)]
+			next++
+			b = append(b, '[')
+			b = strconv.AppendFloat(b, p[0], 'f', 7, 64)
+			b = append(b, ',')
+			b = strconv.AppendFloat(b, p[1], 'f', 7, 64)
+			b = append(b, ']')
+		}
+		return append(b, ']')
+	}
+	for i := range bodies {
+		b := []byte(`{"profile":"` + c.profile + `",`)
+		if c.size == 0 {
+			b = append(b, `"coordinates":`...)
+			b = take(b, 2)
+		} else {
+			b = append(b, `"sources":`...)
+			b = take(b, c.size)
+			b = append(b, `,"targets":`...)
+			b = take(b, c.size)
+		}
+		bodies[i] = append(b, '}')
+	}
+	return bodies
+}
