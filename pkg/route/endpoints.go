@@ -32,6 +32,16 @@ func pointArcs(g *graph.Graph, p snap.Result, fn func(arc, along, whole uint32))
 	}
 }
 
+// Sources returns the seeds of a search leaving point p: each arc p lies
+// on, with the time from p to the arc's end.
+func Sources(g *graph.Graph, p snap.Result) []search.Seed {
+	var seeds []search.Seed
+	pointArcs(g, p, func(arc, along, whole uint32) {
+		seeds = append(seeds, search.Seed{Node: arc, Cost: whole - along})
+	})
+	return seeds
+}
+
 // Ends are the seeds of a search between two snapped points.
 type Ends struct {
 	Sources []search.Seed
