@@ -56,7 +56,12 @@ func parseFlags() (config, error) {
 	flag.DurationVar(&c.timeout, "timeout", 10*time.Second, "per-request timeout")
 	flag.Uint64Var(&c.seed, "seed", 1, "random seed for the sampled points")
 	flag.BoolVar(&c.header, "header", false, "print the table header before the row")
+	headerOnly := flag.Bool("header-only", false, "print the table header and exit (scripts/bench)")
 	flag.Parse()
+	if *headerOnly {
+		fmt.Println(header())
+		os.Exit(0)
+	}
 	u, err := url.Parse(c.url)
 	switch {
 	case err != nil:

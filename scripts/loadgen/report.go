@@ -8,7 +8,7 @@ import (
 )
 
 func header() string {
-	return fmt.Sprintf("%-22s %9s %9s %9s %9s %9s  %s", "test", "requests", "req/s", "p50 ms", "p90 ms", "p99 ms", "status codes")
+	return fmt.Sprintf("%-34s %9s %9s %9s %9s %9s  %s", "test", "requests", "req/s", "p50 ms", "p90 ms", "p99 ms", "status codes")
 }
 
 // row formats a run: throughput counts every answered request (any status);
@@ -32,5 +32,5 @@ func (r *result) row(label string) string {
 		fmt.Fprintf(&b, "%d:%d", c, r.codes[c])
 	}
 	rps := float64(len(r.latencies)) / r.elapsed.Seconds()
-	return fmt.Sprintf("%-22s %9d %9.0f %9s %9s %9s  %s", label, len(r.latencies), rps, pct(0.5), pct(0.9), pct(0.99), b.String())
+	return fmt.Sprintf("%-34s %9d %9.0f %9s %9s %9s  %s", label, len(r.latencies), rps, pct(0.5), pct(0.9), pct(0.99), b.String())
 }
