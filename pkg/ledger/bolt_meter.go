@@ -60,12 +60,15 @@ func (s *boltStore) Reserve(ctx context.Context, key KeyInfo, operation string, 
 		return Reservation{}, fmt.Errorf("reserving for account %s: %w", key.AccountID, ErrAccountSuspended)
 	}
 	now := s.opts.Now()
-	if short := capCheck(key.AccountID, a.balance, a.held, a.caps, a.spend.at(now), credits); short != nil {
+	sp := a.spend.at(now)
+	if short := capCheck(key.AccountID, a.balance-a.held, a.caps, sp, credits); short != nil {
 		return Reservation{}, short
 	}
 	id := s.nextHold.Add(1)
+	h := hold{credits: credits, day: sp.Day, month: sp.Month}
+	a.spend = sp.plus(h.day, h.month, credits)
 	a.held += credits
-	a.holds[id] = credits
+	a.holds[id] = h
 	return Reservation{ID: id, AccountID: key.AccountID, KeyID: key.KeyID, Operation: operation,
 		RequestID: requestID, Credits: credits, At: now}, nil
 }
@@ -99,22 +102,22 @@ func (s *boltStore) Commit(ctx context.Context, r Reservation) error {
 		return fmt.Errorf("committing request %s: %w", r.RequestID, ErrUnknownReservation)
 	}
 	a.mu.Lock()
-	credits, ok := a.holds[r.ID]
+	h, ok := a.holds[r.ID]
 	delete(a.holds, r.ID) // from here on Release refuses it; held still counts it
 	a.mu.Unlock()
 	if !ok {
 		return fmt.Errorf("committing request %s: %w", r.RequestID, ErrUnknownReservation)
 	}
-	at := s.opts.Now()
 	usage := Usage{RequestID: r.RequestID, AccountID: r.AccountID, KeyID: r.KeyID,
-		Operation: r.Operation, Credits: credits, At: at.UTC()}
-	err := s.commits.submit(func(tx *bolt.Tx) error { return writeCharge(tx, usage) })
+		Operation: r.Operation, Credits: h.credits, At: s.utcNow()}
+	err := s.commits.submit(func(tx *bolt.Tx) error { return writeCharge(tx, usage, h) })
 
 	a.mu.Lock()
-	a.held -= credits
+	a.held -= h.credits
 	if err == nil {
-		a.balance -= credits
-		a.spend = a.spend.add(at, credits)
+		a.balance -= h.credits
+	} else {
+		a.spend = a.spend.minus(h.day, h.month, h.credits)
 	}
 	a.mu.Unlock()
 	if err != nil {
@@ -125,7 +128,7 @@ func (s *boltStore) Commit(ctx context.Context, r Reservation) error {
 
 // writeCharge is the durable half of Commit. It checks everything before
 // writing anything, as the committer requires.
-func writeCharge(tx *bolt.Tx, u Usage) error {
+func writeCharge(tx *bolt.Tx, u Usage, h hold) error {
 	usage := tx.Bucket([]byte(bucketUsage))
 	if usage.Get([]byte(u.RequestID)) != nil {
 		return ErrDuplicateRequest
@@ -138,7 +141,7 @@ func writeCharge(tx *bolt.Tx, u Usage) error {
 		return &InsufficientCreditsError{AccountID: u.AccountID, Balance: acct.Balance, Cost: u.Credits}
 	}
 	acct.Balance -= u.Credits
-	acct.Spend = acct.Spend.add(u.At, u.Credits)
+	acct.Spend = acct.Spend.plus(h.day, h.month, u.Credits)
 	acct.Charged += u.Credits
 	acct.Requests++
 	if acct.Ops == nil {
@@ -162,12 +165,13 @@ func (s *boltStore) Release(ctx context.Context, r Reservation) error {
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	credits, ok := a.holds[r.ID]
+	h, ok := a.holds[r.ID]
 	if !ok {
 		return fmt.Errorf("releasing request %s: %w", r.RequestID, ErrUnknownReservation)
 	}
 	delete(a.holds, r.ID)
-	a.held -= credits
+	a.held -= h.credits
+	a.spend = a.spend.minus(h.day, h.month, h.credits)
 	return nil
 }
 

@@ -28,6 +28,7 @@ func runContract(t *testing.T, open opener) {
 		{"InsufficientCredits", contractInsufficientCredits},
 		{"Caps", contractCaps},
 		{"CapsRollOverAtUTCMidnight", contractCapsRollOver},
+		{"ReleaseAcrossMidnight", contractReleaseAcrossMidnight},
 		{"SuspendRestore", contractSuspendRestore},
 		{"IssueAndRevokeKeys", contractIssueAndRevokeKeys},
 		{"AdminErrors", contractAdminErrors},
@@ -331,6 +332,37 @@ func contractCapsRollOver(t *testing.T, open opener) {
 	var short *InsufficientCreditsError
 	if !errors.As(err, &short) || short.Cap != CapMonthly {
 		t.Fatalf("Feb 2 with 5 of 8 monthly spent: %v, want the monthly cap", err)
+	}
+	mustVerify(t, s)
+}
+
+// contractReleaseAcrossMidnight: releasing yesterday's hold must not free
+// room under today's cap.
+func contractReleaseAcrossMidnight(t *testing.T, open opener) {
+	clock := newFakeClock(time.Date(2026, 5, 10, 23, 59, 59, 0, time.UTC))
+	s := open(t, Options{Now: clock.Now})
+	_, key := newAccount(t, s, 100, &Caps{Daily: 5})
+	yesterday, err := s.Reserve(bg, key, "isochrone", 5, "may-10")
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock.Set(time.Date(2026, 5, 11, 0, 0, 1, 0, time.UTC))
+	today, err := s.Reserve(bg, key, "isochrone", 5, "may-11")
+	if err != nil {
+		t.Fatalf("a new day with yesterday's hold outstanding: %v", err)
+	}
+	if err := s.Release(bg, yesterday); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Reserve(bg, key, "directions", 1, "may-11-b"); !errors.Is(err, ErrInsufficientCredits) {
+		t.Errorf("after releasing yesterday's hold, today's full cap let a request through: %v", err)
+	}
+	if err := s.Commit(bg, today); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := s.GetAccount(bg, key.AccountID)
+	if a.Balance != 95 || a.Held != 0 || a.Usage.Today != 5 {
+		t.Errorf("account %+v, want balance 95, nothing held, 5 spent today", a)
 	}
 	mustVerify(t, s)
 }

@@ -41,8 +41,9 @@
 // Caps limit what an account may spend per UTC day and per UTC month,
 // counting outstanding reservations. A cap of 0 means no cap. Accounts get
 // [DefaultCaps] (a daily cap of DefaultDailyCap credits, no monthly cap)
-// unless created with explicit caps. A charge counts in the UTC day and month
-// in which it was committed.
+// unless created with explicit caps. Credits count against the caps of the
+// UTC day and month in which they were reserved, from Reserve on; a Release
+// takes them off again.
 //
 // # Keys
 //

@@ -28,9 +28,17 @@ type liveAccount struct {
 	balance int64
 	// held is the sum of outstanding holds and of commits in flight.
 	held  int64
-	caps  Caps
+	caps Caps
+	// spend counts commits and outstanding holds (see spend).
 	spend spend
-	holds map[int64]int64 // reservation id -> credits
+	holds map[int64]hold // by reservation id
+}
+
+// hold is an outstanding reservation: credits and the day and month they
+// count in.
+type hold struct {
+	credits    int64
+	day, month int
 }
 
 func newLiveAccounts() *liveAccounts {
@@ -43,7 +51,7 @@ func (l *liveAccounts) get(accountID string) *liveAccount {
 	defer l.mu.Unlock()
 	a, ok := l.accounts[accountID]
 	if !ok {
-		a = &liveAccount{holds: make(map[int64]int64)}
+		a = &liveAccount{holds: make(map[int64]hold)}
 		l.accounts[accountID] = a
 	}
 	return a

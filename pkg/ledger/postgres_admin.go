@@ -82,7 +82,8 @@ func (s *postgresStore) SetCaps(ctx context.Context, accountID string, caps Caps
 		`UPDATE ledger_accounts SET daily_cap = $2, monthly_cap = $3 WHERE id = $1`, accountID, caps.Daily, caps.Monthly)
 }
 
-// AddCredits records a grant and raises the balance in one statement.
+// AddCredits records a grant and raises the balance in one statement. The
+// balance it returns includes outstanding holds, as GetAccount's does.
 func (s *postgresStore) AddCredits(ctx context.Context, accountID string, credits int64) (int64, error) {
 	if credits <= 0 {
 		return 0, fmt.Errorf("%w: credits %d to add to account %s must be > 0", ErrInvalidArgument, credits, accountID)
@@ -94,7 +95,7 @@ func (s *postgresStore) AddCredits(ctx context.Context, accountID string, credit
 		), grant_row AS (
 			INSERT INTO ledger_grants (account_id, credits, created_at) SELECT id, $2, $3 FROM acct
 		)
-		SELECT balance FROM acct`, accountID, credits, s.opts.Now().UTC()).Scan(&balance)
+		SELECT balance + (SELECT coalesce(sum(credits), 0) FROM ledger_holds WHERE account_id = $1) FROM acct`, accountID, credits, s.opts.Now().UTC()).Scan(&balance)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return 0, fmt.Errorf("adding credits to account %s: %w", accountID, ErrUnknownAccount)
@@ -146,7 +147,7 @@ func (s *postgresStore) LookupUsage(ctx context.Context, requestID string) (Usag
 	return u, nil
 }
 
-// GetAccount reads the account, its keys and its per-operation totals in one
+// GetAccount reads the account, its holds, keys and usage totals in one
 // repeatable-read snapshot.
 func (s *postgresStore) GetAccount(ctx context.Context, accountID string) (Account, error) {
 	var acct Account
@@ -155,9 +156,6 @@ func (s *postgresStore) GetAccount(ctx context.Context, accountID string) (Accou
 			return err
 		}
 		var err error
-		if acct.Usage.ByOperation, err = pgOperationTotals(ctx, tx, accountID); err != nil {
-			return err
-		}
 		acct.Keys, err = pgAccountKeys(ctx, tx, accountID)
 		return err
 	})
@@ -167,44 +165,59 @@ func (s *postgresStore) GetAccount(ctx context.Context, accountID string) (Accou
 	return acct, nil
 }
 
+// readAccount fills acct from the account row, its holds and its usage
+// records. The stored balance excludes holds; Account.Balance includes
+// them, as in the embedded store.
 func (s *postgresStore) readAccount(ctx context.Context, tx pgx.Tx, accountID string, acct *Account) error {
-	var rec accountRecord
+	acct.ID = accountID
+	var available int64
 	err := tx.QueryRow(ctx, `
-		SELECT status, balance, held, daily_cap, monthly_cap, spend_day, day_spent, spend_month, month_spent,
-		       charged, requests, created_at
-		FROM ledger_accounts WHERE id = $1`, accountID).Scan(&rec.Status, &rec.Balance, &acct.Held,
-		&rec.Caps.Daily, &rec.Caps.Monthly, &rec.Spend.Day, &rec.Spend.DaySpent, &rec.Spend.Month, &rec.Spend.MonthSpent,
-		&rec.Charged, &rec.Requests, &rec.CreatedAt)
+		SELECT a.status, a.balance, a.daily_cap, a.monthly_cap, a.created_at,
+		       (SELECT coalesce(sum(credits), 0) FROM ledger_holds h WHERE h.account_id = a.id)
+		FROM ledger_accounts a WHERE a.id = $1`, accountID).Scan(&acct.Status, &available,
+		&acct.Caps.Daily, &acct.Caps.Monthly, &acct.CreatedAt, &acct.Held)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return ErrUnknownAccount
 	}
 	if err != nil {
 		return err
 	}
-	held := acct.Held
-	rec.CreatedAt = rec.CreatedAt.UTC()
-	*acct = accountView(accountID, rec, s.opts.Now())
-	acct.Held = held
-	return nil
+	acct.Balance = available + acct.Held
+	acct.CreatedAt = acct.CreatedAt.UTC()
+	acct.Usage, err = pgUsageTotals(ctx, tx, accountID, s.opts.Now())
+	return err
 }
 
-func pgOperationTotals(ctx context.Context, tx pgx.Tx, accountID string) (map[string]OperationTotals, error) {
-	rows, err := tx.Query(ctx, `SELECT operation, sum(credits), count(*) FROM ledger_usage
-		WHERE account_id = $1 GROUP BY operation`, accountID)
+// pgUsageTotals sums the account's usage records per operation, and those
+// of the current UTC day and month.
+func pgUsageTotals(ctx context.Context, tx pgx.Tx, accountID string, now time.Time) (UsageTotals, error) {
+	y, m, d := now.UTC().Date()
+	dayStart := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+	monthStart := time.Date(y, m, 1, 0, 0, 0, 0, time.UTC)
+	rows, err := tx.Query(ctx, `
+		SELECT operation, sum(credits), count(*),
+		       coalesce(sum(credits) FILTER (WHERE created_at >= $2), 0),
+		       coalesce(sum(credits) FILTER (WHERE created_at >= $3), 0)
+		FROM ledger_usage WHERE account_id = $1 GROUP BY operation`, accountID, dayStart, monthStart)
 	if err != nil {
-		return nil, err
+		return UsageTotals{}, err
 	}
 	defer rows.Close()
-	ops := make(map[string]OperationTotals)
+	totals := UsageTotals{ByOperation: map[string]OperationTotals{}}
 	for rows.Next() {
 		var op string
 		var t OperationTotals
-		if err := rows.Scan(&op, &t.Credits, &t.Requests); err != nil {
-			return nil, err
+		var today, month int64
+		if err := rows.Scan(&op, &t.Credits, &t.Requests, &today, &month); err != nil {
+			return UsageTotals{}, err
 		}
-		ops[op] = t
+		totals.ByOperation[op] = t
+		totals.AllTime += t.Credits
+		totals.Requests += t.Requests
+		totals.Today += today
+		totals.ThisMonth += month
 	}
-	return ops, rows.Err()
+	return totals, rows.Err()
 }
 
 func pgAccountKeys(ctx context.Context, tx pgx.Tx, accountID string) ([]KeySummary, error) {

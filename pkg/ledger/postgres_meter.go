@@ -40,8 +40,8 @@ func (s *postgresStore) Authenticate(ctx context.Context, presentedKey string) (
 }
 
 // Reserve calls ledger_reserve (see the schema), which locks the account
-// row, checks status, balance and caps, and writes the hold, in one round
-// trip. A refusal comes back with the figures it was based on.
+// row, checks status, balance and caps, and takes the credits into a hold,
+// in one round trip. A refusal comes back with the figures it was based on.
 func (s *postgresStore) Reserve(ctx context.Context, key KeyInfo, operation string, credits int64, requestID string) (Reservation, error) {
 	if err := checkRequest(key, operation, credits, requestID); err != nil {
 		return Reservation{}, err
@@ -49,14 +49,14 @@ func (s *postgresStore) Reserve(ctx context.Context, key KeyInfo, operation stri
 	now := s.opts.Now()
 	var holdID *int64
 	var status *string
-	var balance, held int64
+	var available int64
 	var caps Caps
 	var sp spend
-	err := s.pool.QueryRow(ctx, `SELECT o_hold_id, o_status, coalesce(o_balance, 0), coalesce(o_held, 0),
+	err := s.pool.QueryRow(ctx, `SELECT o_hold_id, o_status, coalesce(o_balance, 0),
 		coalesce(o_daily_cap, 0), coalesce(o_monthly_cap, 0), coalesce(o_day_spent, 0), coalesce(o_month_spent, 0)
 		FROM ledger_reserve($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
 		key.AccountID, credits, dayOf(now), monthOf(now), key.KeyID, operation, requestID, now, now.Add(s.opts.HoldTTL)).Scan(
-		&holdID, &status, &balance, &held, &caps.Daily, &caps.Monthly, &sp.DaySpent, &sp.MonthSpent)
+		&holdID, &status, &available, &caps.Daily, &caps.Monthly, &sp.DaySpent, &sp.MonthSpent)
 	switch {
 	case err != nil:
 		return Reservation{}, s.fail("reserving credits for account "+key.AccountID, err)
@@ -68,43 +68,31 @@ func (s *postgresStore) Reserve(ctx context.Context, key KeyInfo, operation stri
 	case AccountStatus(*status) != StatusActive:
 		return Reservation{}, fmt.Errorf("reserving for account %s: %w", key.AccountID, ErrAccountSuspended)
 	}
-	if short := capCheck(key.AccountID, balance, held, caps, sp, credits); short != nil {
+	if short := capCheck(key.AccountID, available, caps, sp, credits); short != nil {
 		return Reservation{}, short
 	}
-	return Reservation{}, fmt.Errorf("reserving for account %s: ledger_reserve refused %d credits that fit (balance %d, held %d)",
-		key.AccountID, credits, balance, held)
+	return Reservation{}, fmt.Errorf("reserving for account %s: ledger_reserve refused %d credits that fit (available %d)",
+		key.AccountID, credits, available)
 }
 
-// pgCommit deletes the hold, charges the account (rolling the day and
-// month counters over to $3/$4) and writes the usage record, all or
-// nothing. No row back means the hold was gone.
+// pgCommit moves the hold into a usage record, all or nothing. It does not
+// touch the account row (the credits left the balance at Reserve), so
+// commits of one account do not wait for each other. No row back means the
+// hold was gone.
 const pgCommit = `
 WITH hold AS (
 	DELETE FROM ledger_holds WHERE id = $1 AND account_id = $2
 	RETURNING account_id, key_id, operation, request_id, credits
-), acct AS (
-	UPDATE ledger_accounts a SET
-		balance = a.balance - hold.credits,
-		held = a.held - hold.credits,
-		day_spent = (CASE WHEN a.spend_day = $3 THEN a.day_spent ELSE 0 END) + hold.credits,
-		spend_day = $3,
-		month_spent = (CASE WHEN a.spend_month = $4 THEN a.month_spent ELSE 0 END) + hold.credits,
-		spend_month = $4,
-		charged = a.charged + hold.credits,
-		requests = a.requests + 1
-	FROM hold WHERE a.id = hold.account_id
-	RETURNING a.id
 )
 INSERT INTO ledger_usage (request_id, account_id, key_id, operation, credits, created_at)
-SELECT hold.request_id, hold.account_id, hold.key_id, hold.operation, hold.credits, $5 FROM hold JOIN acct ON acct.id = hold.account_id
+SELECT request_id, account_id, key_id, operation, credits, $3 FROM hold
 RETURNING credits`
 
 // Commit charges the hold durably (synchronous_commit is PostgreSQL's
 // default: the statement returns after the WAL flush).
 func (s *postgresStore) Commit(ctx context.Context, r Reservation) error {
-	now := s.opts.Now()
 	var credits int64
-	err := s.pool.QueryRow(ctx, pgCommit, r.ID, r.AccountID, dayOf(now), monthOf(now), now.UTC()).Scan(&credits)
+	err := s.pool.QueryRow(ctx, pgCommit, r.ID, r.AccountID, s.opts.Now().UTC()).Scan(&credits)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return fmt.Errorf("committing request %s: %w", r.RequestID, ErrUnknownReservation)
@@ -119,14 +107,25 @@ func (s *postgresStore) Commit(ctx context.Context, r Reservation) error {
 	return nil
 }
 
+// pgRelease deletes a hold and gives its credits back, taking them out of
+// the spend counters if these still count the hold's day and month. Like a
+// hold, a release need not wait for the WAL flush: if it is lost in a
+// server crash, the hold is back and expires.
 const pgRelease = `
 WITH hold AS (
-	DELETE FROM ledger_holds WHERE id = $1 AND account_id = $2 RETURNING account_id, credits
+	DELETE FROM ledger_holds WHERE id = $1 AND account_id = $2
+	RETURNING account_id, credits, spend_day, spend_month
+), async AS (
+	SELECT set_config('synchronous_commit', 'off', true)
 )
-UPDATE ledger_accounts a SET held = a.held - hold.credits FROM hold WHERE a.id = hold.account_id
+UPDATE ledger_accounts a SET
+	balance = a.balance + hold.credits,
+	day_spent = CASE WHEN a.spend_day = hold.spend_day THEN a.day_spent - hold.credits ELSE a.day_spent END,
+	month_spent = CASE WHEN a.spend_month = hold.spend_month THEN a.month_spent - hold.credits ELSE a.month_spent END
+FROM hold, async WHERE a.id = hold.account_id
 RETURNING a.id`
 
-// Release deletes the hold and lowers the account's held credits.
+// Release deletes the hold and gives its credits back.
 func (s *postgresStore) Release(ctx context.Context, r Reservation) error {
 	var id string
 	err := s.pool.QueryRow(ctx, pgRelease, r.ID, r.AccountID).Scan(&id)
@@ -139,32 +138,41 @@ func (s *postgresStore) Release(ctx context.Context, r Reservation) error {
 	return nil
 }
 
-// pgSweep returns the credits of expired holds. SKIP LOCKED leaves alone
-// holds that a Commit or Release is deleting right now.
-const pgSweep = `
-WITH hold AS (
-	DELETE FROM ledger_holds WHERE id IN (
-		SELECT id FROM ledger_holds WHERE expires_at < $1 FOR UPDATE SKIP LOCKED)
-	RETURNING account_id, credits
-), sums AS (
-	SELECT account_id, sum(credits) AS credits FROM hold GROUP BY account_id
-)
-UPDATE ledger_accounts a SET held = a.held - sums.credits FROM sums WHERE a.id = sums.account_id`
-
-// pgSweepLock keeps replicas from sweeping at the same time, which could
-// deadlock on the account rows they update.
+// pgSweepLock keeps replicas from sweeping at the same time; the sweeper is
+// then the only transaction that locks several account rows, so it cannot
+// deadlock with Reserve or Release (one row each).
 const pgSweepLock = pgMigrationLock + 1
 
+// sweepBatch bounds the holds one sweep transaction returns.
+const sweepBatch = 1000
+
 // sweepExpiredHolds gives back the credits of holds past their expiry
-// (their request crashed or never finished). One replica at a time sweeps.
+// (their request crashed or never finished). SKIP LOCKED leaves alone holds
+// that a Commit or Release is deleting right now.
 func (s *postgresStore) sweepExpiredHolds(ctx context.Context) error {
 	err := s.inTx(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
 		var got bool
 		if err := tx.QueryRow(ctx, `SELECT pg_try_advisory_xact_lock($1)`, pgSweepLock).Scan(&got); err != nil || !got {
 			return err
 		}
-		_, err := tx.Exec(ctx, pgSweep, s.opts.Now())
-		return err
+		rows, err := tx.Query(ctx, `SELECT id, account_id FROM ledger_holds WHERE expires_at < $1
+			ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED`, s.opts.Now(), sweepBatch)
+		if err != nil {
+			return err
+		}
+		expired, err := pgx.CollectRows(rows, pgx.RowToStructByPos[struct {
+			ID      int64
+			Account string
+		}])
+		if err != nil {
+			return err
+		}
+		for _, h := range expired {
+			if _, err := tx.Exec(ctx, pgRelease, h.ID, h.Account); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		return s.fail("returning expired holds", err)

@@ -10,14 +10,16 @@ import (
 // pgMigrations are the schema versions, in order: pgMigrations[i] takes the
 // schema from version i to i+1. Never edit a released step; append one.
 //
-// Version 1:
-//   - ledger_accounts: balance is what the account owns (grants - charges);
-//     held is what outstanding holds take from it; spend_day/spend_month
-//     (yyyymmdd, yyyymm, UTC) date the day_spent/month_spent counters;
-//     charged and requests are all-time totals.
-//   - ledger_keys: only the SHA-256 of each key.
-//   - ledger_grants, ledger_usage: the books that Verify sums.
-//   - ledger_holds: outstanding reservations, swept after expires_at.
+// Version 1. The design keeps Commit off the account row, so that charges
+// of one busy account do not queue behind each other's WAL flush:
+//   - ledger_accounts.balance is what the account may still spend: grants -
+//     charges - outstanding holds. Reserve takes the credits from it (and
+//     adds them to day_spent/month_spent, dated by spend_day/spend_month,
+//     yyyymmdd and yyyymm UTC); Release and the expiry sweep give them back.
+//   - ledger_holds: outstanding reservations, with the day and month their
+//     credits were counted in; swept after expires_at.
+//   - ledger_usage: one row per charge. Commit only moves a hold here.
+//   - ledger_keys: only the SHA-256 of each key. ledger_grants: credits in.
 //   - ledger_reserve(): Reserve's check-and-hold, in the server so that it
 //     takes one round trip and reports the exact figures it refused on.
 var pgMigrations = []string{`
@@ -25,15 +27,12 @@ CREATE TABLE ledger_accounts (
 	id          text PRIMARY KEY,
 	status      text NOT NULL CHECK (status IN ('active', 'suspended')),
 	balance     bigint NOT NULL CHECK (balance >= 0),
-	held        bigint NOT NULL DEFAULT 0 CHECK (held >= 0),
 	daily_cap   bigint NOT NULL CHECK (daily_cap >= 0),
 	monthly_cap bigint NOT NULL CHECK (monthly_cap >= 0),
 	spend_day   integer NOT NULL DEFAULT 0,
 	day_spent   bigint NOT NULL DEFAULT 0,
 	spend_month integer NOT NULL DEFAULT 0,
 	month_spent bigint NOT NULL DEFAULT 0,
-	charged     bigint NOT NULL DEFAULT 0,
-	requests    bigint NOT NULL DEFAULT 0,
 	created_at  timestamptz NOT NULL
 );
 CREATE TABLE ledger_keys (
@@ -60,10 +59,13 @@ CREATE TABLE ledger_holds (
 	operation  text NOT NULL,
 	request_id text NOT NULL,
 	credits    bigint NOT NULL CHECK (credits > 0),
+	spend_day   integer NOT NULL,
+	spend_month integer NOT NULL,
 	created_at timestamptz NOT NULL,
 	expires_at timestamptz NOT NULL
 );
 CREATE INDEX ledger_holds_expiry ON ledger_holds (expires_at);
+CREATE INDEX ledger_holds_account ON ledger_holds (account_id);
 CREATE TABLE ledger_usage (
 	request_id text PRIMARY KEY,
 	account_id text NOT NULL,
@@ -72,33 +74,35 @@ CREATE TABLE ledger_usage (
 	credits    bigint NOT NULL CHECK (credits > 0),
 	created_at timestamptz NOT NULL
 );
-CREATE INDEX ledger_usage_account ON ledger_usage (account_id, operation);
+CREATE INDEX ledger_usage_account ON ledger_usage (account_id, created_at);
 CREATE FUNCTION ledger_reserve(
 	p_account text, p_credits bigint, p_day integer, p_month integer,
 	p_key text, p_operation text, p_request text, p_now timestamptz, p_expires timestamptz,
-	OUT o_hold_id bigint, OUT o_status text, OUT o_balance bigint, OUT o_held bigint,
+	OUT o_hold_id bigint, OUT o_status text, OUT o_balance bigint,
 	OUT o_daily_cap bigint, OUT o_monthly_cap bigint, OUT o_day_spent bigint, OUT o_month_spent bigint)
 LANGUAGE plpgsql AS $$
 BEGIN
 	-- Lock the account row: the checks below and the hold are one step.
-	SELECT a.status, a.balance, a.held, a.daily_cap, a.monthly_cap,
+	SELECT a.status, a.balance, a.daily_cap, a.monthly_cap,
 	       CASE WHEN a.spend_day = p_day THEN a.day_spent ELSE 0 END,
 	       CASE WHEN a.spend_month = p_month THEN a.month_spent ELSE 0 END
-	  INTO o_status, o_balance, o_held, o_daily_cap, o_monthly_cap, o_day_spent, o_month_spent
+	  INTO o_status, o_balance, o_daily_cap, o_monthly_cap, o_day_spent, o_month_spent
 	  FROM ledger_accounts a WHERE a.id = p_account FOR UPDATE;
-	IF NOT FOUND OR o_status <> 'active' OR o_balance - o_held < p_credits
-	   OR (o_daily_cap > 0 AND o_day_spent + o_held + p_credits > o_daily_cap)
-	   OR (o_monthly_cap > 0 AND o_month_spent + o_held + p_credits > o_monthly_cap) THEN
+	IF NOT FOUND OR o_status <> 'active' OR o_balance < p_credits
+	   OR (o_daily_cap > 0 AND o_day_spent + p_credits > o_daily_cap)
+	   OR (o_monthly_cap > 0 AND o_month_spent + p_credits > o_monthly_cap) THEN
 		RETURN; -- refused: o_hold_id stays NULL, the figures say why
 	END IF;
-	-- A hold need not survive a server crash: the hold row and the held
+	-- A hold need not survive a server crash: the hold row and the taken
 	-- credits vanish together, and Commit then finds no hold. So the hold
-	-- does not wait for the WAL flush (Commit, which does wait, flushes it
-	-- anyway before the charge).
+	-- does not wait for the WAL flush (Commit's flush covers it anyway).
 	PERFORM set_config('synchronous_commit', 'off', true);
-	UPDATE ledger_accounts SET held = held + p_credits WHERE id = p_account;
-	INSERT INTO ledger_holds (account_id, key_id, operation, request_id, credits, created_at, expires_at)
-	VALUES (p_account, p_key, p_operation, p_request, p_credits, p_now, p_expires)
+	UPDATE ledger_accounts SET balance = balance - p_credits,
+		spend_day = p_day, day_spent = o_day_spent + p_credits,
+		spend_month = p_month, month_spent = o_month_spent + p_credits
+	WHERE id = p_account;
+	INSERT INTO ledger_holds (account_id, key_id, operation, request_id, credits, spend_day, spend_month, created_at, expires_at)
+	VALUES (p_account, p_key, p_operation, p_request, p_credits, p_day, p_month, p_now, p_expires)
 	RETURNING id INTO o_hold_id;
 END
 $$;

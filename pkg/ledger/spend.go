@@ -2,9 +2,11 @@ package ledger
 
 import "time"
 
-// spend counts an account's charges in the current UTC day and month. The
-// counters roll over lazily: a counter whose Day (or Month) is not the
-// current one counts as zero.
+// spend counts an account's spending in the current UTC day and month:
+// credits count in the day and month they were reserved in, from Reserve
+// on (so outstanding holds count against the caps), and come off again if
+// released. The counters roll over lazily: a counter whose Day (or Month)
+// is not the current one counts as zero.
 type spend struct {
 	Day        int   `json:"day"` // yyyymmdd, UTC
 	DaySpent   int64 `json:"day_spent"`
@@ -33,29 +35,51 @@ func (s spend) at(t time.Time) spend {
 	return s
 }
 
-// add records a charge made at time t.
-func (s spend) add(t time.Time, credits int64) spend {
-	s = s.at(t)
-	s.DaySpent += credits
-	s.MonthSpent += credits
+// plus counts credits in the given UTC day and month (yyyymmdd, yyyymm)
+// when those are the counters' own or newer; credits of a day the counters
+// have already left behind count nowhere (that day is over).
+func (s spend) plus(day, month int, credits int64) spend {
+	switch {
+	case s.Day == day:
+		s.DaySpent += credits
+	case day > s.Day:
+		s.Day, s.DaySpent = day, credits
+	}
+	switch {
+	case s.Month == month:
+		s.MonthSpent += credits
+	case month > s.Month:
+		s.Month, s.MonthSpent = month, credits
+	}
 	return s
 }
 
-// capCheck decides whether cost fits the balance and caps. held is what
-// outstanding reservations already hold; it counts against the caps too.
-// It returns nil when the request fits.
-func capCheck(accountID string, balance, held int64, caps Caps, s spend, cost int64) *InsufficientCreditsError {
-	available := balance - held
+// minus takes back credits counted by plus, if their day and month are
+// still the counters' own.
+func (s spend) minus(day, month int, credits int64) spend {
+	if s.Day == day {
+		s.DaySpent -= credits
+	}
+	if s.Month == month {
+		s.MonthSpent -= credits
+	}
+	return s
+}
+
+// capCheck decides whether cost fits the available balance (credits not
+// charged nor held) and the caps, given spend counters that already count
+// outstanding holds. It returns nil when the request fits.
+func capCheck(accountID string, available int64, caps Caps, s spend, cost int64) *InsufficientCreditsError {
 	if cost > available {
 		return &InsufficientCreditsError{AccountID: accountID, Balance: max(available, 0), Cost: cost}
 	}
-	if caps.Daily > 0 && s.DaySpent+held+cost > caps.Daily {
+	if caps.Daily > 0 && s.DaySpent+cost > caps.Daily {
 		return &InsufficientCreditsError{AccountID: accountID, Balance: available, Cost: cost,
-			Cap: CapDaily, CapRemaining: max(caps.Daily-s.DaySpent-held, 0)}
+			Cap: CapDaily, CapRemaining: max(caps.Daily-s.DaySpent, 0)}
 	}
-	if caps.Monthly > 0 && s.MonthSpent+held+cost > caps.Monthly {
+	if caps.Monthly > 0 && s.MonthSpent+cost > caps.Monthly {
 		return &InsufficientCreditsError{AccountID: accountID, Balance: available, Cost: cost,
-			Cap: CapMonthly, CapRemaining: max(caps.Monthly-s.MonthSpent-held, 0)}
+			Cap: CapMonthly, CapRemaining: max(caps.Monthly-s.MonthSpent, 0)}
 	}
 	return nil
 }
