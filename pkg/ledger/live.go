@@ -27,7 +27,7 @@ type liveAccount struct {
 	// balance is the durable balance, minus commits not yet applied here.
 	balance int64
 	// held is the sum of outstanding holds and of commits in flight.
-	held  int64
+	held int64
 	caps Caps
 	// spend counts commits and outstanding holds (see spend).
 	spend spend
