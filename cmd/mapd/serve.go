@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
@@ -17,8 +19,13 @@ import (
 )
 
 type serveOptions struct {
-	data   string
-	listen string
+	data          string
+	listen        string
+	metricsListen string        // "" means no metrics
+	watchInterval time.Duration // 0 means swap on SIGHUP only
+	deprecate     []string      // PATH=SUNSET or PATH=DEPRECATED/SUNSET
+	drainTimeout  time.Duration
+	// metering meteringOptions // added with cmd/mapd/metering.go: see serve
 }
 
 func newServeCmd(log *slog.Logger) *cobra.Command {
@@ -27,13 +34,24 @@ func newServeCmd(log *slog.Logger) *cobra.Command {
 		Use:   "serve",
 		Short: "Serve the /v1 API from a release",
 		Long: `serve maps the release in --data (a release directory, or a directory of releases with a
-"current" symlink or file naming one) and answers the /v1 API on --listen. SIGHUP re-reads
-"current" and swaps to it without dropping requests; SIGTERM drains and exits.`,
+"current" symlink or file naming one) and answers the /v1 API on --listen.
+
+When "current" moves (checked every --watch-interval) or on SIGHUP, serve verifies the release
+it names (every checksum), maps it, sends new requests to it and unmaps the old one once its
+in-flight requests are done; a release that fails is refused with a log line and the old one
+keeps serving. SIGTERM stops accepting connections, lets requests in flight finish (at most
+--drain-timeout) and exits. See docs/operations.md.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return serve(cmd.Context(), log, o) },
 	}
-	cmd.Flags().StringVar(&o.data, "data", "releases", "release directory, or directory of releases with a current pointer")
-	cmd.Flags().StringVar(&o.listen, "listen", "127.0.0.1:8080", "address to listen on")
+	f := cmd.Flags()
+	f.StringVar(&o.data, "data", "releases", "release directory, or directory of releases with a current pointer")
+	f.StringVar(&o.listen, "listen", "127.0.0.1:8080", "address to answer the API on")
+	f.StringVar(&o.metricsListen, "metrics-listen", "", "address to serve Prometheus metrics on at /metrics (empty: no metrics)")
+	f.DurationVar(&o.watchInterval, "watch-interval", time.Second, "how often to check the current pointer (0: on SIGHUP only)")
+	f.StringArrayVar(&o.deprecate, "deprecate", nil, "announce a deprecated path: /v1/PATH=SUNSET or /v1/PATH=DEPRECATED/SUNSET, dates YYYY-MM-DD (repeatable)")
+	f.DurationVar(&o.drainTimeout, "drain-timeout", 30*time.Second, "on SIGTERM, how long to wait for requests in flight")
+	// Metering: addMeteringFlags(cmd, &o.metering) (cmd/mapd/metering.go).
 	return cmd
 }
 
@@ -48,7 +66,21 @@ func serve(ctx context.Context, log *slog.Logger, o serveOptions) error {
 		return err
 	}
 	holder := release.NewHolder(rel)
-	srv, err := api.New(api.Config{Releases: holder, Log: log})
+	metrics := api.NewMetrics(holder)
+	cfg := api.Config{Releases: holder, Log: log, Metrics: metrics, Started: start}
+	if cfg.Deprecations, err = parseDeprecations(o.deprecate); err != nil {
+		return err
+	}
+	// ---- Metering (cmd/mapd/metering.go) plugs in here ----
+	//	meter, closeMeter, err := openMetering(ctx, o.metering)
+	//	if err != nil {
+	//		return err
+	//	}
+	//	defer closeMeter()
+	//	cfg.Meter = meter
+	//	cfg.Ready = <the ledger answers>, so /v1/health/ready reports it
+	// ---------------------------------------------------------
+	srv, err := api.New(cfg)
 	if err != nil {
 		return err
 	}
@@ -56,10 +88,25 @@ func serve(ctx context.Context, log *slog.Logger, o serveOptions) error {
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", o.listen, err)
 	}
-	log.Info("serving", "listen", ln.Addr().String(), "release", dir, "data_version", rel.Manifest.DataVersion,
-		"startup_ms", time.Since(start).Milliseconds(), "rss_mib", rssMiB())
+	metricsAddr, stopMetrics, err := serveMetrics(log, o.metricsListen, metrics)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer stopMetrics()
+	if err := watchReleases(ctx, log, o, holder, metrics); err != nil {
+		ln.Close()
+		return err
+	}
+	log.Info("serving", "listen", ln.Addr().String(), "metrics_listen", metricsAddr, "release", dir,
+		"data_version", rel.Manifest.DataVersion, "startup_ms", time.Since(start).Milliseconds(), "rss_mib", rssMiB())
+	return serveUntilDone(ctx, log, srv, ln, o.drainTimeout)
+}
+
+// serveUntilDone answers on ln until ctx is done (SIGTERM), then stops
+// accepting, lets requests in flight finish and returns.
+func serveUntilDone(ctx context.Context, log *slog.Logger, srv *api.Server, ln net.Listener, drain time.Duration) error {
 	hs := srv.HTTPServer()
-	go reloadOnHUP(ctx, log, o.data, holder)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {
@@ -67,39 +114,80 @@ func serve(ctx context.Context, log *slog.Logger, o serveOptions) error {
 		return err
 	case <-ctx.Done():
 	}
-	log.Info("shutting down: draining requests")
-	sctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	log.Info("shutting down: draining requests in flight", "drain_timeout", drain.String())
+	sctx, cancel := context.WithTimeout(context.Background(), drain)
 	defer cancel()
-	return hs.ShutdownWithContext(sctx)
+	if err := hs.ShutdownWithContext(sctx); err != nil {
+		return fmt.Errorf("shutdown: requests still in flight after %v: %w", drain, err)
+	}
+	log.Info("shut down")
+	return nil
 }
 
-// reloadOnHUP swaps to the release "current" names whenever SIGHUP arrives;
-// a release that fails to open or verify is refused and the old one stays.
-func reloadOnHUP(ctx context.Context, log *slog.Logger, data string, holder *release.Holder) {
+// watchReleases swaps releases when "current" moves or SIGHUP arrives, until
+// ctx is done.
+func watchReleases(ctx context.Context, log *slog.Logger, o serveOptions, holder *release.Holder, metrics *api.Metrics) error {
+	w, err := release.NewWatcher(release.WatchConfig{
+		Data: o.data, Holder: holder, Interval: o.watchInterval, Log: log,
+		OnSwap: func(ev release.SwapEvent) { metrics.ReleaseSwap(ev.Outcome) },
+	})
+	if err != nil {
+		return err
+	}
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
-	defer signal.Stop(hup)
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-hup:
+	reload := make(chan struct{}, 1)
+	go func() {
+		defer signal.Stop(hup)
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-hup:
+				select {
+				case reload <- struct{}{}:
+				default: // a reload is already pending
+				}
+			}
 		}
-		dir, err := release.Resolve(data)
-		if err == nil {
-			err = release.Verify(dir)
-		}
-		var rel *release.Release
-		if err == nil {
-			rel, err = release.Open(dir)
-		}
-		if err != nil {
-			log.Error("release swap refused; still serving the previous release", "dir", dir, "err", err)
-			continue
-		}
-		old := holder.Swap(rel)
-		log.Info("release swapped", "from", old.Manifest.DataVersion, "to", rel.Manifest.DataVersion)
+	}()
+	go w.Run(ctx, reload)
+	return nil
+}
+
+// serveMetrics serves /metrics on addr through net/http: scrapes are rare,
+// so the standard library's cost does not matter and promhttp fits as is.
+// It returns the address bound ("" when addr is empty) and a stop func.
+func serveMetrics(log *slog.Logger, addr string, m *api.Metrics) (string, func(), error) {
+	if addr == "" {
+		return "", func() {}, nil
 	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return "", nil, fmt.Errorf("listen for metrics on %s: %w", addr, err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", m.Handler())
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error("metrics server stopped", "err", err.Error())
+		}
+	}()
+	return ln.Addr().String(), func() { hs.Close() }, nil
+}
+
+// parseDeprecations reads the --deprecate flags.
+func parseDeprecations(flags []string) ([]api.Deprecation, error) {
+	var out []api.Deprecation
+	for _, f := range flags {
+		d, err := api.ParseDeprecation(f)
+		if err != nil {
+			return nil, fmt.Errorf("--deprecate: %w", err)
+		}
+		out = append(out, d)
+	}
+	return out, nil
 }
 
 // rssMiB reads the resident set size from /proc (Linux).

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/oklog/ulid/v2"
@@ -22,20 +23,43 @@ const DefaultMaxBodyBytes = 1 << 20
 type Config struct {
 	Releases     *release.Holder // required: the data being served
 	MaxBodyBytes int             // 0 means DefaultMaxBodyBytes
-	Log          *slog.Logger    // nil discards logs
+	Log          *slog.Logger    // nil discards logs; one line per request at Info
+
+	// Ready is checked by GET /v1/health/ready after "a release is mapped":
+	// metering plugs "the ledger answers" in here. nil means no further check.
+	// It gets a context bounded by ReadyTimeout and should name what failed.
+	Ready func(context.Context) error
+
+	Metrics      *Metrics      // nil means no metrics
+	Deprecations []Deprecation // paths announced as deprecated (spec §9.4); each must be an endpoint
+	Started      time.Time     // process start, for uptime in /v1/status; zero means when New runs
+
+	// Metering: the Meter (ledger, keys, credits, rate limits) is added here
+	// by cmd/mapd/metering.go's openMetering and used by compute.go.
 }
 
-// Server answers the /v1 API.
+// ReadyTimeout bounds Config.Ready: a load balancer polls readiness every few
+// seconds and a ledger that takes longer than this is not answering.
+const ReadyTimeout = 2 * time.Second
+
+// Server answers the /v1 API. It is safe for concurrent use.
 type Server struct {
 	cfg   Config
 	paths map[string]path
 }
 
-// path is one endpoint: the method it takes and its handler.
+// path is one endpoint: its operation name (in logs and metrics), the method
+// it takes, its handler and the headers added to every response.
 type path struct {
-	method  string
-	handler fasthttp.RequestHandler
+	operation string
+	method    string
+	handler   fasthttp.RequestHandler
+	headers   [][2]string
 }
+
+// opUnknown names requests to no endpoint in logs and metrics; the raw path
+// is never a label, so clients cannot grow the metric set.
+const opUnknown = "unknown"
 
 // New makes a Server.
 func New(cfg Config) (*Server, error) {
@@ -48,11 +72,29 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
+	if cfg.Started.IsZero() {
+		cfg.Started = time.Now()
+	}
 	s := &Server{cfg: cfg, paths: map[string]path{}}
 	for p, h := range computePaths(s) {
-		s.paths[p] = path{fasthttp.MethodPost, h}
+		s.paths[p] = path{operation: strings.TrimPrefix(p, "/v1/"), method: fasthttp.MethodPost, handler: h}
+	}
+	for p, e := range servicePaths(s) {
+		s.paths[p] = e
+	}
+	if err := s.applyDeprecations(cfg.Deprecations); err != nil {
+		return nil, err
 	}
 	return s, nil
+}
+
+// Paths returns every endpoint path with its method, for documentation checks.
+func (s *Server) Paths() map[string]string {
+	out := make(map[string]string, len(s.paths))
+	for p, e := range s.paths {
+		out[p] = e.method
+	}
+	return out
 }
 
 // HTTPServer returns a fasthttp server for s with the body limit applied and
@@ -70,11 +112,14 @@ func (s *Server) HTTPServer() *fasthttp.Server {
 	}
 }
 
-// Handle routes one request.
+// Handle routes one request, then logs and counts it.
 func (s *Server) Handle(ctx *fasthttp.RequestCtx) {
+	start := time.Now()
 	r, ok := s.paths[string(ctx.Path())]
+	setHeaders(ctx, r.headers)
 	switch {
 	case !ok:
+		r.operation = opUnknown
 		s.problem(ctx, KindNotFound, fmt.Sprintf("no endpoint at %s; see /v1/openapi.json", ctx.Path()), nil)
 	case string(ctx.Method()) != r.method:
 		ctx.Response.Header.Set("Allow", r.method)
@@ -82,16 +127,24 @@ func (s *Server) Handle(ctx *fasthttp.RequestCtx) {
 	default:
 		r.handler(ctx)
 	}
+	s.observe(ctx, r.operation, time.Since(start))
 }
 
 // transportError answers requests fasthttp could not parse, most often a
 // body over the limit.
 func (s *Server) transportError(ctx *fasthttp.RequestCtx, err error) {
+	start := time.Now()
+	setHeaders(ctx, nil)
 	if errors.Is(err, fasthttp.ErrBodyTooLarge) {
 		s.problem(ctx, KindInvalidRequest, fmt.Sprintf("request body exceeds the limit of %d bytes", s.cfg.MaxBodyBytes), nil)
-		return
+	} else {
+		s.problem(ctx, KindInvalidRequest, "malformed HTTP request", nil)
 	}
-	s.problem(ctx, KindInvalidRequest, "malformed HTTP request", nil)
+	op := opUnknown
+	if r, ok := s.paths[string(ctx.Path())]; ok {
+		op = r.operation
+	}
+	s.observe(ctx, op, time.Since(start))
 }
 
 // problem writes a problem response with a fresh request id.

@@ -1,0 +1,45 @@
+package api
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/valyala/fasthttp"
+)
+
+// User values compute.go (metering) may set on a request for the access log
+// and the metrics. Both are optional: absent means unknown, or nothing charged.
+const (
+	UserAccountID      = "account_id"      // string: the account the key belongs to
+	UserCreditsCharged = "credits_charged" // int64: credits deducted for this request
+)
+
+// observe writes the request's log line and counts it. The line holds no
+// header and no path or query: the Authorization header carries a secret
+// key, a careless client may put one in the URL, and a key in a log is a
+// leaked key. Known paths are named by their operation.
+func (s *Server) observe(ctx *fasthttp.RequestCtx, operation string, took time.Duration) {
+	status := ctx.Response.StatusCode()
+	credits, _ := ctx.UserValue(UserCreditsCharged).(int64)
+	if s.cfg.Metrics != nil {
+		s.cfg.Metrics.observe(operation, status, took, credits)
+	}
+	if !s.cfg.Log.Enabled(ctx, slog.LevelInfo) {
+		return
+	}
+	attrs := make([]slog.Attr, 0, 8)
+	attrs = append(attrs,
+		slog.String("request_id", requestID(ctx)),
+		slog.String("operation", operation),
+		slog.String("method", string(ctx.Method())),
+		slog.Int("status", status),
+		slog.Float64("latency_ms", float64(took.Microseconds())/1000),
+	)
+	if acct, ok := ctx.UserValue(UserAccountID).(string); ok && acct != "" {
+		attrs = append(attrs, slog.String("account_id", acct))
+	}
+	if credits != 0 {
+		attrs = append(attrs, slog.Int64("credits_charged", credits))
+	}
+	s.cfg.Log.LogAttrs(ctx, slog.LevelInfo, "request", attrs...)
+}
