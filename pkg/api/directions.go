@@ -26,13 +26,9 @@ func runDirections(rc *runContext, req DirectionsRequest, dst []byte) ([]byte, *
 	if !ok {
 		return dst, &failure{kind: KindServiceUnavailable, detail: fmt.Sprintf("profile %s is not in data release %s", req.Profile, rc.rel.Manifest.DataVersion)}
 	}
-	pts := make([]route.Point, len(req.Coordinates))
-	for i, c := range req.Coordinates {
-		pts[i] = route.Point(c)
-	}
 	ctx, cancel := requestContext()
 	defer cancel()
-	rt, err := router.Route(ctx, pts)
+	rt, err := router.Route(ctx, points(req.Coordinates))
 	if err != nil {
 		return dst, routeFailure(req.Profile, err)
 	}

@@ -7,5 +7,6 @@ import "github.com/valyala/fasthttp"
 func computePaths(s *Server) map[string]fasthttp.RequestHandler {
 	return map[string]fasthttp.RequestHandler{
 		"/v1/directions": compute(s, directions),
+		"/v1/matrix":     compute(s, matrixOp),
 	}
 }

@@ -36,6 +36,7 @@ type Query struct {
 	h        *Hierarchy
 	gen      uint32
 	fwd, bwd side
+	dist     []int64 // per node, for tables: centimetres, valid where the label is
 }
 
 // NewQuery allocates scratch space for h.

@@ -62,6 +62,13 @@ func NewRouter(g *graph.Graph, h *ch.Hierarchy, ix *snap.Index, maxSnap float64)
 	return r
 }
 
+// Query takes a hierarchy query from the router's pool; give it back with
+// PutQuery when done.
+func (r *Router) Query() *ch.Query { return r.queries.Get().(*ch.Query) }
+
+// PutQuery returns a query to the pool.
+func (r *Router) PutQuery(q *ch.Query) { r.queries.Put(q) }
+
 // Graph returns the profile graph the router serves.
 func (r *Router) Graph() *graph.Graph { return r.g }
 
@@ -104,8 +111,8 @@ func (r *Router) Route(ctx context.Context, pts []Point) (*Route, error) {
 	if err != nil {
 		return nil, err
 	}
-	q := r.queries.Get().(*ch.Query)
-	defer r.queries.Put(q)
+	q := r.Query()
+	defer r.PutQuery(q)
 	rt := &Route{Snapped: snapped, Legs: make([]Leg, len(pts)-1)}
 	for i := range rt.Legs {
 		if err := ctx.Err(); err != nil {

@@ -58,6 +58,7 @@ func (ix *Index) Nearest(g *graph.Graph, lon, lat, maxDist float64) (Result, err
 	}
 	best, bestBig := candidate{dist: math.Inf(1)}, candidate{dist: math.Inf(1)}
 	cx, cy := ix.cellOf(lon, lat)
+	k := geo.LonScale(lat)
 	cellM := ix.cell * geo.MetresPerDegreeLat * math.Max(0.05, math.Cos(lat*math.Pi/180))
 	maxRing := int(maxDist/cellM) + 1
 	for ring := 0; ring <= maxRing; ring++ {
@@ -65,7 +66,7 @@ func (ix *Index) Nearest(g *graph.Graph, lon, lat, maxDist float64) (Result, err
 		if reach := float64(ring-1) * cellM; reach > bestBig.dist || reach > maxDist {
 			break
 		}
-		ix.scanRing(g, lon, lat, cx, cy, ring, &best, &bestBig)
+		ix.scanRing(g, lon, lat, k, cx, cy, ring, &best, &bestBig)
 	}
 	switch {
 	case bestBig.dist <= maxDist:
@@ -82,7 +83,7 @@ type candidate struct {
 	dist       float64
 }
 
-func (ix *Index) scanRing(g *graph.Graph, lon, lat float64, cx, cy, ring int, best, bestBig *candidate) {
+func (ix *Index) scanRing(g *graph.Graph, lon, lat, k float64, cx, cy, ring int, best, bestBig *candidate) {
 	for y := cy - ring; y <= cy+ring; y++ {
 		if y < 0 || y >= ix.rows {
 			continue
@@ -93,13 +94,13 @@ func (ix *Index) scanRing(g *graph.Graph, lon, lat float64, cx, cy, ring int, be
 		}
 		for x := cx - ring; x <= cx+ring; x += max(step, 1) {
 			if x >= 0 && x < ix.cols {
-				ix.scanCell(g, lon, lat, y*ix.cols+x, best, bestBig)
+				ix.scanCell(g, lon, lat, k, y*ix.cols+x, best, bestBig)
 			}
 		}
 	}
 }
 
-func (ix *Index) scanCell(g *graph.Graph, lon, lat float64, c int, best, bestBig *candidate) {
+func (ix *Index) scanCell(g *graph.Graph, lon, lat, k float64, c int, best, bestBig *candidate) {
 	net := g.Net
 	for i := ix.first[c]; i < ix.first[c+1]; i++ {
 		seg, pt := ix.items[2*i], ix.items[2*i+1]
@@ -108,7 +109,7 @@ func (ix *Index) scanCell(g *graph.Graph, lon, lat float64, c int, best, bestBig
 		}
 		aLon, aLat := net.Point(pt)
 		bLon, bLat := net.Point(pt + 1)
-		p := geo.Project(lon, lat, aLon, aLat, bLon, bLat)
+		p := geo.Project(lon, lat, k, aLon, aLat, bLon, bLat)
 		c := candidate{seg: seg, piece: pt, proj: p, dist: p.Dist}
 		if c.better(best) {
 			*best = c

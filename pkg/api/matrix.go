@@ -1,0 +1,65 @@
+package api
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/mapsco/maps/pkg/matrix"
+	"github.com/mapsco/maps/pkg/route"
+)
+
+// matrixOp is POST /v1/matrix.
+var matrixOp = endpoint[MatrixRequest]{
+	name:   "matrix",
+	decode: DecodeMatrix,
+	cost:   func(r MatrixRequest) int64 { return startedUnits(len(r.Sources)*len(r.Targets), 10) },
+	run:    runMatrix,
+}
+
+func runMatrix(rc *runContext, req MatrixRequest, dst []byte) ([]byte, *failure) {
+	router, ok := rc.rel.Routers[req.Profile]
+	if !ok {
+		return dst, &failure{kind: KindServiceUnavailable, detail: fmt.Sprintf("profile %s is not in data release %s", req.Profile, rc.rel.Manifest.DataVersion)}
+	}
+	q := router.Query()
+	defer router.PutQuery(q)
+	t := matrix.Compute(router, q, points(req.Sources), points(req.Targets))
+	dst = appendKey(dst, "profile", true)
+	dst = appendString(dst, req.Profile)
+	dst = appendKey(dst, "durations", true)
+	dst = appendGrid(dst, t.Durations, 3)
+	dst = appendKey(dst, "distances", true)
+	return appendGrid(dst, t.Distances, 1), nil
+}
+
+func points(cs []Coordinate) []route.Point {
+	pts := make([]route.Point, len(cs))
+	for i, c := range cs {
+		pts[i] = route.Point(c)
+	}
+	return pts
+}
+
+// appendGrid writes rows of numbers, null for NaN (an unroutable pair,
+// spec behaviour rule 4).
+func appendGrid(dst []byte, rows [][]float64, decimals int) []byte {
+	dst = append(dst, '[')
+	for i, row := range rows {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, '[')
+		for j, v := range row {
+			if j > 0 {
+				dst = append(dst, ',')
+			}
+			if math.IsNaN(v) {
+				dst = append(dst, "null"...)
+			} else {
+				dst = appendNumber(dst, v, decimals)
+			}
+		}
+		dst = append(dst, ']')
+	}
+	return append(dst, ']')
+}

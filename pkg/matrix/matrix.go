@@ -1,0 +1,129 @@
+// Package matrix answers duration and distance tables between sets of
+// points with the contraction hierarchy's many-to-many search.
+//
+// It builds on package route for snapping and for the seeds of a snapped
+// point, so a matrix cell always equals the directions answer between the
+// same two points; pairs that share an arc (both points on one road between
+// two junctions) are answered by route's point-to-point search, which
+// handles the cases buckets cannot (see route.MakeEnds).
+//
+// Tables are computed per request and own their memory; a Router from
+// package route is safe for concurrent use, and so is everything here.
+package matrix
+
+import (
+	"math"
+
+	"github.com/mapsco/maps/pkg/ch"
+	"github.com/mapsco/maps/pkg/graph"
+	"github.com/mapsco/maps/pkg/route"
+	"github.com/mapsco/maps/pkg/search"
+	"github.com/mapsco/maps/pkg/snap"
+)
+
+// Table holds a result: Durations[i][j] in seconds and Distances[i][j] in
+// metres, NaN where target j cannot be reached from source i (or either
+// point is not near a usable road).
+type Table struct {
+	Durations [][]float64
+	Distances [][]float64
+}
+
+// Compute fills a table from sources to targets on r's profile.
+func Compute(r *route.Router, q *ch.Query, sources, targets []route.Point) Table {
+	src, srcOK := snapAll(r, sources)
+	dst, dstOK := snapAll(r, targets)
+	g := r.Graph()
+	se := make([]ch.Endpoint, len(src))
+	for i := range src {
+		if srcOK[i] {
+			se[i] = endpoint(g, src[i], true)
+		}
+	}
+	te := make([]ch.Endpoint, len(dst))
+	for j := range dst {
+		if dstOK[j] {
+			te[j] = endpoint(g, dst[j], false)
+		}
+	}
+	cells := make([]ch.Cell, len(src)*len(dst))
+	q.Table(se, te, cells)
+	t := newTable(len(src), len(dst))
+	for i := range src {
+		for j := range dst {
+			if !srcOK[i] || !dstOK[j] {
+				continue
+			}
+			c := cells[i*len(dst)+j]
+			if sharesArc(se[i], te[j]) {
+				c = pointToPoint(r, q, src[i], dst[j])
+			}
+			if c.Cost != search.Unreached {
+				t.Durations[i][j] = float64(c.Cost) / 1000
+				t.Distances[i][j] = float64(c.DistCM) / 100
+			}
+		}
+	}
+	return t
+}
+
+func newTable(rows, cols int) Table {
+	t := Table{Durations: make([][]float64, rows), Distances: make([][]float64, rows)}
+	cells := make([]float64, 2*rows*cols)
+	for i := range cells {
+		cells[i] = math.NaN()
+	}
+	for i := range rows {
+		t.Durations[i] = cells[2*i*cols : (2*i+1)*cols : (2*i+1)*cols]
+		t.Distances[i] = cells[(2*i+1)*cols : (2*i+2)*cols : (2*i+2)*cols]
+	}
+	return t
+}
+
+func snapAll(r *route.Router, pts []route.Point) ([]snap.Result, []bool) {
+	res := make([]snap.Result, len(pts))
+	ok := make([]bool, len(pts))
+	for i, p := range pts {
+		s, err := r.Snap([]route.Point{p})
+		if err == nil {
+			res[i], ok[i] = s[0], true
+		}
+	}
+	return res, ok
+}
+
+// endpoint gives a point's seeds with their distances: for a source, from
+// the point to the arc's end; for a target, from the point to the arc's
+// end too (the search subtracts it).
+func endpoint(g *graph.Graph, p snap.Result, source bool) ch.Endpoint {
+	e := ch.Endpoint{Seeds: route.Sources(g, p)}
+	length := float64(g.Net.SegLength[p.Seg]) * 100
+	for _, s := range e.Seeds {
+		_, reversed := graph.SplitSegRef(g.Fwd.Edges[3*s.Node+2])
+		left := (1 - p.Frac) * length
+		if reversed {
+			left = p.Frac * length
+		}
+		e.Dists = append(e.Dists, int64(math.Round(left)))
+	}
+	return e
+}
+
+func sharesArc(a, b ch.Endpoint) bool {
+	for _, s := range a.Seeds {
+		for _, t := range b.Seeds {
+			if s.Node == t.Node {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func pointToPoint(r *route.Router, q *ch.Query, a, b snap.Result) ch.Cell {
+	leg, ok := r.Leg(q, a, b)
+	if !ok {
+		return ch.Cell{Cost: search.Unreached}
+	}
+	return ch.Cell{Cost: uint32(math.Round(leg.DurationS * 1000)), DistCM: int64(math.Round(leg.DistanceM * 100))}
+}

@@ -1,0 +1,135 @@
+package matrix_test
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"os"
+	"testing"
+
+	"github.com/mapsco/maps/pkg/ch"
+	"github.com/mapsco/maps/pkg/compile/compiletest"
+	"github.com/mapsco/maps/pkg/matrix"
+	"github.com/mapsco/maps/pkg/release"
+	"github.com/mapsco/maps/pkg/route"
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	compiletest.Cleanup()
+	os.Exit(code)
+}
+
+func openAndorra(t testing.TB) *release.Release {
+	t.Helper()
+	rel, err := release.Open(compiletest.Andorra(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rel.Close() })
+	return rel
+}
+
+// randomPoints returns n points near roads the profile may use (a random
+// shape point, moved up to about 30 m), some of them on the same roads
+// (every fifth repeats a nearby point) so that shared-arc pairs are
+// exercised.
+func randomPoints(rng *rand.Rand, r *route.Router, n int) []route.Point {
+	g := r.Graph()
+	pts := make([]route.Point, n)
+	for i := range pts {
+		if i > 0 && i%5 == 0 {
+			p := pts[i-1]
+			pts[i] = route.Point{p[0] + (rng.Float64()-0.5)*0.0006, p[1] + (rng.Float64()-0.5)*0.0006}
+			continue
+		}
+		for {
+			s := uint32(rng.IntN(g.Net.NumSegments()))
+			if g.Big[s] == 0 {
+				continue
+			}
+			begin, end := g.Net.Points(s)
+			lon, lat := g.Net.Point(begin + uint32(rng.IntN(int(end-begin))))
+			pts[i] = route.Point{lon + (rng.Float64()-0.5)*0.0006, lat + (rng.Float64()-0.5)*0.0006}
+			break
+		}
+	}
+	return pts
+}
+
+// TestCellsEqualDirections compares every cell of random tables with the
+// directions answer for the same pair: durations exactly, distances within
+// centimetre rounding per road piece.
+func TestCellsEqualDirections(t *testing.T) {
+	rel := openAndorra(t)
+	rng := rand.New(rand.NewPCG(3, 4))
+	n := 30
+	if testing.Short() {
+		n = 12
+	}
+	for _, profile := range []string{"car", "pedestrian", "moto", "bicycle", "truck", "pedestrian_loaded"} {
+		r := rel.Routers[profile]
+		q := ch.NewQuery(r.Hierarchy())
+		src, dst := randomPoints(rng, r, n), randomPoints(rng, r, n)
+		tab := matrix.Compute(r, q, src, dst)
+		routed := 0
+		for i := range src {
+			for j := range dst {
+				rt, err := r.Route(context.Background(), []route.Point{src[i], dst[j]})
+				got := tab.Durations[i][j]
+				if err != nil {
+					if !math.IsNaN(got) {
+						t.Fatalf("%s [%d][%d]: table %.3f s, directions: %v", profile, i, j, got, err)
+					}
+					continue
+				}
+				routed++
+				if math.Abs(got-rt.DurationS) > 0.0005 {
+					t.Fatalf("%s [%d][%d]: table %.3f s, directions %.3f s", profile, i, j, got, rt.DurationS)
+				}
+				if d := tab.Distances[i][j]; math.Abs(d-rt.DistanceM) > 1+0.002*rt.DistanceM {
+					t.Errorf("%s [%d][%d]: table %.1f m, directions %.1f m", profile, i, j, d, rt.DistanceM)
+				}
+			}
+		}
+		t.Logf("%s: %d×%d, %d cells routed, all equal to directions", profile, n, n, routed)
+		if routed < n*n*9/10 {
+			t.Errorf("%s: only %d of %d cells routed", profile, routed, n*n)
+		}
+	}
+}
+
+// TestUnroutablePointsGiveNull puts a point at sea among the sources: its
+// row is NaN (null in the API) and the others are unaffected.
+func TestUnroutablePointsGiveNull(t *testing.T) {
+	rel := openAndorra(t)
+	r := rel.Routers["car"]
+	q := ch.NewQuery(r.Hierarchy())
+	src := []route.Point{{1.5218, 42.5063}, {3.5, 42.0}}
+	dst := []route.Point{{1.7333, 42.5425}, {1.5218, 42.5063}}
+	tab := matrix.Compute(r, q, src, dst)
+	if !math.IsNaN(tab.Durations[1][0]) || !math.IsNaN(tab.Distances[1][1]) {
+		t.Errorf("the point at sea has a row: %v", tab.Durations[1])
+	}
+	if d := tab.Durations[0][0]; !(d > 1000 && d < 3600) {
+		t.Errorf("Andorra la Vella to Pas de la Casa: %.0f s", d)
+	}
+	if d := tab.Durations[0][1]; d != 0 {
+		t.Errorf("a point to itself: %v s", d)
+	}
+}
+
+func BenchmarkTable(b *testing.B) {
+	rel := openAndorra(b)
+	r := rel.Routers["car"]
+	q := ch.NewQuery(r.Hierarchy())
+	for _, n := range []int{10, 100} {
+		rng := rand.New(rand.NewPCG(5, 6))
+		src, dst := randomPoints(rng, r, n), randomPoints(rng, r, n)
+		b.Run(map[int]string{10: "10x10", 100: "100x100"}[n], func(b *testing.B) {
+			for b.Loop() {
+				matrix.Compute(r, q, src, dst)
+			}
+		})
+	}
+}
