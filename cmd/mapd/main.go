@@ -24,6 +24,7 @@ func main() {
 		SilenceErrors: true,
 	}
 	root.AddCommand(newServeCmd(log), newVerifyCmd())
+	root.AddCommand(newAdminCommands()...)
 	if err := root.ExecuteContext(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, "mapd:", err)
 		os.Exit(1)
