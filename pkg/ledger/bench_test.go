@@ -3,7 +3,6 @@ package ledger
 import (
 	"fmt"
 	"path/filepath"
-	"strconv"
 	"sync/atomic"
 	"testing"
 )
@@ -23,7 +22,7 @@ func BenchmarkMeter(b *testing.B) {
 	}
 	for _, be := range backends {
 		for _, accounts := range []int{1, 64} {
-			for _, inFlight := range []int{1, 64} {
+			for _, inFlight := range []int{1, 64, 256} {
 				name := fmt.Sprintf("%s/accounts=%d/inflight=%d", be.name, accounts, inFlight)
 				b.Run(name, func(b *testing.B) { benchMeter(b, be.open(b), accounts, inFlight) })
 			}
@@ -51,7 +50,8 @@ func benchMeter(b *testing.B, s Store, accounts, inFlight int) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			r, err := s.Reserve(bg, info, "directions", 1, "bench-"+strconv.FormatInt(seq.Add(1), 36))
+			// Ids sort in issue order, as the server's time-ordered ids do.
+			r, err := s.Reserve(bg, info, "directions", 1, fmt.Sprintf("bench-%012d", seq.Add(1)))
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -75,7 +75,11 @@ type boltStore struct {
 }
 
 func openBolt(ctx context.Context, path string, opts Options) (*boltStore, error) {
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: opts.LockTimeout})
+	// The freelist is not written on every commit (it is rebuilt when the
+	// file is opened, so a crash cannot corrupt it) and is kept as a map:
+	// both cut the work of each group commit, which is serial.
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: opts.LockTimeout,
+		NoFreelistSync: true, FreelistType: bolt.FreelistMapType})
 	if errors.Is(err, bolterrors.ErrTimeout) {
 		return nil, fmt.Errorf("opening ledger %s: %w", path, ErrLocked)
 	}

@@ -110,7 +110,9 @@ func (s *boltStore) Commit(ctx context.Context, r Reservation) error {
 	}
 	usage := Usage{RequestID: r.RequestID, AccountID: r.AccountID, KeyID: r.KeyID,
 		Operation: r.Operation, Credits: h.credits, At: s.utcNow()}
-	err := s.commits.submit(func(tx *bolt.Tx) error { return writeCharge(tx, usage, h) })
+	err := s.commits.submit(func(tx *bolt.Tx, accounts *batchAccounts) error {
+		return writeCharge(tx, accounts, usage, h)
+	})
 
 	a.mu.Lock()
 	a.held -= h.credits
@@ -127,18 +129,22 @@ func (s *boltStore) Commit(ctx context.Context, r Reservation) error {
 }
 
 // writeCharge is the durable half of Commit. It checks everything before
-// writing anything, as the committer requires.
-func writeCharge(tx *bolt.Tx, u Usage, h hold) error {
+// changing anything, as the committer requires; the account record is the
+// batch's copy, written when the batch ends.
+func writeCharge(tx *bolt.Tx, accounts *batchAccounts, u Usage, h hold) error {
 	usage := tx.Bucket([]byte(bucketUsage))
 	if usage.Get([]byte(u.RequestID)) != nil {
 		return ErrDuplicateRequest
 	}
-	acct, err := loadAccount(tx, u.AccountID)
+	acct, err := accounts.get(tx, u.AccountID)
 	if err != nil {
 		return err
 	}
 	if acct.Balance < u.Credits { // cannot happen while holds are honoured
 		return &InsufficientCreditsError{AccountID: u.AccountID, Balance: acct.Balance, Cost: u.Credits}
+	}
+	if err := putJSON(usage, []byte(u.RequestID), u); err != nil {
+		return err
 	}
 	acct.Balance -= u.Credits
 	acct.Spend = acct.Spend.plus(h.day, h.month, u.Credits)
@@ -151,10 +157,7 @@ func writeCharge(tx *bolt.Tx, u Usage, h hold) error {
 	op.Credits += u.Credits
 	op.Requests++
 	acct.Ops[u.Operation] = op
-	if err := putJSON(usage, []byte(u.RequestID), u); err != nil {
-		return err
-	}
-	return storeAccount(tx, u.AccountID, acct)
+	return nil
 }
 
 // Release forgets the hold.

@@ -18,8 +18,11 @@ import (
 //
 // Each apply function runs inside the shared transaction and must either
 // write nothing and return an error (only its caller sees the error) or
-// write and return nil. If the transaction itself fails, every caller of
-// the batch gets an error wrapping ErrUnavailable and nothing was written.
+// write and return nil. Account records go through the batch's cache
+// (batchAccounts), so a batch decodes and encodes each account once however
+// many charges it holds: the committer is one goroutine, and this is most of
+// its work. If the transaction itself fails, every caller of the batch gets
+// an error wrapping ErrUnavailable and nothing was written.
 type committer struct {
 	db       *bolt.DB
 	maxBatch int
@@ -34,7 +37,7 @@ type committer struct {
 }
 
 type commitJob struct {
-	apply func(*bolt.Tx) error
+	apply func(*bolt.Tx, *batchAccounts) error
 	err   error
 	done  chan struct{}
 }
@@ -54,7 +57,7 @@ func newCommitter(db *bolt.DB, maxBatch int) *committer {
 // submit queues apply and waits until its batch is durable. It does not
 // watch a context: once queued, the write completes within one fsync and the
 // caller must learn its outcome.
-func (c *committer) submit(apply func(*bolt.Tx) error) error {
+func (c *committer) submit(apply func(*bolt.Tx, *batchAccounts) error) error {
 	job := &commitJob{apply: apply, done: make(chan struct{})}
 	c.mu.Lock()
 	if c.closed {
@@ -104,10 +107,11 @@ func (c *committer) take() []*commitJob {
 
 func (c *committer) write(batch []*commitJob) {
 	err := c.db.Update(func(tx *bolt.Tx) error {
+		accounts := batchAccounts{records: make(map[string]*accountRecord)}
 		for _, job := range batch {
-			job.err = job.apply(tx)
+			job.err = job.apply(tx, &accounts)
 		}
-		return nil
+		return accounts.flush(tx)
 	})
 	for _, job := range batch {
 		if err != nil {
@@ -128,4 +132,33 @@ func (c *committer) close() {
 	c.mu.Unlock()
 	close(c.stop)
 	<-c.exited
+}
+
+// batchAccounts caches the account records one batch reads and changes.
+type batchAccounts struct {
+	records map[string]*accountRecord
+}
+
+// get returns the batch's copy of an account record, reading it once.
+func (b *batchAccounts) get(tx *bolt.Tx, accountID string) (*accountRecord, error) {
+	if rec, ok := b.records[accountID]; ok {
+		return rec, nil
+	}
+	rec, err := loadAccount(tx, accountID)
+	if err != nil {
+		return nil, err
+	}
+	b.records[accountID] = &rec
+	return &rec, nil
+}
+
+// flush writes every cached record back (unchanged ones included; they
+// are few and rewriting them is harmless).
+func (b *batchAccounts) flush(tx *bolt.Tx) error {
+	for id, rec := range b.records {
+		if err := storeAccount(tx, id, *rec); err != nil {
+			return fmt.Errorf("writing account %s: %w", id, err)
+		}
+	}
+	return nil
 }
