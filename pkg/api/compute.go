@@ -29,8 +29,20 @@ type failure struct {
 	errs   []FieldError
 }
 
+// compute runs one operation in the order the spec implies: authenticate
+// and rate-limit (401/403/429 before anything is parsed), decode (400),
+// reserve the cost (402), compute, then charge and answer, or release the
+// reservation so that a failed request costs nothing.
 func compute[R any](s *Server, e endpoint[R]) fasthttp.RequestHandler {
 	return func(ctx *fasthttp.RequestCtx) {
+		var adm *admission
+		if m := s.cfg.Metering; m != nil {
+			var f *failure
+			if adm, f = m.admit(ctx); f != nil {
+				s.fail(ctx, f)
+				return
+			}
+		}
 		if !isJSON(ctx.Request.Header.ContentType()) {
 			s.problem(ctx, KindInvalidRequest, "Content-Type must be application/json", nil)
 			return
@@ -40,21 +52,44 @@ func compute[R any](s *Server, e endpoint[R]) fasthttp.RequestHandler {
 			s.problem(ctx, KindInvalidRequest, bad.Detail, bad.Errors)
 			return
 		}
+		id := requestID(ctx)
+		cost := e.cost(req)
+		if adm != nil {
+			if f := adm.reserve(ctx, e.name, cost, id); f != nil {
+				s.fail(ctx, f)
+				return
+			}
+			defer adm.release() // a no-op once committed
+		}
 		rel, done := s.cfg.Releases.Acquire()
 		defer done()
-		var charged int64 // metering lands with the ledger
-		id := requestID(ctx)
+		charged := int64(0)
+		if adm != nil {
+			charged = cost
+		}
 		out := make([]byte, 0, 1024)
 		out = appendEnvelope(out, id, charged, rel.Manifest.DataVersion)
 		out, fail := e.run(&runContext{rel: rel}, req, out)
 		if fail != nil {
-			s.problem(ctx, fail.kind, fail.detail, fail.errs)
+			s.fail(ctx, fail)
 			return
+		}
+		if adm != nil {
+			if f := adm.commit(); f != nil {
+				s.fail(ctx, f)
+				return
+			}
+			ctx.SetUserValue(UserCreditsCharged, charged)
 		}
 		out = append(out, '}')
 		ctx.SetContentType("application/json")
 		ctx.SetBody(out)
 	}
+}
+
+// fail answers an operation's failure as a problem.
+func (s *Server) fail(ctx *fasthttp.RequestCtx, f *failure) {
+	s.problem(ctx, f.kind, f.detail, f.errs)
 }
 
 // appendEnvelope opens the response object with the fields every success

@@ -34,8 +34,10 @@ type Config struct {
 	Deprecations []Deprecation // paths announced as deprecated (spec §9.4); each must be an endpoint
 	Started      time.Time     // process start, for uptime in /v1/status; zero means when New runs
 
-	// Metering: the Meter (ledger, keys, credits, rate limits) is added here
-	// by cmd/mapd/metering.go's openMetering and used by compute.go.
+	// Metering authenticates, rate-limits and charges every compute request
+	// (meter.go). nil serves unmetered: tests of the engine only; mapd serve
+	// always sets it.
+	Metering *Metering
 }
 
 // ReadyTimeout bounds Config.Ready: a load balancer polls readiness every few

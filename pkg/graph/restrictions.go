@@ -2,7 +2,7 @@ package graph
 
 // turnRules holds one profile's turn restrictions, resolved to arcs.
 type turnRules struct {
-	banned map[[2]uint32]bool     // (from arc, to arc) turns a no_* forbids
+	banned map[[2]uint32]bool         // (from arc, to arc) turns a no_* forbids
 	only   map[uint32]map[uint32]bool // from arc → the only arcs it may turn onto
 }
 
