@@ -113,6 +113,7 @@ func (s *server) do(t *testing.T, method, path, contentType, body string) reply 
 	}
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(resp.Body)
+	validateResponse(t, method, path, resp.StatusCode, resp.Header, raw)
 	r := reply{status: resp.StatusCode, header: resp.Header, raw: string(raw)}
 	if err := json.Unmarshal(raw, &r.body); err != nil {
 		t.Fatalf("%s %s: body is not JSON: %v\n%s", method, path, err, raw)

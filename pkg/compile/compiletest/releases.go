@@ -3,6 +3,7 @@ package compiletest
 import (
 	"context"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/mapsco/maps/pkg/compile"
@@ -23,5 +24,29 @@ func AndorraRelease(t testing.TB, out, version string) string {
 	if err != nil {
 		t.Fatalf("compile Andorra as %s: %v", version, err)
 	}
+	return dir
+}
+
+var (
+	versionsMu sync.Mutex
+	versions   = map[string]string{}
+)
+
+// AndorraVersion returns a release of Andorra with data version v, compiled
+// once per test binary beside the one Andorra returns (so Cleanup removes
+// it too). v "test1" is Andorra's own. Tests must not modify it: copy it.
+func AndorraVersion(t testing.TB, v string) string {
+	t.Helper()
+	shared := Andorra(t)
+	if v == "test1" {
+		return shared
+	}
+	versionsMu.Lock()
+	defer versionsMu.Unlock()
+	if dir, ok := versions[v]; ok {
+		return dir
+	}
+	dir := AndorraRelease(t, filepath.Dir(shared), v)
+	versions[v] = dir
 	return dir
 }
