@@ -87,7 +87,7 @@ var loadRoutes = []string{
 }
 
 // loadDirections sends directions requests back to back until stop closes.
-func loadDirections(base string, worker int, stop <-chan struct{}) []answer {
+func loadDirections(s *watched, worker int, stop <-chan struct{}) []answer {
 	client := &http.Client{Timeout: 10 * time.Second}
 	var out []answer
 	for i := 0; ; i++ {
@@ -97,7 +97,13 @@ func loadDirections(base string, worker int, stop <-chan struct{}) []answer {
 		default:
 		}
 		a := answer{start: time.Now()}
-		resp, err := client.Post(base+"/v1/directions", "application/json", strings.NewReader(loadRoutes[(worker+i)%len(loadRoutes)]))
+		req, err := http.NewRequest(http.MethodPost, s.base+"/v1/directions", strings.NewReader(loadRoutes[(worker+i)%len(loadRoutes)]))
+		if err != nil {
+			panic(err) // a constant URL and body
+		}
+		req.Header.Set("Content-Type", "application/json")
+		s.authorize(req)
+		resp, err := client.Do(req)
 		if err == nil {
 			var body struct {
 				DataVersion string `json:"data_version"`
@@ -141,7 +147,7 @@ func TestSwapUnderLoad(t *testing.T) {
 	results := make([][]answer, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
-		wg.Go(func() { results[w] = loadDirections(s.base, w, stop) })
+		wg.Go(func() { results[w] = loadDirections(s, w, stop) })
 	}
 	phases := []swapPhase{{version: "test1", settled: time.Now()}}
 	swap := func(v string, move func(), hup bool) {
