@@ -19,7 +19,8 @@ func newBuildCmd(log *slog.Logger) *cobra.Command {
 		Use:   "build",
 		Short: "Compile an OSM extract into a new release directory OUT/DATA_VERSION",
 		Long: `build reads an OSM PBF and the profiles, and writes OUT/DATA_VERSION/ holding graph.map
-and manifest.json. It writes into a hidden temporary directory and renames it into place only
+and manifest.json. With --dem it also writes elevation.map, and travel times follow each
+profile's grade model. It writes into a hidden temporary directory and renames it into place only
 when complete; it refuses to overwrite an existing release.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -45,6 +46,7 @@ when complete; it refuses to overwrite an existing release.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.OSM, "osm", "", "OpenStreetMap PBF extract to compile (required)")
+	f.StringSliceVar(&o.DEM, "dem", nil, "elevation rasters (GeoTIFF, .hgt, .hgt.zip, any GDAL path), best first; repeatable or comma-separated (default: none, no elevation)")
 	f.StringVar(&o.ProfilesDir, "profiles", "profiles", "directory of profile data files")
 	f.StringVar(&o.DataVersion, "data-version", "", "release name, 1-32 of [A-Za-z0-9._-] (default: today's date, UTC)")
 	f.StringVar(&o.Out, "out", "releases", "directory that holds releases")

@@ -25,7 +25,11 @@ import (
 
 // Options configures one build. Zero values are documented per field.
 type Options struct {
-	OSM         string // PBF path; required
+	OSM string // PBF path; required
+	// DEM lists elevation rasters (GeoTIFF, .hgt, .hgt.zip, any GDAL path),
+	// best first: where they overlap the first wins. nil builds a release
+	// without elevation, whose travel times ignore grade.
+	DEM         []string
 	ProfilesDir string // profile data files; "" means "profiles"
 	DataVersion string // "" means the build date, YYYY-MM-DD (UTC)
 	Out         string // releases directory; "" means "releases"
@@ -70,6 +74,9 @@ func (o *Options) validate() error {
 	if _, err := os.Stat(o.OSM); err != nil {
 		return fmt.Errorf("compile: OSM input: %w", err)
 	}
+	if err := checkDEMPaths(o.DEM); err != nil {
+		return err
+	}
 	return release.CheckDataVersion(o.DataVersion)
 }
 
@@ -106,9 +113,20 @@ func build(ctx context.Context, o Options, profiles []*profile.Profile, dir stri
 	if err != nil {
 		return nil, err
 	}
+	dem, err := buildDEM(ctx, o, dir)
+	if err != nil {
+		return nil, err
+	}
+	defer dem.close()
 	in, stats, err := extract(ctx, o, profiles)
 	if err != nil {
 		return nil, err
+	}
+	var terr *terrain
+	if dem != nil {
+		terr = newTerrain(dem.dem, profiles, o.Log.Info)
+		in.SegmentTimes = terr.segmentTimes
+		dem.addStats(stats)
 	}
 	t := time.Now()
 	net, graphs, rstats, err := graph.Build(ctx, in)
@@ -129,7 +147,7 @@ func build(ctx context.Context, o Options, profiles []*profile.Profile, dir stri
 	if err != nil {
 		return nil, err
 	}
-	if err := writeGraph(o, dir, net, graphs, hierarchies, ix); err != nil {
+	if err := writeGraph(o, dir, net, graphs, hierarchies, ix, terr); err != nil {
 		return nil, err
 	}
 	stats["nodes"], stats["segments"] = int64(net.NumNodes()), int64(net.NumSegments())
@@ -142,13 +160,16 @@ func build(ctx context.Context, o Options, profiles []*profile.Profile, dir stri
 		Source: release.Source{Path: filepath.Base(o.OSM), SHA256: sum, Bytes: size}, Stats: stats,
 		Tool: map[string]string{"name": "mapc", "go": goVersion()},
 	}
+	if dem != nil {
+		m.DEM = dem.sources
+	}
 	for _, p := range profiles {
 		m.Profiles = append(m.Profiles, release.ProfileInfo{Name: p.Name, SpeedModelVersion: p.SpeedModelVersion, SpeedModelStatus: p.SpeedModelStatus})
 	}
 	return m, nil
 }
 
-func writeGraph(o Options, dir string, net *graph.Network, graphs []*graph.Graph, hs []*ch.Hierarchy, ix *snap.Index) error {
+func writeGraph(o Options, dir string, net *graph.Network, graphs []*graph.Graph, hs []*ch.Hierarchy, ix *snap.Index, terr *terrain) error {
 	t := time.Now()
 	w, err := artifact.NewWriter("graph", o.DataVersion)
 	if err != nil {
@@ -164,6 +185,11 @@ func writeGraph(o Options, dir string, net *graph.Network, graphs []*graph.Graph
 	}
 	if err := ix.Write(w); err != nil {
 		return err
+	}
+	if terr != nil && terr.net == net {
+		if err := artifact.AddSlice(w, ClimbsSection, terr.climbs); err != nil {
+			return err
+		}
 	}
 	if err := w.WriteFile(filepath.Join(dir, release.GraphFile)); err != nil {
 		return err

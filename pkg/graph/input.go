@@ -17,6 +17,13 @@ type Input struct {
 	// Turns holds each profile's turn cost model, in Profiles order; a
 	// missing entry means DefaultTurnModel.
 	Turns []TurnModel
+	// SegmentTimes, when not nil, prices segments instead of the flat rule
+	// length / speed (terrain makes the same segment slower uphill than
+	// downhill). Build calls it once per usable segment and profile, from one
+	// goroutine, profiles in Profiles order, all with the same net. kph holds
+	// profile p's flat speeds along and against the segment's point order;
+	// where one is 0 the answer for that direction is ignored (NoWay).
+	SegmentTimes func(net *Network, p int, s uint32, kph [2]float32) (fwdMs, bwdMs uint32)
 }
 
 // Restriction is an OSM turn restriction relation, with its members.

@@ -10,10 +10,7 @@ func buildProfile(in Input, net *Network, p int, topo *topology, stats *Restrict
 	g := &Graph{Net: net, Profile: in.Profiles[p], WF: make([]uint32, n), WB: make([]uint32, n), Big: make([]uint8, n)}
 	var edges []rawEdge
 	for s := range n {
-		length := float64(net.SegLength[s])
-		speed := in.Ways[topo.segWay[s]].Speeds[p]
-		g.WF[s] = travelTime(length, speed[0])
-		g.WB[s] = travelTime(length, speed[1])
+		g.WF[s], g.WB[s] = segmentTimes(in, net, p, uint32(s), in.Ways[topo.segWay[s]].Speeds[p])
 		from, to := net.SegFrom[s], net.SegTo[s]
 		if g.WF[s] != NoWay {
 			edges = append(edges, rawEdge{from, to, g.WF[s], SegRef(uint32(s), false)})
@@ -48,4 +45,23 @@ func buildProfile(in Input, net *Network, p int, topo *topology, stats *Restrict
 		}
 	}
 	return g
+}
+
+// segmentTimes prices segment s for profile p: by the input's SegmentTimes
+// hook when there is one, else by length and flat speed. A direction the
+// profile may not use stays NoWay whatever the hook says.
+func segmentTimes(in Input, net *Network, p int, s uint32, kph [2]float32) (fwd, bwd uint32) {
+	length := float64(net.SegLength[s])
+	fwd, bwd = travelTime(length, kph[0]), travelTime(length, kph[1])
+	if in.SegmentTimes == nil || (fwd == NoWay && bwd == NoWay) {
+		return fwd, bwd
+	}
+	f, b := in.SegmentTimes(net, p, s, kph)
+	if fwd != NoWay {
+		fwd = min(f, NoWay-1)
+	}
+	if bwd != NoWay {
+		bwd = min(b, NoWay-1)
+	}
+	return fwd, bwd
 }

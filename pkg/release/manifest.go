@@ -27,6 +27,7 @@ type Manifest struct {
 	BuildTime     time.Time         `json:"build_time"`
 	FormatVersion int               `json:"format_version"`
 	Source        Source            `json:"source"`
+	DEM           []Source          `json:"dem,omitempty"` // elevation rasters, in the order given to mapc
 	Profiles      []ProfileInfo     `json:"profiles"`
 	Files         []FileInfo        `json:"files"`
 	Stats         map[string]int64  `json:"stats,omitempty"`

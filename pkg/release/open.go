@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/mapsco/maps/pkg/artifact"
+	"github.com/mapsco/maps/pkg/elevation"
 	"github.com/mapsco/maps/pkg/graph"
 	"github.com/mapsco/maps/pkg/route"
 	"github.com/mapsco/maps/pkg/snap"
@@ -20,6 +21,7 @@ type Release struct {
 	Manifest *Manifest
 	Network  *graph.Network
 	Routers  map[string]*route.Router
+	DEM      *elevation.DEM // nil when the release has no elevation.map
 	files    []*artifact.File
 
 	closeOnce sync.Once
@@ -54,6 +56,10 @@ func Open(dir string) (*Release, error) {
 	}
 	r.Network = net
 	if err := r.makeRouters(f, graphs, ix); err != nil {
+		r.Close()
+		return nil, err
+	}
+	if err := r.openElevation(); err != nil {
 		r.Close()
 		return nil, err
 	}
