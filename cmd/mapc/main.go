@@ -25,6 +25,7 @@ func main() {
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	root.AddCommand(newBuildCmd(log))
 	root.AddCommand(newSynthCmd())
+	root.AddCommand(newReleaseCmd())
 	if err := root.ExecuteContext(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, "mapc:", err)
 		os.Exit(1)

@@ -23,7 +23,8 @@ type Info struct {
 
 // List returns the releases in dir, newest build first. Hidden entries
 // (mapc's staging directories), plain files and the current pointer are
-// skipped; a directory without a readable manifest is listed with Err set.
+// skipped; symlinks to directories count as releases; a directory without a
+// readable manifest is listed with Err set.
 func List(dir string) ([]Info, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -35,7 +36,7 @@ func List(dir string) ([]Info, error) {
 	}
 	var out []Info
 	for _, e := range entries {
-		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+		if strings.HasPrefix(e.Name(), ".") || e.Name() == CurrentFile || !isDir(filepath.Join(dir, e.Name())) {
 			continue
 		}
 		out = append(out, describe(dir, e.Name(), current))
@@ -61,4 +62,10 @@ func describe(dir, name, current string) Info {
 		info.Bytes += f.Bytes
 	}
 	return info
+}
+
+// isDir reports whether path is a directory or a symlink to one.
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
 }

@@ -1,30 +1,60 @@
 package compiletest
 
 import (
-	"context"
+	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
-
-	"github.com/mapsco/maps/pkg/compile"
 )
 
+// The releases below are compiled by the mapc binary rather than in the test
+// process: under -race an in-process build of Andorra takes many times as
+// long, and tests that need several releases would blow their time budget.
+
+var (
+	mapcOnce sync.Once
+	mapcBin  string
+	mapcErr  error
+)
+
+// mapc builds cmd/mapc once per test binary, beside Andorra's release (so
+// Cleanup removes it), and returns its path.
+func mapc(t testing.TB) string {
+	t.Helper()
+	out := filepath.Dir(Andorra(t))
+	mapcOnce.Do(func() {
+		mapcBin = filepath.Join(out, "mapc")
+		cmd := exec.Command("go", "build", "-o", mapcBin, "./cmd/mapc")
+		cmd.Dir = Root()
+		if b, err := cmd.CombinedOutput(); err != nil {
+			mapcErr = &buildError{err, string(b)}
+		}
+	})
+	if mapcErr != nil {
+		t.Fatalf("build mapc: %v", mapcErr)
+	}
+	return mapcBin
+}
+
+type buildError struct {
+	err    error
+	output string
+}
+
+func (e *buildError) Error() string { return e.err.Error() + "\n" + e.output }
+
 // AndorraRelease compiles ../shared/data/andorra.osm.pbf into out/version
-// and returns that directory. Unlike Andorra it builds every time and into
-// a directory the caller owns, for tests that keep several releases side by
-// side, point "current" at them, or corrupt them.
+// with `mapc build` and returns that directory. Unlike Andorra it builds
+// every time and into a directory the caller owns, for tests that keep
+// several releases side by side, point "current" at them, or corrupt them.
 func AndorraRelease(t testing.TB, out, version string) string {
 	t.Helper()
-	_, dir, err := compile.Build(context.Background(), compile.Options{
-		OSM:         SharedData("andorra.osm.pbf"),
-		ProfilesDir: filepath.Join(Root(), "profiles"),
-		DataVersion: version,
-		Out:         out,
-	})
-	if err != nil {
-		t.Fatalf("compile Andorra as %s: %v", version, err)
+	cmd := exec.Command(mapc(t), "build", "--osm", SharedData("andorra.osm.pbf"),
+		"--profiles", filepath.Join(Root(), "profiles"), "--data-version", version, "--out", out)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("mapc build Andorra as %s: %v\n%s", version, err, b)
 	}
-	return dir
+	return filepath.Join(out, version)
 }
 
 var (

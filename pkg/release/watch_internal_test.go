@@ -1,0 +1,27 @@
+package release
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/mapsco/maps/pkg/route"
+)
+
+// A release without a profile the served one has would turn that profile's
+// requests into errors: refuse it. Extra profiles are fine.
+func TestCompatible(t *testing.T) {
+	rel := func(v string, profiles ...string) *Release {
+		r := &Release{Dir: "/releases/" + v, Manifest: &Manifest{DataVersion: v}, Routers: map[string]*route.Router{}}
+		for _, p := range profiles {
+			r.Routers[p] = nil
+		}
+		return r
+	}
+	if err := compatible(rel("a", "car", "moto"), rel("b", "car", "moto", "truck")); err != nil {
+		t.Errorf("more profiles refused: %v", err)
+	}
+	err := compatible(rel("a", "car", "moto"), rel("b", "car"))
+	if !errors.Is(err, ErrIncompatible) {
+		t.Errorf("missing profile: %v", err)
+	}
+}
