@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"log/slog"
 	"time"
 
@@ -24,7 +25,8 @@ func (s *Server) observe(ctx *fasthttp.RequestCtx, operation string, took time.D
 	if s.cfg.Metrics != nil {
 		s.cfg.Metrics.observe(operation, status, took, credits)
 	}
-	if !s.cfg.Log.Enabled(ctx, slog.LevelInfo) {
+	bg := context.Background() // see ready: a RequestCtx is no request-scoped context
+	if !s.cfg.Log.Enabled(bg, slog.LevelInfo) {
 		return
 	}
 	attrs := make([]slog.Attr, 0, 8)
@@ -41,5 +43,5 @@ func (s *Server) observe(ctx *fasthttp.RequestCtx, operation string, took time.D
 	if credits != 0 {
 		attrs = append(attrs, slog.Int64("credits_charged", credits))
 	}
-	s.cfg.Log.LogAttrs(ctx, slog.LevelInfo, "request", attrs...)
+	s.cfg.Log.LogAttrs(bg, slog.LevelInfo, "request", attrs...)
 }

@@ -49,7 +49,9 @@ func (s *Server) ready(ctx *fasthttp.RequestCtx) {
 		return
 	}
 	if s.cfg.Ready != nil {
-		c, cancel := context.WithTimeout(ctx, ReadyTimeout)
+		// Not derived from ctx: a fasthttp RequestCtx's Done is the server's
+		// shutdown, not this request's, and nil outside a running server.
+		c, cancel := context.WithTimeout(context.Background(), ReadyTimeout)
 		err := s.cfg.Ready(c)
 		cancel()
 		if err != nil {
