@@ -72,13 +72,15 @@ func serve(ctx context.Context, log *slog.Logger, o serveOptions) error {
 		return err
 	}
 	// ---- Metering (cmd/mapd/metering.go) plugs in here ----
-	//	meter, closeMeter, err := openMetering(ctx, o.metering)
+	//	metering, ready, closeMetering, err := openMetering(ctx, o.metering)
 	//	if err != nil {
 	//		return err
 	//	}
-	//	defer closeMeter()
-	//	cfg.Meter = meter
-	//	cfg.Ready = <the ledger answers>, so /v1/health/ready reports it
+	//	defer closeMetering()
+	//	cfg.Metering = metering
+	//	cfg.Ready = ready // "the ledger answers", for /v1/health/ready
+	// The end-to-end tests then need a key: launch_test.go's meteringArgs
+	// makes a ledger and one when serve has --ledger.
 	// ---------------------------------------------------------
 	srv, err := api.New(cfg)
 	if err != nil {
