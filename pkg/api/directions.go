@@ -72,6 +72,10 @@ func appendRoute(dst []byte, rc *runContext, req DirectionsRequest, id int, rt *
 		dst = appendTotals(dst, leg.DistanceM, leg.DurationS)
 	}
 	dst = append(dst, ']')
+	if c, ok := routeClimb(rc, rc.rel.Routers[req.Profile], rt); ok {
+		dst = appendKey(dst, "elevation", true)
+		dst = appendClimb(dst, c)
+	}
 	if p := rc.rel.Manifest.Profile(req.Profile); p != nil {
 		dst = appendKey(dst, "speed_model_version", true)
 		dst = appendString(dst, p.SpeedModelVersion)

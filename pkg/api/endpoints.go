@@ -8,5 +8,6 @@ func computePaths(s *Server) map[string]fasthttp.RequestHandler {
 	return map[string]fasthttp.RequestHandler{
 		"/v1/directions": compute(s, directions),
 		"/v1/matrix":     compute(s, matrixOp),
+		"/v1/elevation":  compute(s, elevationOp),
 	}
 }

@@ -17,6 +17,7 @@ import (
 func options(out, version string) compile.Options {
 	return compile.Options{
 		OSM:         compiletest.SharedData("andorra.osm.pbf"),
+		DEM:         compiletest.AndorraDEM(),
 		ProfilesDir: filepath.Join(compiletest.Root(), "profiles"),
 		DataVersion: version,
 		Out:         out,
@@ -36,10 +37,12 @@ func TestDeterministic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ga, _ := os.ReadFile(filepath.Join(a, release.GraphFile))
-	gb, _ := os.ReadFile(filepath.Join(b, release.GraphFile))
-	if len(ga) == 0 || !bytes.Equal(ga, gb) {
-		t.Fatalf("two builds differ (%d and %d bytes)", len(ga), len(gb))
+	for _, name := range []string{release.GraphFile, release.ElevationFile} {
+		ga, _ := os.ReadFile(filepath.Join(a, name))
+		gb, _ := os.ReadFile(filepath.Join(b, name))
+		if len(ga) == 0 || !bytes.Equal(ga, gb) {
+			t.Fatalf("two builds of %s differ (%d and %d bytes)", name, len(ga), len(gb))
+		}
 	}
 	if err := release.Verify(a); err != nil {
 		t.Fatal(err)
@@ -48,7 +51,8 @@ func TestDeterministic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Source.SHA256 != "0e35753ee0685e3918985ca5bd307c7e8156988f1bcc213b23379fcbdf1aa765" || len(m.Profiles) != 6 || len(m.Files) != 1 {
+	if m.Source.SHA256 != "0e35753ee0685e3918985ca5bd307c7e8156988f1bcc213b23379fcbdf1aa765" || len(m.Profiles) != 6 || len(m.Files) != 2 ||
+		len(m.DEM) != 1 || m.DEM[0].Path != "N42E001.hgt.zip" || m.DEM[0].SHA256 == "" {
 		t.Errorf("manifest: %+v", m)
 	}
 }
@@ -76,6 +80,8 @@ func TestRejectsBadInput(t *testing.T) {
 		{"data version with a slash", func(o *compile.Options) { o.DataVersion = "../escape" }, "1-32 characters"},
 		{"profiles missing", func(o *compile.Options) { o.ProfilesDir = t.TempDir() }, "moto"},
 		{"not a PBF", func(o *compile.Options) { o.OSM = filepath.Join(compiletest.Root(), "go.mod") }, "osm: start decoding"},
+		{"DEM file absent", func(o *compile.Options) { o.DEM = []string{"/nonexistent.hgt.zip"} }, "DEM input"},
+		{"DEM not a raster", func(o *compile.Options) { o.DEM = []string{filepath.Join(compiletest.Root(), "go.mod")} }, "elevation"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -31,8 +31,15 @@ var (
 	err  error
 )
 
+// AndorraDEM returns the elevation rasters covering Andorra: the SRTM3
+// tile N42E001 from ../shared/data/dem. Releases built for tests pass it to
+// --dem (or Options.DEM), so they have elevation and grade-aware times.
+func AndorraDEM() []string {
+	return []string{SharedData("dem/N42E001.hgt.zip")}
+}
+
 // Andorra returns the directory of a release compiled from
-// ../shared/data/andorra.osm.pbf with data version "test1". All tests of a
+// ../shared/data/andorra.osm.pbf and AndorraDEM with data version "test1". All tests of a
 // package share it, so it outlives any one test: call Cleanup from TestMain.
 func Andorra(t testing.TB) string {
 	t.Helper()
@@ -43,6 +50,7 @@ func Andorra(t testing.TB) string {
 		}
 		_, dir, err = compile.Build(context.Background(), compile.Options{
 			OSM:         SharedData("andorra.osm.pbf"),
+			DEM:         AndorraDEM(),
 			ProfilesDir: filepath.Join(Root(), "profiles"),
 			DataVersion: "test1",
 			Out:         out,
