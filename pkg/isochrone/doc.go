@@ -1,0 +1,64 @@
+// Package isochrone computes the area reachable from a point within time or
+// distance budgets, as nested polygons that follow the road network.
+//
+// # Pipeline (one file per step)
+//
+//  1. search.go: a Dijkstra over the profile's turn-expanded graph from the
+//     origin's seeds, bounded by the largest budget. Its labels are the cost
+//     of reaching each arc's end, so an arc's start is reached at its label
+//     minus its own weight, and an arc whose start is within budget but end
+//     is not is reached in part: the fraction (budget − start) / weight.
+//     Time budgets weigh arcs by travel time with turn costs (milliseconds);
+//     distance budgets by length (centimetres) with turns free but still
+//     restricted, i.e. the shortest network distance the profile may drive,
+//     not the length of the fastest path: "how far can I get within 10 km"
+//     is a question about distance, and the shortest distance is the one
+//     that answers it. Both are exact integers, like every search here.
+//  2. sample.go: the reached part of every arc becomes a polyline in a local
+//     plane around the origin, with the cost at each vertex. Tunnels and
+//     ferries are left out: the land above a tunnel or around a ferry line is
+//     not somewhere one can be.
+//  3. raster.go: the polylines are drawn onto a grid whose cell is the
+//     longest side of their extent divided by Options.GridCells (clamped to
+//     Options.MinCellM..MaxCellM): fine for a short walk, coarse for an
+//     hour's drive, and always about the same amount of work. Each cell
+//     keeps the least cost of the road points in it.
+//  4. closing.go: a min filter over a disc of BufferCells+ClosingCells then a
+//     max filter over a disc of ClosingCells. Thresholding the result at a
+//     budget gives the cells within BufferCells of road reached within that
+//     budget, morphologically closed so that gaps narrower than
+//     2×ClosingCells between reached roads are filled. Flat morphology
+//     commutes with thresholds, so one pair of filters serves every budget
+//     and the areas are nested by construction.
+//  5. regions.go: per budget, the mask is thresholded, united with the
+//     previous (smaller) budget's final mask grown by one cell, holes smaller
+//     than MinHoleCells are filled and components smaller than
+//     MinSpeckCells (other than the origin's) dropped. Growing the smaller
+//     mask keeps the two outlines at least 0.7 cell apart, so simplification
+//     cannot make them touch.
+//  6. marching.go: marching squares traces each mask's outlines through the
+//     midpoints between cell centres, inside on the left, so exteriors come
+//     out counter-clockwise and holes clockwise. Diagonal (saddle) cells are
+//     joined, matching 8-connected insides and 4-connected outsides.
+//  7. simplify.go: Douglas–Peucker with a tolerance of SimplifyCells (0.3
+//     cell). Distinct parts of an outline are at least 0.7 cell apart and
+//     simplification moves an outline by at most the tolerance, so rings do
+//     not cross; check.go verifies it anyway and falls back to the
+//     unsimplified rings should it ever fail.
+//  8. rings.go: rings are grouped into polygons by the component of the
+//     cells they enclose, projected back to degrees and rounded to 6
+//     decimals, and closed (first point repeated) as RFC 7946 asks.
+//
+// # Concurrency and lifetimes
+//
+// An Engine is safe for concurrent use: it keeps a pool of scratch space
+// (search labels, grids, masks) so that a request allocates little beyond
+// the polygons it returns. Returned Contours own their memory. The graph
+// passed to Compute must stay valid for the call only.
+//
+// # Departure time
+//
+// Request.Departure is accepted and passed down to the search, where
+// time-conditioned restrictions will be evaluated once the graph carries
+// them; today no restriction depends on time, so it changes nothing.
+package isochrone

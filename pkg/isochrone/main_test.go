@@ -1,0 +1,36 @@
+package isochrone
+
+import (
+	"os"
+	"sync"
+	"testing"
+
+	"github.com/mapsco/maps/pkg/compile/compiletest"
+	"github.com/mapsco/maps/pkg/release"
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if andorra.rel != nil {
+		andorra.rel.Close()
+	}
+	compiletest.Cleanup()
+	os.Exit(code)
+}
+
+// andorra is the Andorra release, opened once for every test.
+var andorra struct {
+	once sync.Once
+	rel  *release.Release
+	err  error
+}
+
+func openAndorra(t testing.TB) *release.Release {
+	t.Helper()
+	dir := compiletest.Andorra(t)
+	andorra.once.Do(func() { andorra.rel, andorra.err = release.Open(dir) })
+	if andorra.err != nil {
+		t.Fatal(andorra.err)
+	}
+	return andorra.rel
+}

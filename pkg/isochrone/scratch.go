@@ -1,0 +1,43 @@
+package isochrone
+
+import "github.com/mapsco/maps/pkg/search"
+
+// scratch is the working memory of one Compute call, kept in the Engine's
+// pool between calls so that a request allocates little beyond its
+// answer. Slices grow to the largest request seen and are reused; the
+// invariants each step relies on are noted by the field.
+type scratch struct {
+	// search.go: cost is search.Unreached everywhere but at touched arcs.
+	cost    []uint32
+	touched []uint32
+	heap    search.Heap
+	seeds   []seed
+	metric  metric
+
+	// sample.go
+	plane plane
+	verts []vertex
+	lines []int32
+
+	// raster.go, closing.go
+	field, tmp []uint32
+	planes     [][]uint32
+
+	// regions.go: masks are zero outside the windows in use.
+	mask, prev   []uint8
+	win, prevWin rect
+	cells        []int32
+
+	// marching.go: next is noEdge everywhere between calls.
+	next            []uint32
+	froms           []uint32
+	fromIn, fromOut []int32
+	pts             []pt
+	ringAt          []int32
+	ringIn, ringOut []int32
+	keep            []bool
+	spans           [][2]int
+	rings           [2]ringSet // this budget's rings, the previous budget's
+	segs            []seg
+	fallbacks       int // simplifications the check refused, for tests
+}

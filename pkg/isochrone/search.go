@@ -1,0 +1,136 @@
+package isochrone
+
+import (
+	"math"
+	"time"
+
+	"github.com/mapsco/maps/pkg/graph"
+	"github.com/mapsco/maps/pkg/search"
+	"github.com/mapsco/maps/pkg/snap"
+)
+
+// metric is what a search adds up: travel time with turn costs
+// (milliseconds) or length (centimetres).
+type metric uint8
+
+const (
+	byTime     metric = metric(Minutes)
+	byDistance metric = metric(Kilometers)
+)
+
+// seed is an arc the origin lies on.
+type seed struct {
+	arc   uint32
+	along uint32 // cost from the arc's start to the origin
+	// loop is the earliest cost at which a path comes back to the arc's
+	// start (search.Unreached if none within the limit): the part of the
+	// arc behind the origin is reached only that way.
+	loop uint32
+}
+
+// weight returns arc a's own cost.
+func weight(g *graph.Graph, m metric, a uint32) uint32 {
+	if m == byTime {
+		return g.Fwd.Edges[3*a+1]
+	}
+	s := g.Fwd.Edges[3*a+2] >> 1
+	return uint32(math.Round(float64(g.Net.SegLength[s]) * 100))
+}
+
+// search runs a Dijkstra from the origin's seeds over g's turn graph,
+// labelling every arc whose start lies within limit with the cost of
+// reaching its end (sc.cost, listed in sc.touched). Arcs are expanded
+// only while their end is within limit, and an arc is labelled only if
+// its start is, so the work is bounded by the reachable area, not the
+// graph. Departure is where time-conditioned turns and arcs will be
+// evaluated; none exist yet. It returns false when the origin lies on no
+// arc of g.
+func (sc *scratch) search(g *graph.Graph, origin snap.Result, m metric, limit uint32, departure time.Time) bool {
+	_ = departure // hook: see the package doc
+	sc.resetSearch(g)
+	sc.metric = m
+	sc.seeds = sc.seeds[:0]
+	for rev := range 2 {
+		a := g.ArcOf[graph.SegRef(origin.Seg, rev == 1)]
+		if a == graph.NoArc {
+			continue
+		}
+		w := weight(g, m, a)
+		f := origin.Frac
+		if rev == 1 {
+			f = 1 - f
+		}
+		along := min(w, uint32(math.Round(f*float64(w))))
+		sc.seeds = append(sc.seeds, seed{arc: a, along: along, loop: search.Unreached})
+		sc.label(a, w-along)
+	}
+	if len(sc.seeds) == 0 {
+		return false
+	}
+	for sc.heap.Len() > 0 {
+		c, u := sc.heap.Pop()
+		if c != sc.cost[u] {
+			continue
+		}
+		if c >= limit {
+			break // every arc left starts beyond the limit
+		}
+		sc.relax(g, u, c, limit)
+	}
+	return true
+}
+
+// relax labels the arcs reachable by one turn from arc u, reached at c.
+func (sc *scratch) relax(g *graph.Graph, u, c, limit uint32) {
+	begin, end := g.Turns.Out(u)
+	for i := begin; i < end; i++ {
+		e := g.Turns.Edges[3*i : 3*i+3 : 3*i+3]
+		b := e[0]
+		start, nc := c, uint32(0) // cost at b's start and end
+		if sc.metric == byTime {
+			start = search.Add(c, e[2])
+			nc = search.Add(c, e[1])
+		} else {
+			nc = search.Add(c, weight(g, byDistance, b))
+		}
+		if start >= limit {
+			continue
+		}
+		for k := range sc.seeds {
+			if sc.seeds[k].arc == b {
+				sc.seeds[k].loop = min(sc.seeds[k].loop, start)
+			}
+		}
+		if nc < sc.cost[b] {
+			sc.label(b, nc)
+		}
+	}
+}
+
+func (sc *scratch) label(a, c uint32) {
+	if sc.cost[a] == search.Unreached {
+		sc.touched = append(sc.touched, a)
+	}
+	if c < sc.cost[a] {
+		sc.cost[a] = c
+		sc.heap.Push(c, a)
+	}
+}
+
+// resetSearch makes every label Unreached again, touching only the
+// labels the last search set, and sizes the labels for g.
+func (sc *scratch) resetSearch(g *graph.Graph) {
+	n := len(g.Turns.First) - 1
+	if len(sc.cost) < n {
+		sc.cost = make([]uint32, n)
+		for i := range sc.cost {
+			sc.cost[i] = search.Unreached
+		}
+	} else {
+		for _, a := range sc.touched {
+			sc.cost[a] = search.Unreached
+		}
+	}
+	sc.touched = sc.touched[:0]
+	sc.heap.Reset()
+}
