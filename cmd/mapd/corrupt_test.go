@@ -136,13 +136,13 @@ func keep(_ *testing.T, b []byte) []byte { return b }
 // to a good release afterwards.
 func TestCorruptReleasesRefused(t *testing.T) {
 	data := t.TempDir()
-	linkReleases(t, data, "test1", "swap2")
+	linkReleases(t, data, "swap1", "swap2")
 	for _, c := range corruptions {
 		dir := filepath.Join(data, c.name)
 		copyRelease(t, filepath.Join(data, "swap2"), dir)
 		damage(t, dir, func(b []byte) []byte { return c.edit(t, b) }, c.resum, c.manifest)
 	}
-	if err := release.Use(data, "test1"); err != nil {
+	if err := release.Use(data, "swap1"); err != nil {
 		t.Fatal(err)
 	}
 	// Polling off: every attempt below is a SIGHUP, so each is tried once.
@@ -166,7 +166,7 @@ func TestCorruptReleasesRefused(t *testing.T) {
 				t.Errorf("refused with %q; want it to mention %q", refusal["err"], c.why)
 			}
 			r := s.post(t, "/v1/directions", `{"coordinates":`+laVellaToPas+`}`)
-			if r.status != 200 || r.body["data_version"] != "test1" {
+			if r.status != 200 || r.body["data_version"] != "swap1" {
 				t.Errorf("after refusing %s: status %d, data_version %v", c.name, r.status, r.body["data_version"])
 			}
 			if got := scrape(t, s.metricsBase)[`mapd_release_swaps_total{outcome="refused"}`]; got != float64(i+1) {

@@ -18,12 +18,33 @@ import (
 	"github.com/mapsco/maps/pkg/release"
 )
 
-// linkReleases makes data a directory of releases holding the shared
-// compiled Andorra releases of the given versions (as symlinks).
+var (
+	releasesMu sync.Mutex
+	releases   = map[string]string{}
+)
+
+// testRelease returns a release of Andorra with data version v, compiled once
+// per test binary by the mapc binary (an in-process build under -race takes
+// many times as long) into the directory TestMain made for mapd, which it
+// removes at the end. Tests must not modify it.
+func testRelease(t *testing.T, v string) string {
+	t.Helper()
+	releasesMu.Lock()
+	defer releasesMu.Unlock()
+	if dir, ok := releases[v]; ok {
+		return dir
+	}
+	dir := compiletest.AndorraRelease(t, filepath.Join(filepath.Dir(mapdBin), "releases"), v)
+	releases[v] = dir
+	return dir
+}
+
+// linkReleases makes data a directory of releases holding the shared test
+// releases of the given versions (as symlinks).
 func linkReleases(t *testing.T, data string, versions ...string) {
 	t.Helper()
 	for _, v := range versions {
-		if err := os.Symlink(compiletest.AndorraVersion(t, v), filepath.Join(data, v)); err != nil {
+		if err := os.Symlink(testRelease(t, v), filepath.Join(data, v)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -136,8 +157,8 @@ type swapPhase struct {
 // was current when it was asked.
 func TestSwapUnderLoad(t *testing.T) {
 	data := t.TempDir()
-	linkReleases(t, data, "test1", "swap2", "swap3")
-	if err := release.Use(data, "test1"); err != nil {
+	linkReleases(t, data, "swap1", "swap2", "swap3")
+	if err := release.Use(data, "swap1"); err != nil {
 		t.Fatal(err)
 	}
 	s := launchMapd(t, "--data", data, "--watch-interval", "100ms")
@@ -149,7 +170,7 @@ func TestSwapUnderLoad(t *testing.T) {
 	for w := range workers {
 		wg.Go(func() { results[w] = loadDirections(s, w, stop) })
 	}
-	phases := []swapPhase{{version: "test1", settled: time.Now()}}
+	phases := []swapPhase{{version: "swap1", settled: time.Now()}}
 	swap := func(v string, move func(), hup bool) {
 		time.Sleep(400 * time.Millisecond) // let every worker answer from the current phase
 		p := swapPhase{version: v, triggered: time.Now()}
@@ -163,13 +184,13 @@ func TestSwapUnderLoad(t *testing.T) {
 	}
 	swap("swap2", func() { release.Use(data, "swap2") }, false)
 	swap("swap3", func() { release.Use(data, "swap3") }, true)
-	swap("test1", func() { pointCurrentFile(t, data, "test1") }, true)
+	swap("swap1", func() { pointCurrentFile(t, data, "swap1") }, true)
 	time.Sleep(400 * time.Millisecond)
 	close(stop)
 	wg.Wait()
 
 	checkAnswers(t, results, phases)
-	for _, v := range []string{"test1", "swap2", "swap3"} {
+	for _, v := range []string{"swap1", "swap2", "swap3"} {
 		s.waitLog(t, 5*time.Second, func(l map[string]any) bool {
 			return l["msg"] == "release unmapped" && l["data_version"] == v
 		})
@@ -207,7 +228,7 @@ func checkAnswers(t *testing.T, results [][]answer, phases []swapPhase) {
 				}
 			}
 		}
-		want := []string{"test1", "swap2", "swap3", "test1"}
+		want := []string{"swap1", "swap2", "swap3", "swap1"}
 		if !slices.Equal(seen, want) {
 			t.Errorf("worker %d saw releases %v, want %v", w, seen, want)
 		}

@@ -12,36 +12,28 @@ import (
 // long, and tests that need several releases would blow their time budget.
 
 var (
-	mapcOnce sync.Once
-	mapcBin  string
-	mapcErr  error
+	mapcMu   sync.Mutex
+	mapcBins = map[string]string{} // releases directory → mapc built into it
 )
 
-// mapc builds cmd/mapc once per test binary, beside Andorra's release (so
-// Cleanup removes it), and returns its path.
-func mapc(t testing.TB) string {
+// mapcIn builds cmd/mapc into out/.bin (hidden, so never taken for a
+// release; removed with out) once per directory, and returns its path.
+func mapcIn(t testing.TB, out string) string {
 	t.Helper()
-	out := filepath.Dir(Andorra(t))
-	mapcOnce.Do(func() {
-		mapcBin = filepath.Join(out, "mapc")
-		cmd := exec.Command("go", "build", "-o", mapcBin, "./cmd/mapc")
-		cmd.Dir = Root()
-		if b, err := cmd.CombinedOutput(); err != nil {
-			mapcErr = &buildError{err, string(b)}
-		}
-	})
-	if mapcErr != nil {
-		t.Fatalf("build mapc: %v", mapcErr)
+	mapcMu.Lock()
+	defer mapcMu.Unlock()
+	if bin, ok := mapcBins[out]; ok {
+		return bin
 	}
-	return mapcBin
+	bin := filepath.Join(out, ".bin", "mapc")
+	cmd := exec.Command("go", "build", "-o", bin, "./cmd/mapc")
+	cmd.Dir = Root()
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("build mapc: %v\n%s", err, b)
+	}
+	mapcBins[out] = bin
+	return bin
 }
-
-type buildError struct {
-	err    error
-	output string
-}
-
-func (e *buildError) Error() string { return e.err.Error() + "\n" + e.output }
 
 // AndorraRelease compiles ../shared/data/andorra.osm.pbf into out/version
 // with `mapc build` and returns that directory. Unlike Andorra it builds
@@ -49,7 +41,7 @@ func (e *buildError) Error() string { return e.err.Error() + "\n" + e.output }
 // several releases side by side, point "current" at them, or corrupt them.
 func AndorraRelease(t testing.TB, out, version string) string {
 	t.Helper()
-	cmd := exec.Command(mapc(t), "build", "--osm", SharedData("andorra.osm.pbf"),
+	cmd := exec.Command(mapcIn(t, out), "build", "--osm", SharedData("andorra.osm.pbf"),
 		"--profiles", filepath.Join(Root(), "profiles"), "--data-version", version, "--out", out)
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("mapc build Andorra as %s: %v\n%s", version, err, b)
