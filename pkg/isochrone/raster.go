@@ -72,7 +72,8 @@ func (sc *scratch) rasterise(gr grid) {
 			a, b := line[i-1], line[i]
 			ax, ay, bx, by := float64(a.x), float64(a.y), float64(b.x), float64(b.y)
 			ac, bc := float64(a.c), float64(b.c)
-			n := int(math.Ceil(math.Hypot(bx-ax, by-ay) / step))
+			dx, dy := bx-ax, by-ay
+			n := int(math.Ceil(math.Sqrt(dx*dx+dy*dy) / step))
 			for s := 0; s <= n; s++ {
 				t := 1.0
 				if n > 0 {

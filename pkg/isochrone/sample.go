@@ -119,7 +119,7 @@ func (sc *scratch) emitPart(g *graph.Graph, a uint32, fa, fb, start, w float64) 
 	px, py := pt(0)
 	for k := 1; k < n; k++ {
 		x, y := pt(k)
-		total += math.Hypot(x-px, y-py)
+		total += math.Sqrt((x-px)*(x-px) + (y-py)*(y-py))
 		px, py = x, y
 	}
 	put := func(x, y, f float64) {
@@ -137,7 +137,7 @@ func (sc *scratch) emitPart(g *graph.Graph, a uint32, fa, fb, start, w float64) 
 	px, py = pt(0)
 	for k := 1; k < n && done < db; k++ {
 		x, y := pt(k)
-		l := math.Hypot(x-px, y-py)
+		l := math.Sqrt((x-px)*(x-px) + (y-py)*(y-py))
 		if next := done + l; next > da && l > 0 {
 			if done <= da {
 				t := (da - done) / l

@@ -36,6 +36,7 @@ type scratch struct {
 	ringAt          []int32
 	ringIn, ringOut []int32
 	keep            []bool
+	straight        []pt
 	spans           [][2]int
 	rings           [2]ringSet // this budget's rings, the previous budget's
 	segs            []seg

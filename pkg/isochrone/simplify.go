@@ -9,6 +9,7 @@ package isochrone
 // original, which is what keeps distinct outlines apart (package doc).
 // Rings that would fall below three vertices are kept whole.
 func (sc *scratch) simplifyRing(ring []pt, tol float64, out []pt) []pt {
+	ring = sc.dropCollinear(ring)
 	n := len(ring)
 	if tol <= 0 || n <= 4 {
 		return append(out, ring...)
@@ -63,4 +64,20 @@ func segDist2(p, a, b pt) float64 {
 		px, py = px-t*dx, py-t*dy
 	}
 	return px*px + py*py
+}
+
+// dropCollinear returns ring without the vertices that lie on the straight
+// line through their neighbours, which Douglas–Peucker would drop anyway:
+// marching squares puts a vertex at every cell side, so most are. The
+// result is scratch, valid until the next call.
+func (sc *scratch) dropCollinear(ring []pt) []pt {
+	out := sc.straight[:0]
+	n := len(ring)
+	for i, p := range ring {
+		if orient(ring[(i+n-1)%n], p, ring[(i+1)%n]) != 0 {
+			out = append(out, p)
+		}
+	}
+	sc.straight = out
+	return out
 }

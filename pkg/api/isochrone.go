@@ -1,0 +1,132 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/mapsco/maps/pkg/isochrone"
+	"github.com/mapsco/maps/pkg/route"
+	"github.com/mapsco/maps/pkg/snap"
+)
+
+// isochroneOp is POST /v1/isochrone: 5 credits whatever the contours
+// (spec §4). Its engine keeps the scratch space requests reuse.
+var isochroneOp = func() endpoint[IsochroneRequest] {
+	engine := new(isochrone.Engine)
+	return endpoint[IsochroneRequest]{
+		name:   "isochrone",
+		decode: DecodeIsochrone,
+		cost:   func(IsochroneRequest) int64 { return 5 },
+		run: func(rc *runContext, req IsochroneRequest, dst []byte) ([]byte, *failure) {
+			return runIsochrone(engine, rc, req, dst)
+		},
+	}
+}()
+
+func runIsochrone(engine *isochrone.Engine, rc *runContext, req IsochroneRequest, dst []byte) ([]byte, *failure) {
+	router, ok := rc.rel.Routers[req.Profile]
+	if !ok {
+		return dst, &failure{kind: KindServiceUnavailable, detail: fmt.Sprintf("profile %s is not in data release %s", req.Profile, rc.rel.Manifest.DataVersion)}
+	}
+	snapped, err := router.Snap([]route.Point{route.Point(req.Origin)})
+	if err != nil {
+		// The spec allows no 422 here: a point off the network is an invalid origin.
+		msg := fmt.Sprintf("no road usable by profile %s within %d m of this point", req.Profile, snap.MaxDistance)
+		return dst, &failure{kind: KindInvalidRequest, detail: fmt.Sprintf("the origin is not near a road the %s profile may use", req.Profile),
+			errs: []FieldError{{Field: "/origin", Message: msg}}}
+	}
+	ctx, cancel := requestContext()
+	defer cancel()
+	contours, err := engine.Compute(ctx, router.Graph(), snapped[0], isochrone.Request{Budgets: budgets(req.Contours), Departure: departure(req)})
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
+		return dst, &failure{kind: KindServiceUnavailable, detail: "the isochrone did not finish in time; retry"}
+	case err != nil:
+		return dst, &failure{kind: KindServiceUnavailable, detail: err.Error()}
+	}
+	dst = appendKey(dst, "profile", true)
+	dst = appendString(dst, req.Profile)
+	dst = appendKey(dst, "features", true)
+	return appendFeatures(dst, contours), nil
+}
+
+func budgets(cs []Contour) []isochrone.Budget {
+	out := make([]isochrone.Budget, len(cs))
+	for i, c := range cs {
+		if c.Kilometers > 0 {
+			out[i] = isochrone.Budget{Value: c.Kilometers, Unit: isochrone.Kilometers}
+		} else {
+			out[i] = isochrone.Budget{Value: c.Minutes, Unit: isochrone.Minutes}
+		}
+	}
+	return out
+}
+
+// departure is the time the isochrone is for: the one asked, or the zero
+// time, which the engine reads as now.
+func departure(req IsochroneRequest) time.Time {
+	if req.HasDepartureTime {
+		return req.DepartureTime
+	}
+	return time.Time{}
+}
+
+// appendFeatures writes the FeatureCollection: one feature per contour, in
+// the engine's order (minutes, then kilometres, each ascending), with
+// properties contour (the budget as asked) and unit.
+func appendFeatures(dst []byte, contours []isochrone.Contour) []byte {
+	dst = append(dst, `{"type":"FeatureCollection","features":[`...)
+	for i, c := range contours {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, `{"type":"Feature","properties":{"contour":`...)
+		dst = appendNumber(dst, c.Budget.Value, 6)
+		dst = append(dst, `,"unit":`...)
+		dst = appendString(dst, c.Budget.Unit.String())
+		dst = append(dst, `},"geometry":`...)
+		dst = appendPolygons(dst, c.Polygons)
+		dst = append(dst, '}')
+	}
+	return append(dst, "]}"...)
+}
+
+// appendPolygons writes a Polygon, or a MultiPolygon when there are several.
+func appendPolygons(dst []byte, polys []isochrone.Polygon) []byte {
+	if len(polys) == 1 {
+		dst = append(dst, `{"type":"Polygon","coordinates":`...)
+		return append(appendRings(dst, polys[0]), '}')
+	}
+	dst = append(dst, `{"type":"MultiPolygon","coordinates":[`...)
+	for i, p := range polys {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendRings(dst, p)
+	}
+	return append(dst, "]}"...)
+}
+
+func appendRings(dst []byte, p isochrone.Polygon) []byte {
+	dst = append(dst, '[')
+	for i, r := range p {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, '[')
+		for j, q := range r {
+			if j > 0 {
+				dst = append(dst, ',')
+			}
+			dst = append(dst, '[')
+			dst = appendNumber(dst, q[0], 6)
+			dst = append(dst, ',')
+			dst = appendNumber(dst, q[1], 6)
+			dst = append(dst, ']')
+		}
+		dst = append(dst, ']')
+	}
+	return append(dst, ']')
+}
