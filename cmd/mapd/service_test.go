@@ -58,6 +58,8 @@ func TestServiceEndpoints(t *testing.T) {
 		s.do(t, "GET", "/v1/teleport", "", ""),
 		s.do(t, "GET", "/v1/directions", "", ""),
 		s.post(t, "/v1/directions", `{"coordinates":`+laVellaToPas+`}`),
+		s.post(t, "/v1/directions", `{"coordinates":[[1.5218,42.5063],[1.5970,42.5340],[1.7333,42.5425]],"include_steps":true,`+
+			`"alternatives":3,"profile":"bicycle","departure_time":"2026-11-22T08:00:00+01:00","geometry_format":"geojson"}`),
 		s.post(t, "/v1/directions", `{"coordinates":"Andorra"}`),
 	} {
 		if got := r.header.Get("X-Attribution"); got != wantAttribution {
