@@ -150,9 +150,13 @@ func (w *Watcher) prepare(dir string, serving *Release) (*Release, error) {
 	return rel, nil
 }
 
-// compatible refuses a release lacking a profile the serving one has:
-// swapping it in would turn that profile's requests into errors.
+// compatible refuses a release lacking a profile or the elevation model the
+// serving one has: swapping it in would turn those requests into errors.
 func compatible(serving, next *Release) error {
+	if serving.DEM != nil && next.DEM == nil {
+		return fmt.Errorf("release %s: %w: no elevation model, which release %s serves",
+			next.Dir, ErrIncompatible, serving.Manifest.DataVersion)
+	}
 	for name := range serving.Routers {
 		if _, ok := next.Routers[name]; !ok {
 			return fmt.Errorf("release %s: %w: no %s profile, which release %s serves",

@@ -4,11 +4,12 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/mapsco/maps/pkg/elevation"
 	"github.com/mapsco/maps/pkg/route"
 )
 
-// A release without a profile the served one has would turn that profile's
-// requests into errors: refuse it. Extra profiles are fine.
+// A release without a profile or the elevation model the served one has
+// would turn those requests into errors: refuse it. Extra profiles are fine.
 func TestCompatible(t *testing.T) {
 	rel := func(v string, profiles ...string) *Release {
 		r := &Release{Dir: "/releases/" + v, Manifest: &Manifest{DataVersion: v}, Routers: map[string]*route.Router{}}
@@ -23,5 +24,13 @@ func TestCompatible(t *testing.T) {
 	err := compatible(rel("a", "car", "moto"), rel("b", "car"))
 	if !errors.Is(err, ErrIncompatible) {
 		t.Errorf("missing profile: %v", err)
+	}
+	withDEM := rel("a", "car")
+	withDEM.DEM = &elevation.DEM{}
+	if err := compatible(withDEM, rel("b", "car")); !errors.Is(err, ErrIncompatible) {
+		t.Errorf("missing elevation model: %v", err)
+	}
+	if err := compatible(rel("a", "car"), withDEM); err != nil {
+		t.Errorf("a release gaining elevation refused: %v", err)
 	}
 }
