@@ -1,6 +1,8 @@
 package synth
 
 import (
+	"fmt"
+
 	"github.com/qedus/osmpbf/OSMPBF"
 	"google.golang.org/protobuf/proto"
 )
@@ -86,7 +88,7 @@ func (b *blockBuilder) addRelation(id int64, members []Member, tags []Tag) error
 		case "r":
 			t = OSMPBF.Relation_RELATION
 		default:
-			return errMemberType
+			return fmt.Errorf("synth: pbf: relation %d: member type %q is not n, w or r", id, m.Type)
 		}
 		r.Types = append(r.Types, t)
 		r.Memids = append(r.Memids, m.ID-prev)

@@ -159,11 +159,12 @@ func (u *unionFind) union(a, b int32) {
 
 // largest returns the root of the biggest set (lowest root on ties).
 func (u *unionFind) largest() int32 {
-	best := int32(0)
+	best := int32(-1)
 	for v := range u.parent {
-		if r := u.find(int32(v)); u.size[r] > u.size[u.find(best)] || (u.size[r] == u.size[u.find(best)] && r < u.find(best)) {
+		r := u.find(int32(v))
+		if best < 0 || u.size[r] > u.size[best] || (u.size[r] == u.size[best] && r < best) {
 			best = r
 		}
 	}
-	return u.find(best)
+	return best
 }

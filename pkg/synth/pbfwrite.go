@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"compress/zlib"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"io"
 
@@ -78,21 +77,21 @@ func newPBFWriter(w io.Writer, bbox [4]int32, program string) (*pbfWriter, error
 
 // advance checks ordering and starts a new block when the kind changes or
 // the current one is full.
-func (p *pbfWriter) advance(k kind, id int64, bytes int) error {
+func (p *pbfWriter) advance(k kind, id int64, size int) error {
 	switch {
 	case k < p.kind:
 		return fmt.Errorf("synth: pbf: kind %d after kind %d (write nodes, ways, relations in order)", k, p.kind)
 	case k == p.kind && id <= p.lastID:
 		return fmt.Errorf("synth: pbf: id %d after %d (ids must increase)", id, p.lastID)
 	}
-	if k != p.kind || p.blk.entities >= maxBlockEntities || p.blk.bytes+bytes > maxBlockBytes {
+	if k != p.kind || p.blk.entities >= maxBlockEntities || p.blk.bytes+size > maxBlockBytes {
 		if err := p.flush(); err != nil {
 			return err
 		}
 	}
 	p.kind, p.lastID = k, id
 	p.blk.entities++
-	p.blk.bytes += bytes
+	p.blk.bytes += size
 	return nil
 }
 
@@ -165,5 +164,3 @@ func (p *pbfWriter) writeBlob(typ string, msg proto.Message) error {
 	}
 	return nil
 }
-
-var errMemberType = errors.New("synth: pbf: member type is not n, w or r")

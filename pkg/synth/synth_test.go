@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/mapsco/maps/pkg/geo"
@@ -198,7 +199,7 @@ func TestTrunkRoadsConnectTiles(t *testing.T) {
 	wantPairs := [][2]int{{0, 1}, {0, 2}}
 	var pairs [][2]int
 	for _, w := range c.ways {
-		if w.Tags["highway"] != "trunk" || w.Tags["ref"] == "" || w.Tags["name"] == "" || w.Tags["ref"][:3] != "ST-" {
+		if w.Tags["highway"] != "trunk" || !strings.HasPrefix(w.Tags["ref"], "ST-") || w.Tags["name"] != "Synthetic trunk "+w.Tags["ref"][3:] {
 			continue
 		}
 		if w.Tags["oneway"] != "" {
