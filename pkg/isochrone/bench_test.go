@@ -3,6 +3,7 @@ package isochrone
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/mapsco/maps/pkg/route"
 )
@@ -24,4 +25,21 @@ func BenchmarkCar60(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkSearch is the search step alone (60-minute car budget from
+// Andorra la Vella), to compare with the polygon construction.
+func BenchmarkSearch(b *testing.B) {
+	rel := openAndorra(b)
+	r := rel.Routers["car"]
+	sn, err := r.Snap([]route.Point{{1.5218, 42.5063}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	sc := new(scratch)
+	b.ReportAllocs()
+	for b.Loop() {
+		sc.search(r.Graph(), sn[0], byTime, 3600_000, time.Time{})
+	}
+	b.ReportMetric(float64(len(sc.touched)), "arcs")
 }

@@ -78,7 +78,7 @@ type Options struct {
 	ClosingCells  int     // gaps up to twice this wide are closed [2]
 	MinHoleCells  int     // smaller holes are filled [64]
 	MinSpeckCells int     // smaller islands are dropped, except the origin's [20]
-	SimplifyCells float64 // Douglas–Peucker tolerance [0.3]; negative: none
+	SimplifyCells float64 // Douglas–Peucker tolerance [0.6]; negative: none
 }
 
 func (o Options) withDefaults() Options {
@@ -99,7 +99,7 @@ func (o Options) withDefaults() Options {
 		o.MaxCellM = 500
 	}
 	if o.SimplifyCells == 0 {
-		o.SimplifyCells = 0.3
+		o.SimplifyCells = 0.6
 	}
 	return o
 }

@@ -15,26 +15,33 @@ func (rs *ringSet) reset() {
 func (rs *ringSet) len() int        { return len(rs.at) - 1 }
 func (rs *ringSet) ring(k int) []pt { return rs.pts[rs.at[k]:rs.at[k+1]] }
 
-// polygons simplifies the rings region traced (falling back to the
-// traced ones if the simplified rings fail the check against themselves
-// or the previous budget's) and returns them as polygons in degrees.
+// polygons simplifies the rings region traced and returns them as
+// polygons in degrees. A simplification the check refuses (rings that
+// cross or touch each other or the previous budget's) is retried at
+// safeTolerance, which cannot fail that way, and at worst the traced
+// rings themselves are used.
 func (sc *scratch) polygons(gr grid, opt Options) []Polygon {
 	cur := &sc.rings[0]
-	cur.reset()
-	tol := 2 * opt.SimplifyCells // doubled units
-	for k := 0; k+1 < len(sc.ringAt); k++ {
-		cur.pts = sc.simplifyRing(sc.pts[sc.ringAt[k]:sc.ringAt[k+1]], tol, cur.pts)
-		cur.at = append(cur.at, int32(len(cur.pts)))
-	}
-	if tol > 0 && !sc.valid(cur, &sc.rings[1]) {
+	for _, tol := range [...]float64{opt.SimplifyCells, min(opt.SimplifyCells, safeTolerance), 0} {
+		cur.reset()
+		for k := 0; k+1 < len(sc.ringAt); k++ {
+			cur.pts = sc.simplifyRing(sc.pts[sc.ringAt[k]:sc.ringAt[k+1]], 2*tol, cur.pts) // doubled units
+			cur.at = append(cur.at, int32(len(cur.pts)))
+		}
+		if tol <= 0 || sc.valid(cur, &sc.rings[1]) {
+			break
+		}
 		sc.fallbacks++
-		cur.pts = append(cur.pts[:0], sc.pts...)
-		cur.at = append(cur.at[:0], sc.ringAt...)
 	}
 	out := sc.assemble(gr, cur)
 	sc.rings[0], sc.rings[1] = sc.rings[1], sc.rings[0] // keep this budget's for the next check
 	return out
 }
+
+// safeTolerance (cells) keeps simplified outlines from meeting: distinct
+// parts of traced outlines, and outlines of nested budgets, are at least
+// √2/2 cell apart, and each moves by at most the tolerance.
+const safeTolerance = 0.3
 
 // assemble makes a polygon of each counter-clockwise ring and gives it
 // the clockwise rings (holes) it is the innermost exterior around, then
