@@ -46,9 +46,9 @@ type WatchConfig struct {
 // reload requests in one goroutine.
 type Watcher struct {
 	cfg WatchConfig
-	// lastTried is the directory of the last attempt, so that polling does
-	// not verify (and log) a refused release again every Interval; an
-	// explicit reload retries it.
+	// lastTried is the directory of the last attempt (or why the pointer did
+	// not resolve), so that polling does not verify and log a refused release
+	// again every Interval; an explicit reload retries it.
 	lastTried string
 }
 
@@ -94,16 +94,20 @@ func (w *Watcher) Reload(ctx context.Context, force bool) (SwapEvent, bool) {
 	start := time.Now()
 	serving := w.serving()
 	dir, err := Resolve(w.cfg.Data)
-	if err == nil {
-		dir = canonical(dir)
-		if dir == canonical(serving.Dir) || (!force && dir == w.lastTried) {
-			if force {
-				w.cfg.Log.Info("release reload: current pointer names the release being served", "dir", dir)
-			}
-			return SwapEvent{}, false
+	attempt := dir // what lastTried remembers: the directory, or why none resolved
+	if err != nil {
+		attempt = "unresolved: " + err.Error()
+	} else if dir = canonical(dir); dir == canonical(serving.Dir) {
+		if force {
+			w.cfg.Log.Info("release reload: current pointer names the release being served", "dir", dir)
 		}
-		w.lastTried = dir
+		w.lastTried = "" // a release refused before is worth a new try if the pointer names it again
+		return SwapEvent{}, false
 	}
+	if !force && attempt == w.lastTried {
+		return SwapEvent{}, false
+	}
+	w.lastTried = attempt
 	ev := SwapEvent{Outcome: SwapRefused, Dir: dir, From: serving.Manifest.DataVersion, To: serving.Manifest.DataVersion}
 	var rel *Release
 	if err == nil {

@@ -28,12 +28,14 @@ func releasesDir(t *testing.T) string {
 	bad := filepath.Join(data, "bad")
 	os.Mkdir(bad, 0o755)
 	src := compiletest.AndorraVersion(t, "swap2")
-	if err := os.Symlink(filepath.Join(src, release.GraphFile), filepath.Join(bad, release.GraphFile)); err != nil {
-		t.Fatal(err)
-	}
 	m, err := release.ReadManifest(src)
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, f := range m.Files {
+		if err := os.Symlink(filepath.Join(src, f.Name), filepath.Join(bad, f.Name)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	m.Files[0].SHA256 = strings.Repeat("0", 64)
 	b, _ := json.Marshal(m)
@@ -81,6 +83,15 @@ func TestWatcherReload(t *testing.T) {
 		t.Errorf("an explicit reload did not retry: %v %+v", tried, ev)
 	}
 
+	// A pointer that names nothing is refused once, not at every poll.
+	os.Remove(filepath.Join(data, release.CurrentFile))
+	if ev, tried := w.Reload(ctx, false); !tried || ev.Outcome != release.SwapRefused || serving(h) != "test1" {
+		t.Errorf("missing pointer: %v %+v", tried, ev)
+	}
+	if _, tried := w.Reload(ctx, false); tried {
+		t.Error("polling retried a missing pointer")
+	}
+
 	release.Use(data, "swap2")
 	ev, tried = w.Reload(ctx, false)
 	if !tried || ev.Outcome != release.SwapOK || ev.From != "test1" || ev.To != "swap2" || serving(h) != "swap2" {
@@ -91,8 +102,8 @@ func TestWatcherReload(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Error("the old release was not unmapped")
 	}
-	if len(events) != 3 {
-		t.Errorf("OnSwap saw %d attempts, want 3", len(events))
+	if len(events) != 4 {
+		t.Errorf("OnSwap saw %d attempts, want 4", len(events))
 	}
 }
 

@@ -35,14 +35,18 @@ func mapcIn(t testing.TB, out string) string {
 	return bin
 }
 
-// AndorraRelease compiles ../shared/data/andorra.osm.pbf into out/version
-// with `mapc build` and returns that directory. Unlike Andorra it builds
+// AndorraRelease compiles ../shared/data/andorra.osm.pbf and AndorraDEM into
+// out/version with `mapc build` and returns that directory. Unlike Andorra it builds
 // every time and into a directory the caller owns, for tests that keep
 // several releases side by side, point "current" at them, or corrupt them.
 func AndorraRelease(t testing.TB, out, version string) string {
 	t.Helper()
-	cmd := exec.Command(mapcIn(t, out), "build", "--osm", SharedData("andorra.osm.pbf"),
-		"--profiles", filepath.Join(Root(), "profiles"), "--data-version", version, "--out", out)
+	args := []string{"build", "--osm", SharedData("andorra.osm.pbf"),
+		"--profiles", filepath.Join(Root(), "profiles"), "--data-version", version, "--out", out}
+	for _, dem := range AndorraDEM() { // as Andorra builds, so the releases can replace each other
+		args = append(args, "--dem", dem)
+	}
+	cmd := exec.Command(mapcIn(t, out), args...)
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("mapc build Andorra as %s: %v\n%s", version, err, b)
 	}
