@@ -5,7 +5,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/mapsco/maps/pkg/compile/compiletest"
 	"github.com/mapsco/maps/pkg/release"
 )
 
@@ -29,7 +28,7 @@ func isClosed(c <-chan struct{}) bool {
 
 // A swapped-out release stays mapped until its last request is done.
 func TestHolderUnmapsAfterLastRequest(t *testing.T) {
-	dir := compiletest.Andorra(t)
+	dir := testRelease(t, "test1")
 	r1, r2 := mustOpen(t, dir), mustOpen(t, dir)
 	h := release.NewHolder(r1)
 	got, done1 := h.Acquire()
@@ -61,7 +60,7 @@ func TestHolderUnmapsAfterLastRequest(t *testing.T) {
 // Requests racing with swaps never hold an unmapped release, and every
 // swapped-out release is eventually unmapped.
 func TestHolderConcurrentSwaps(t *testing.T) {
-	dir := compiletest.Andorra(t)
+	dir := testRelease(t, "test1")
 	h := release.NewHolder(mustOpen(t, dir))
 	var stop atomic.Bool
 	var bad atomic.Int64

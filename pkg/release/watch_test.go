@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mapsco/maps/pkg/compile/compiletest"
 	"github.com/mapsco/maps/pkg/release"
 )
 
@@ -21,13 +20,13 @@ func releasesDir(t *testing.T) string {
 	t.Helper()
 	data := t.TempDir()
 	for _, v := range []string{"test1", "swap2"} {
-		if err := os.Symlink(compiletest.AndorraVersion(t, v), filepath.Join(data, v)); err != nil {
+		if err := os.Symlink(testRelease(t, v), filepath.Join(data, v)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	bad := filepath.Join(data, "bad")
 	os.Mkdir(bad, 0o755)
-	src := compiletest.AndorraVersion(t, "swap2")
+	src := testRelease(t, "swap2")
 	m, err := release.ReadManifest(src)
 	if err != nil {
 		t.Fatal(err)

@@ -52,27 +52,3 @@ func AndorraRelease(t testing.TB, out, version string) string {
 	}
 	return filepath.Join(out, version)
 }
-
-var (
-	versionsMu sync.Mutex
-	versions   = map[string]string{}
-)
-
-// AndorraVersion returns a release of Andorra with data version v, compiled
-// once per test binary beside the one Andorra returns (so Cleanup removes
-// it too). v "test1" is Andorra's own. Tests must not modify it: copy it.
-func AndorraVersion(t testing.TB, v string) string {
-	t.Helper()
-	shared := Andorra(t)
-	if v == "test1" {
-		return shared
-	}
-	versionsMu.Lock()
-	defer versionsMu.Unlock()
-	if dir, ok := versions[v]; ok {
-		return dir
-	}
-	dir := AndorraRelease(t, filepath.Dir(shared), v)
-	versions[v] = dir
-	return dir
-}
