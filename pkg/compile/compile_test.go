@@ -24,16 +24,12 @@ func options(out, version string) compile.Options {
 	}
 }
 
-// TestDeterministic builds Andorra twice and compares the artifacts byte for
-// byte: only the manifest's build time may differ.
+// TestDeterministic builds Andorra again beside the shared test release and
+// compares the artifacts byte for byte: only the manifest's build time may
+// differ.
 func TestDeterministic(t *testing.T) {
-	out := t.TempDir()
-	_, a, err := compile.Build(context.Background(), options(out, "same"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	out2 := t.TempDir()
-	_, b, err := compile.Build(context.Background(), options(out2, "same"))
+	a := compiletest.Andorra(t)
+	_, b, err := compile.Build(context.Background(), options(t.TempDir(), "test1"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,12 +53,11 @@ func TestDeterministic(t *testing.T) {
 	}
 }
 
+// TestRefusesToOverwrite builds into the shared release's place: releases
+// are immutable, so mapc refuses before reading anything.
 func TestRefusesToOverwrite(t *testing.T) {
-	out := t.TempDir()
-	if _, _, err := compile.Build(context.Background(), options(out, "v1")); err != nil {
-		t.Fatal(err)
-	}
-	_, _, err := compile.Build(context.Background(), options(out, "v1"))
+	dir := compiletest.Andorra(t)
+	_, _, err := compile.Build(context.Background(), options(filepath.Dir(dir), filepath.Base(dir)))
 	if !errors.Is(err, release.ErrExists) {
 		t.Fatalf("second build into the same release: %v", err)
 	}
