@@ -70,6 +70,12 @@ func appendRoute(dst []byte, rc *runContext, req DirectionsRequest, id int, rt *
 			dst = append(dst, ',')
 		}
 		dst = appendTotals(dst, leg.DistanceM, leg.DurationS)
+		if req.IncludeSteps {
+			dst = dst[:len(dst)-1] // reopen the leg object
+			dst = appendKey(dst, "steps", true)
+			dst = appendSteps(dst, legSteps(rc.rel.Routers[req.Profile], req, rt, i))
+			dst = append(dst, '}')
+		}
 	}
 	dst = append(dst, ']')
 	if c, ok := routeClimb(rc, rc.rel.Routers[req.Profile], rt); ok {

@@ -2,11 +2,11 @@ package graph
 
 import "math"
 
-// heading returns the direction of travel, in degrees counter-clockwise from
+// Heading returns the direction of travel, in degrees counter-clockwise from
 // east, on the first (leaving=true) or last piece of a segment travelled in
 // the direction segRef gives. Pieces of zero length are skipped; a segment
 // with no length at all has heading 0.
-func (n *Network) heading(segRef uint32, leaving bool) float64 {
+func (n *Network) Heading(segRef uint32, leaving bool) float64 {
 	s, reversed := SplitSegRef(segRef)
 	begin, end := n.Points(s)
 	// Walk from the node the heading is measured at, into the segment.
@@ -32,10 +32,10 @@ func (n *Network) heading(segRef uint32, leaving bool) float64 {
 	return 0
 }
 
-// turnAngle is the change of heading from arriving on in to leaving on out,
+// TurnAngle is the change of heading from arriving on in to leaving on out,
 // in (-180, 180], positive to the left.
-func (n *Network) turnAngle(in, out uint32) float64 {
-	d := n.heading(out, true) - n.heading(in, false)
+func (n *Network) TurnAngle(in, out uint32) float64 {
+	d := n.Heading(out, true) - n.Heading(in, false)
 	for d <= -180 {
 		d += 360
 	}

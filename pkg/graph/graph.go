@@ -155,3 +155,10 @@ func SplitSegRef(r uint32) (s uint32, reversed bool) { return r >> 1, r&1 == 1 }
 
 // Usable reports whether the profile may travel segment s in some direction.
 func (g *Graph) Usable(s uint32) bool { return g.WF[s] != NoWay || g.WB[s] != NoWay }
+
+// Turn decodes entry i of the turn graph: the arc turned onto, the search
+// weight (turn cost plus that arc's time) and the turn's own cost, in ms.
+func (g *Graph) Turn(i uint32) (to, weight, cost uint32) {
+	e := g.Turns.Edges[3*i : 3*i+3 : 3*i+3]
+	return e[0], e[1], e[2]
+}

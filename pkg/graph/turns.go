@@ -47,7 +47,7 @@ func appendTurns(edges []uint32, g *Graph, v, a uint32, blocked bool, rules *tur
 		if uTurn {
 			cost = uint32(m.UTurnS * 1000)
 		} else {
-			cost = m.cost(g.Net.turnAngle(in, out))
+			cost = m.cost(g.Net.TurnAngle(in, out))
 		}
 		edges = append(edges, b, add32(cost, g.Fwd.Edges[3*b+1]), cost)
 	}

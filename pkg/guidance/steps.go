@@ -1,0 +1,254 @@
+package guidance
+
+import (
+	"math"
+
+	"github.com/mapsco/maps/pkg/graph"
+)
+
+// Leg is what Steps needs to narrate one leg.
+type Leg struct {
+	Pieces []Piece
+	// Dest is the waypoint as the client sent it and Snapped where it was
+	// placed on the road: their offset tells the side of the street.
+	Dest, Snapped [2]float64
+}
+
+// Steps narrates a leg on graph g. It returns at least a depart and an
+// arrive step.
+func Steps(g *graph.Graph, leg Leg) []Step {
+	n := &narrator{g: g}
+	first := leg.Pieces[0].Arc
+	name, ref, class := n.road(first)
+	n.open(Step{Maneuver: Depart, Instruction: departText(g.Net.Heading(n.segRef(first), true), roadLabel(name, ref, class))}, first)
+	n.add(leg.Pieces[0])
+	for i := 1; i < len(leg.Pieces); i++ {
+		n.junction(leg.Pieces[i-1].Arc, leg.Pieces[i].Arc)
+		n.add(leg.Pieces[i])
+	}
+	last := leg.Pieces[len(leg.Pieces)-1].Arc
+	if n.ring != nil { // the leg ends on the roundabout
+		s := &n.steps[len(n.steps)-1]
+		s.Instruction = enterRoundaboutText(roadLabel(s.RoadName, s.RoadRef, s.RoadClass))
+		n.ring = nil
+	}
+	side := sideOfStreet(g.Net.Heading(n.segRef(last), false), leg.Snapped, leg.Dest)
+	n.steps = append(n.steps, Step{Maneuver: Arrive, Modifier: side, Instruction: arriveText(side)})
+	n.steps = collapse(n.steps)
+	for i := range n.steps {
+		n.steps[i].Instruction = truncate(n.steps[i].Instruction)
+	}
+	return n.steps
+}
+
+// narrator builds the steps of one leg.
+type narrator struct {
+	g     *graph.Graph
+	steps []Step
+	ring  *ringState // while on a roundabout
+}
+
+// ringState counts the exits passed on a roundabout.
+type ringState struct{ exits int }
+
+func (n *narrator) segRef(arc uint32) uint32 { return n.g.Fwd.Edges[3*arc+2] }
+
+func (n *narrator) seg(arc uint32) uint32 {
+	s, _ := graph.SplitSegRef(n.segRef(arc))
+	return s
+}
+
+func (n *narrator) road(arc uint32) (name, ref, class string) {
+	s := n.seg(arc)
+	return n.g.Net.Name(s), n.g.Net.Ref(s), n.g.Net.Class(s)
+}
+
+func (n *narrator) flags(arc uint32) uint8 { return n.g.Net.SegFlags[n.seg(arc)] }
+
+// open starts a step that follows the road of arc.
+func (n *narrator) open(s Step, arc uint32) {
+	s.RoadName, s.RoadRef, s.RoadClass = n.road(arc)
+	n.steps = append(n.steps, s)
+}
+
+func (n *narrator) add(p Piece) {
+	s := &n.steps[len(n.steps)-1]
+	s.DistanceM += p.DistanceM
+	s.DurationS += p.DurationS
+}
+
+// junction decides what, if anything, the driver is told at the node
+// between arcs p and c.
+func (n *narrator) junction(p, c uint32) {
+	inRing, onRing := n.flags(p)&graph.FlagRoundabout != 0, n.flags(c)&graph.FlagRoundabout != 0
+	switch {
+	case !inRing && onRing:
+		n.open(Step{Maneuver: Roundabout}, c)
+		n.ring = &ringState{}
+		return
+	case inRing && onRing:
+		if n.ring != nil {
+			n.ring.exits += n.exitsAt(p)
+		}
+		return
+	case inRing && !onRing && n.ring != nil:
+		n.ring.exits++
+		n.finishRoundabout(c)
+		return
+	}
+	m := n.classify(p, c)
+	if m.Maneuver == "" || (m.Maneuver == Continue && n.onStepRoad(c)) {
+		return // nothing to say: the step goes on
+	}
+	n.open(m, c)
+}
+
+// finishRoundabout writes the roundabout step's instruction naming the exit
+// road.
+func (n *narrator) finishRoundabout(exit uint32) {
+	if n.ring == nil {
+		return
+	}
+	s := &n.steps[len(n.steps)-1]
+	s.Exit = max(1, n.ring.exits)
+	s.RoadName, s.RoadRef, s.RoadClass = n.road(exit)
+	s.Instruction = roundaboutText(s.Exit, roadLabel(s.RoadName, s.RoadRef, s.RoadClass))
+	n.ring = nil
+}
+
+// exitsAt counts the ways off the roundabout at the head of ring arc p.
+func (n *narrator) exitsAt(p uint32) int {
+	v := n.g.Fwd.Edges[3*p]
+	begin, end := n.g.Fwd.Out(v)
+	count := 0
+	for a := begin; a < end; a++ {
+		if n.flags(a)&graph.FlagRoundabout == 0 {
+			count++
+		}
+	}
+	return count
+}
+
+// classify names the maneuver from arc p onto arc c, or returns a zero Step
+// when none is worth a word.
+func (n *narrator) classify(p, c uint32) Step {
+	net := n.g.Net
+	angle := net.TurnAngle(n.segRef(p), n.segRef(c))
+	label := roadLabel(n.road(c))
+	if n.seg(p) == n.seg(c) {
+		return Step{Maneuver: UTurn, Modifier: "uturn", Instruction: uTurnText(label)}
+	}
+	others := n.alternatives(p, c)
+	if len(others) == 0 {
+		return Step{} // no other way on: not a decision
+	}
+	pLink, cLink := n.flags(p)&graph.FlagLink != 0, n.flags(c)&graph.FlagLink != 0
+	side := sideOf(angle)
+	_, _, pClass := n.road(p)
+	_, _, cClass := n.road(c)
+	switch {
+	case cLink && !pLink && (pClass == "motorway" || pClass == "trunk"):
+		return Step{Maneuver: OffRamp, Modifier: side, Instruction: offRampText(side, label)}
+	case cLink && !pLink:
+		return Step{Maneuver: Ramp, Modifier: side, Instruction: rampText(side, label)}
+	case pLink && !cLink && (cClass == "motorway" || cClass == "trunk"):
+		return Step{Maneuver: Merge, Modifier: side, Instruction: mergeText(label)}
+	}
+	if math.Abs(angle) < 45 {
+		if fork, side := n.fork(p, angle, others); fork {
+			return Step{Maneuver: Fork, Modifier: side, Instruction: forkText(side, label)}
+		}
+	}
+	if math.Abs(angle) < 30 {
+		if n.sameRoad(p, c) {
+			return Step{}
+		}
+		return Step{Maneuver: Continue, Modifier: "straight", Instruction: continueText(label)}
+	}
+	mod := turnModifier(angle)
+	return Step{Maneuver: Turn, Modifier: mod, Instruction: turnText(mod, label)}
+}
+
+// alternatives lists the arcs leaving p's head other than c and the way
+// back.
+func (n *narrator) alternatives(p, c uint32) []uint32 {
+	v := n.g.Fwd.Edges[3*p]
+	begin, end := n.g.Fwd.Out(v)
+	var out []uint32
+	for a := begin; a < end; a++ {
+		if a != c && n.seg(a) != n.seg(p) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// fork reports whether another way leaves almost as straight as ours, and
+// on which side ours lies.
+func (n *narrator) fork(p uint32, angle float64, others []uint32) (bool, string) {
+	for _, o := range others {
+		oa := n.g.Net.TurnAngle(n.segRef(p), n.segRef(o))
+		if math.Abs(oa) < 45 {
+			if angle > oa {
+				return true, "left"
+			}
+			return true, "right"
+		}
+	}
+	return false, ""
+}
+
+// onStepRoad reports whether arc c is on the road the current step follows.
+func (n *narrator) onStepRoad(c uint32) bool {
+	s := &n.steps[len(n.steps)-1]
+	name, ref, class := n.road(c)
+	if name == "" && ref == "" && s.RoadName == "" && s.RoadRef == "" {
+		return class == s.RoadClass
+	}
+	return name == s.RoadName && ref == s.RoadRef
+}
+
+// sameRoad: the same name and reference, or both unnamed of one class.
+func (n *narrator) sameRoad(p, c uint32) bool {
+	pn, pr, pc := n.road(p)
+	cn, cr, cc := n.road(c)
+	if pn == "" && pr == "" && cn == "" && cr == "" {
+		return pc == cc
+	}
+	return pn == cn && pr == cr
+}
+
+func sideOf(angle float64) string {
+	if angle > 0 {
+		return "left"
+	}
+	return "right"
+}
+
+// turnModifier grades a turn by its angle (positive is left).
+func turnModifier(angle float64) string {
+	a, side := math.Abs(angle), sideOf(angle)
+	switch {
+	case a < 60:
+		return "slight " + side
+	case a < 130:
+		return side
+	}
+	return "sharp " + side
+}
+
+// sideOfStreet says whether the waypoint lies left or right of the road at
+// the point it was snapped to, given the heading of arrival; "" when it is
+// on the road itself (within about 3 m).
+func sideOfStreet(heading float64, snapped, dest [2]float64) string {
+	k := math.Cos(snapped[1] * math.Pi / 180)
+	dx, dy := (dest[0]-snapped[0])*k, dest[1]-snapped[1]
+	if math.Hypot(dx, dy)*111195 < 3 {
+		return ""
+	}
+	hx, hy := math.Cos(heading*math.Pi/180), math.Sin(heading*math.Pi/180)
+	if hx*dy-hy*dx > 0 {
+		return "left"
+	}
+	return "right"
+}
