@@ -46,6 +46,7 @@ type server struct {
 	base string
 	cmd  *exec.Cmd
 	logs *bytes.Buffer
+	key  string // the bearer key of the funded test account
 }
 
 // startMapd runs `mapd serve` on a free port and waits for its "serving" line.
@@ -57,12 +58,13 @@ func startMapd(t *testing.T, args ...string) *server {
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	cmd := exec.Command(mapdBin, append([]string{"serve", "--listen", addr}, args...)...)
+	metered, key := meteringArgs(t)
+	cmd := exec.Command(mapdBin, append(append([]string{"serve", "--listen", addr}, metered...), args...)...)
 	stderr, _ := cmd.StderrPipe()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	s := &server{base: "http://" + addr, cmd: cmd, logs: &bytes.Buffer{}}
+	s := &server{base: "http://" + addr, cmd: cmd, logs: &bytes.Buffer{}, key: key}
 	t.Cleanup(func() {
 		cmd.Process.Signal(os.Interrupt)
 		cmd.Wait()
@@ -106,6 +108,9 @@ func (s *server) do(t *testing.T, method, path, contentType, body string) reply 
 	}
 	if contentType != "" {
 		req.Header.Set("Content-Type", contentType)
+	}
+	if s.key != "" {
+		req.Header.Set("Authorization", "Bearer "+s.key)
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

@@ -25,7 +25,7 @@ type serveOptions struct {
 	watchInterval time.Duration // 0 means swap on SIGHUP only
 	deprecate     []string      // PATH=SUNSET or PATH=DEPRECATED/SUNSET
 	drainTimeout  time.Duration
-	// metering meteringOptions // added with cmd/mapd/metering.go: see serve
+	metering      meteringOptions
 }
 
 func newServeCmd(log *slog.Logger) *cobra.Command {
@@ -51,7 +51,7 @@ keeps serving. SIGTERM stops accepting connections, lets requests in flight fini
 	f.DurationVar(&o.watchInterval, "watch-interval", time.Second, "how often to check the current pointer (0: on SIGHUP only)")
 	f.StringArrayVar(&o.deprecate, "deprecate", nil, "announce a deprecated path: /v1/PATH=SUNSET or /v1/PATH=DEPRECATED/SUNSET, dates YYYY-MM-DD (repeatable)")
 	f.DurationVar(&o.drainTimeout, "drain-timeout", 30*time.Second, "on SIGTERM, how long to wait for requests in flight")
-	// Metering: addMeteringFlags(cmd, &o.metering) (cmd/mapd/metering.go).
+	addMeteringFlags(cmd, &o.metering)
 	return cmd
 }
 
@@ -71,17 +71,12 @@ func serve(ctx context.Context, log *slog.Logger, o serveOptions) error {
 	if cfg.Deprecations, err = parseDeprecations(o.deprecate); err != nil {
 		return err
 	}
-	// ---- Metering (cmd/mapd/metering.go) plugs in here ----
-	//	metering, ready, closeMetering, err := openMetering(ctx, o.metering)
-	//	if err != nil {
-	//		return err
-	//	}
-	//	defer closeMetering()
-	//	cfg.Metering = metering
-	//	cfg.Ready = ready // "the ledger answers", for /v1/health/ready
-	// The end-to-end tests then need a key: launch_test.go's meteringArgs
-	// makes a ledger and one when serve has --ledger.
-	// ---------------------------------------------------------
+	metering, ready, closeMetering, err := openMetering(ctx, o.metering)
+	if err != nil {
+		return err
+	}
+	defer closeMetering()
+	cfg.Metering, cfg.Ready = metering, ready
 	srv, err := api.New(cfg)
 	if err != nil {
 		return err
