@@ -3,14 +3,11 @@
 package compiletest
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"runtime"
 	"sync"
 	"testing"
-
-	"github.com/mapsco/maps/pkg/compile"
 )
 
 // Root returns the repository root, found from this file's location.
@@ -48,15 +45,11 @@ func Andorra(t testing.TB) string {
 		if err != nil {
 			return
 		}
-		_, dir, err = compile.Build(context.Background(), compile.Options{
-			OSM:         SharedData("andorra.osm.pbf"),
-			DEM:         AndorraDEM(),
-			ProfilesDir: filepath.Join(Root(), "profiles"),
-			DataVersion: "test1",
-			Out:         out,
-		})
+		// Through the mapc binary (see releases.go): under -race an
+		// in-process build costs a minute per test binary.
+		dir = AndorraRelease(t, out, "test1")
 	})
-	if err != nil {
+	if err != nil || dir == "" {
 		t.Fatalf("compile Andorra: %v", err)
 	}
 	return dir
