@@ -28,11 +28,19 @@ test: setup
 
 release: build
 	@if [ ! -d $(RELEASES)/$(VERSION) ]; then \
-		bin/mapc build --osm $(DATA)/andorra.osm.pbf --data-version $(VERSION) --out $(RELEASES); \
+		bin/mapc build --osm $(DATA)/andorra.osm.pbf --dem $(DATA)/dem/N42E001.hgt.zip \
+			--data-version $(VERSION) --out $(RELEASES); \
 	else echo "release $(RELEASES)/$(VERSION) exists"; fi
 
+# The demo account is created once; its secret key is kept in
+# $(RELEASES)/demo-key (the ledger stores only its hash).
 demo: setup release
-	bin/mapd serve --data $(RELEASES)/$(VERSION) --listen $(LISTEN)
+	@if [ ! -s $(RELEASES)/demo-key ]; then \
+		bin/mapd account create --credits 1000000 --ledger $(RELEASES)/ledger.db > $(RELEASES)/demo-account.json && \
+		grep -o '"sk_[A-Za-z0-9]*"' $(RELEASES)/demo-account.json | tr -d '"' > $(RELEASES)/demo-key; \
+	fi
+	@echo "demo API key: $$(cat $(RELEASES)/demo-key)"
+	bin/mapd serve --data $(RELEASES)/$(VERSION) --listen $(LISTEN) --ledger $(RELEASES)/ledger.db
 
 bench:
 	scripts/bench
