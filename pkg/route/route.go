@@ -69,6 +69,9 @@ func (r *Router) Query() *ch.Query { return r.queries.Get().(*ch.Query) }
 // PutQuery returns a query to the pool.
 func (r *Router) PutQuery(q *ch.Query) { r.queries.Put(q) }
 
+// Index returns the snapping index the router uses.
+func (r *Router) Index() *snap.Index { return r.ix }
+
 // Graph returns the profile graph the router serves.
 func (r *Router) Graph() *graph.Graph { return r.g }
 

@@ -1,0 +1,68 @@
+package snap_test
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"os"
+	"testing"
+
+	"github.com/mapsco/maps/pkg/compile/compiletest"
+	"github.com/mapsco/maps/pkg/geo"
+	"github.com/mapsco/maps/pkg/release"
+	"github.com/mapsco/maps/pkg/snap"
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	compiletest.Cleanup()
+	os.Exit(code)
+}
+
+// TestNearestIsNearest compares the grid search with a scan of every
+// piece of every usable segment, for random points in Andorra.
+func TestNearestIsNearest(t *testing.T) {
+	rel, err := release.Open(compiletest.Andorra(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rel.Close()
+	g := rel.Routers["car"].Graph()
+	net := g.Net
+	ix := rel.Routers["car"].Index()
+	rng := rand.New(rand.NewPCG(4, 4))
+	found := 0
+	for range 300 {
+		lon, lat := 1.45+rng.Float64()*0.3, 42.45+rng.Float64()*0.18
+		res, err := ix.Nearest(g, lon, lat, snap.MaxDistance)
+		best := math.Inf(1)
+		for s := range uint32(net.NumSegments()) {
+			if !g.Usable(s) || g.Big[s] == 0 {
+				continue
+			}
+			begin, end := net.Points(s)
+			for i := begin; i+1 < end; i++ {
+				aLon, aLat := net.Point(i)
+				bLon, bLat := net.Point(i + 1)
+				best = min(best, geo.Project(lon, lat, geo.LonScale(lat), aLon, aLat, bLon, bLat).Dist)
+			}
+		}
+		if best > snap.MaxDistance {
+			if err == nil && g.Big[res.Seg] == 1 {
+				t.Fatalf("(%f,%f): snapped %.0f m away to the main network, brute force finds none within reach", lon, lat, res.Dist)
+			}
+			continue
+		}
+		found++
+		if err != nil || math.Abs(res.Dist-best) > 1e-6 || g.Big[res.Seg] != 1 {
+			t.Fatalf("(%f,%f): snapped at %.3f m (err %v), nearest main-network road is %.3f m", lon, lat, res.Dist, err, best)
+		}
+		if res.Frac < 0 || res.Frac > 1 {
+			t.Fatalf("fraction %f", res.Frac)
+		}
+	}
+	t.Logf("%d of 300 random points snapped, all to the true nearest road of the main network", found)
+	if _, err := ix.Nearest(g, 3.5, 42.0, snap.MaxDistance); !errors.Is(err, snap.ErrTooFar) {
+		t.Fatalf("a point at sea: %v", err)
+	}
+}
