@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -135,9 +136,9 @@ func numberNodes(segs []rawSegment, points []int32) ([]int64, map[int64]uint32) 
 	}
 	slices.SortFunc(nodes, func(a, b keyed) int {
 		if a.key != b.key {
-			return cmpU64(a.key, b.key)
+			return cmp.Compare(a.key, b.key)
 		}
-		return cmpI64(a.id, b.id)
+		return cmp.Compare(a.id, b.id)
 	})
 	ids := make([]int64, len(nodes))
 	index := make(map[int64]uint32, len(nodes))
@@ -157,10 +158,10 @@ func layoutNetwork(in Input, segs []rawSegment, points []int32, nodeIDs []int64,
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int {
-		if d := cmpU64(uint64(index[segs[a].from]), uint64(index[segs[b].from])); d != 0 {
+		if d := cmp.Compare(uint64(index[segs[a].from]), uint64(index[segs[b].from])); d != 0 {
 			return d
 		}
-		return cmpU64(uint64(index[segs[a].to]), uint64(index[segs[b].to]))
+		return cmp.Compare(uint64(index[segs[a].to]), uint64(index[segs[b].to]))
 	})
 	n := len(segs)
 	net := &Network{
@@ -207,24 +208,4 @@ func travelTime(lengthM float64, kph float32) uint32 {
 	}
 	ms := math.Round(lengthM / (float64(kph) / 3.6) * 1000)
 	return uint32(min(ms, NoWay-1))
-}
-
-func cmpU64(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-func cmpI64(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

@@ -21,15 +21,7 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func openAndorra(t *testing.T) *release.Release {
-	t.Helper()
-	rel, err := release.Open(compiletest.Andorra(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { rel.Close() })
-	return rel
-}
+func openAndorra(t testing.TB) *release.Release { return compiletest.OpenAndorra(t) }
 
 func narrate(t *testing.T, r *route.Router, pts []route.Point) (*route.Route, [][]guidance.Step) {
 	t.Helper()

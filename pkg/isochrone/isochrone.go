@@ -1,6 +1,7 @@
 package isochrone
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -128,7 +129,7 @@ func (e *Engine) Compute(ctx context.Context, g *graph.Graph, origin snap.Result
 		if a.Unit != b.Unit {
 			return int(a.Unit) - int(b.Unit)
 		}
-		return cmpFloat(a.Value, b.Value)
+		return cmp.Compare(a.Value, b.Value)
 	})
 	sc, _ := e.pool.Get().(*scratch)
 	if sc == nil {
@@ -181,14 +182,4 @@ func (sc *scratch) contours(ctx context.Context, g *graph.Graph, origin snap.Res
 		out[i].Polygons = sc.polygons(gr, opt)
 	}
 	return out, nil
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

@@ -20,15 +20,7 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func openAndorra(t testing.TB) *release.Release {
-	t.Helper()
-	rel, err := release.Open(compiletest.Andorra(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { rel.Close() })
-	return rel
-}
+func openAndorra(t testing.TB) *release.Release { return compiletest.OpenAndorra(t) }
 
 // randomPoints returns n points near roads the profile may use (a random
 // shape point, moved up to about 30 m), some of them on the same roads

@@ -22,15 +22,7 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func openAndorra(t *testing.T) *release.Release {
-	t.Helper()
-	rel, err := release.Open(compiletest.Andorra(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { rel.Close() })
-	return rel
-}
+func openAndorra(t testing.TB) *release.Release { return compiletest.OpenAndorra(t) }
 
 var (
 	andorraLaVella = route.Point{1.5218, 42.5063}

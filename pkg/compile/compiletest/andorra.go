@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+
+	"github.com/mapsco/maps/pkg/release"
 )
 
 // Root returns the repository root, found from this file's location.
@@ -60,4 +62,16 @@ func Cleanup() {
 	if out != "" {
 		os.RemoveAll(out)
 	}
+}
+
+// OpenAndorra opens the shared Andorra release for a test and closes it when
+// the test ends.
+func OpenAndorra(t testing.TB) *release.Release {
+	t.Helper()
+	rel, err := release.Open(Andorra(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rel.Close() })
+	return rel
 }
