@@ -37,6 +37,12 @@ func runDirections(rc *runContext, req DirectionsRequest, dst []byte) ([]byte, *
 	dst = appendKey(dst, "routes", true)
 	dst = append(dst, '[')
 	dst = appendRoute(dst, rc, req, 0, rt)
+	// Alternatives are for journeys of two waypoints; with more, each leg's
+	// choices would multiply into routes no one asked for.
+	for i, alt := range router.Alternatives(ctx, rt, req.Alternatives) {
+		dst = append(dst, ',')
+		dst = appendRoute(dst, rc, req, i+1, alt)
+	}
 	return append(dst, ']'), nil
 }
 

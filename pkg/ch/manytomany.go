@@ -91,6 +91,12 @@ func (q *Query) fillBuckets(targets []Endpoint) []bucket {
 // visit for every settled node that is not stalled. Target seeds enter at
 // bias − cost (see Shortest) and with negated distances.
 func (q *Query) upward(s *side, e Endpoint, bias uint32, visit func(u, cost uint32, dist int64)) {
+	q.search(s, e, bias, true, visit)
+}
+
+// search is upward with stall-on-demand optional: candidate via nodes for
+// alternatives want every node the upward search reaches, stalled or not.
+func (q *Query) search(s *side, e Endpoint, bias uint32, stall bool, visit func(u, cost uint32, dist int64)) {
 	q.nextGen()
 	s.heap.Reset()
 	backward := s == &q.bwd
@@ -109,7 +115,7 @@ func (q *Query) upward(s *side, e Endpoint, bias uint32, visit func(u, cost uint
 		if c != s.labels[u].cost {
 			continue
 		}
-		if q.stalled(s, u, c) {
+		if stall && q.stalled(s, u, c) {
 			continue
 		}
 		visit(u, c, dists[u])

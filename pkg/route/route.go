@@ -84,6 +84,7 @@ type Leg struct {
 	DurationS float64
 	Arcs      []uint32 // arcs travelled, the first and last only in part
 	Direct    bool     // along one segment, from point to point
+	via       int      // for an alternative: index in Arcs of its via arc
 }
 
 // Route is the fastest way through all waypoints in order.
@@ -148,14 +149,24 @@ func (r *Router) Leg(q *ch.Query, a, b snap.Result) (Leg, bool) {
 	if origin := e.Origin[res.Source]; origin != e.Sources[res.Source].Node {
 		arcs = append([]uint32{origin}, arcs...)
 	}
-	leg := Leg{DurationS: float64(res.Cost) / 1000, Arcs: arcs}
+	return r.makeLeg(a, b, arcs, res.Cost), true
+}
+
+// makeLeg measures a leg that travels arcs (the first and last in part)
+// from a to b in cost milliseconds.
+func (r *Router) makeLeg(a, b snap.Result, arcs []uint32, cost uint32) Leg {
+	leg := Leg{DurationS: float64(cost) / 1000, Arcs: arcs}
 	net := r.g.Net
 	leg.DistanceM = r.partLength(a, arcs[0], true) + r.partLength(b, arcs[len(arcs)-1], false)
 	for _, arc := range arcs[1 : len(arcs)-1] {
-		s, _ := graph.SplitSegRef(r.g.Fwd.Edges[3*arc+2])
-		leg.DistanceM += float64(net.SegLength[s])
+		leg.DistanceM += float64(net.SegLength[r.segOf(arc)])
 	}
-	return leg, true
+	return leg
+}
+
+func (r *Router) segOf(arc uint32) uint32 {
+	s, _ := graph.SplitSegRef(r.g.Fwd.Edges[3*arc+2])
+	return s
 }
 
 // partLength is the length of arc between point p and the arc's end (for
