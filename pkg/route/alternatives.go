@@ -25,7 +25,7 @@ const (
 	// penaltyFactor is how much dearer each found route's arcs become per
 	// round, and penaltyRounds how many rounds are tried.
 	penaltyFactor = 1.4
-	penaltyRounds = 6
+	penaltyRounds = 3
 )
 
 // Alternatives finds up to n routes from a to b that differ from best (a
@@ -194,11 +194,13 @@ func turnWeight(g *graph.Graph, a, b uint32) (uint32, bool) {
 
 // penalties holds a factor per arc for the penalty method.
 type penalties struct {
-	factor []float32
+	factor       []float32
+	cost, parent []uint32 // Dijkstra scratch, reused across rounds
 }
 
 func newPenalties(g *graph.Graph) *penalties {
-	p := &penalties{factor: make([]float32, len(g.Fwd.Edges)/3)}
+	n := len(g.Fwd.Edges) / 3
+	p := &penalties{factor: make([]float32, n), cost: make([]uint32, n), parent: make([]uint32, n)}
 	for i := range p.factor {
 		p.factor[i] = 1
 	}
@@ -215,9 +217,7 @@ func (p *penalties) penalize(arcs []uint32) {
 // returns its path with its true cost, when that is within limit.
 func (r *Router) penaltyLeg(p *penalties, e Ends, a, b snap.Result, limit uint32) (Leg, bool) {
 	g := r.g
-	n := len(p.factor)
-	cost := make([]uint32, n)
-	parent := make([]uint32, n)
+	cost, parent := p.cost, p.parent
 	for i := range cost {
 		cost[i], parent[i] = search.Unreached, graph.NoArc
 	}
@@ -229,7 +229,9 @@ func (r *Router) penaltyLeg(p *penalties, e Ends, a, b snap.Result, limit uint32
 			h.Push(c, s.Node)
 		}
 	}
-	bound := uint32(min(float64(limit)*4, search.Unreached-1))
+	// A path whose penalised time is past twice the stretch limit cannot be
+	// within the limit in true time once penalties are this small.
+	bound := uint32(min(float64(limit)*2, search.Unreached-1))
 	for h.Len() > 0 {
 		c, u := h.Pop()
 		if c != cost[u] {
