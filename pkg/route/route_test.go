@@ -235,3 +235,28 @@ func randomSnap(t *testing.T, rng *rand.Rand, rel *release.Release, g *graph.Gra
 	t.Fatal("no snappable point in 1000 tries")
 	return snap.Result{}
 }
+
+// BenchmarkLeg measures one point-to-point hierarchy query with unpacking
+// between random snapped car-road points of Andorra (snapping excluded).
+func BenchmarkLeg(b *testing.B) {
+	rel := compiletest.OpenAndorra(b)
+	r := rel.Routers["car"]
+	g := r.Graph()
+	rng := rand.New(rand.NewPCG(8, 9))
+	var pairs [][2]snap.Result
+	for len(pairs) < 1000 {
+		p, err := r.Snap([]route.Point{randomRoadPoint(rng, r), randomRoadPoint(rng, r)})
+		if err == nil && g.Big[p[0].Seg] == 1 && g.Big[p[1].Seg] == 1 {
+			pairs = append(pairs, [2]snap.Result{p[0], p[1]})
+		}
+	}
+	q := r.Query()
+	i := 0
+	for b.Loop() {
+		p := pairs[i%len(pairs)]
+		i++
+		if _, ok := r.Leg(q, p[0], p[1]); !ok {
+			b.Fatal("no route")
+		}
+	}
+}
