@@ -657,14 +657,21 @@ func TestMeteringRedisDown(t *testing.T) {
 	expect503(t, s, acct.Secret, 10, time.Second)
 	proxy.up()
 	waitStatus(t, 5*time.Second, post, 200)
+	// A Redis that accepts connections and never answers: 503 after the
+	// limiter's timeout (2 × 200 ms), not a hung request.
+	proxy.stall()
+	expect503(t, s, acct.Secret, 3, time.Second)
+	proxy.down()
+	proxy.up()
+	waitStatus(t, 5*time.Second, post, 200)
 	s.stop(t)
 
 	// Start-up with Redis unreachable: mapd serves, and answers 503.
 	s = serveMetered(t, dsn, "--ratelimit", "redis://"+freeAddr(t)+"/0")
 	expect503(t, s, acct.Secret, 3, time.Second)
 	s.stop(t)
-	if a := showAccount(t, dsn, acct.ID); a.Usage.Requests != 2 {
-		t.Errorf("%d requests charged, want the 2 answered 200", a.Usage.Requests)
+	if a := showAccount(t, dsn, acct.ID); a.Usage.Requests != 3 {
+		t.Errorf("%d requests charged, want the 3 answered 200", a.Usage.Requests)
 	}
 }
 
@@ -694,9 +701,16 @@ func TestMeteringPostgresDown(t *testing.T) {
 	}
 	proxy.up()
 	waitStatus(t, 10*time.Second, post, 200)
+	// A PostgreSQL that accepts connections and never answers: 503 once
+	// the ledger's 2 s timeout runs out, not a hung request.
+	proxy.stall()
+	expect503(t, s, acct.Secret, 2, 3*time.Second)
+	proxy.down()
+	proxy.up()
+	waitStatus(t, 10*time.Second, post, 200)
 	a := showAccount(t, dsn, acct.ID)
-	if a.Usage.Requests != 2 || a.Balance != 998 || a.Held != 0 {
-		t.Errorf("after the outage: %d requests, balance %d, held %d; want 2, 998, 0", a.Usage.Requests, a.Balance, a.Held)
+	if a.Usage.Requests != 3 || a.Balance != 997 || a.Held != 0 {
+		t.Errorf("after the outages: %d requests, balance %d, held %d; want 3, 997, 0", a.Usage.Requests, a.Balance, a.Held)
 	}
 	verifyLedger(t, dsn)
 

@@ -372,14 +372,17 @@ func elevationBody(n int) string {
 const isochroneBody = `{"origin":[1.5218,42.5063],"contours":[{"time_minutes":5}]}`
 
 // tcpProxy forwards connections to target; down cuts every connection and
-// stops listening, up listens again on the same address.
+// stops listening, up listens again on the same address, stall cuts every
+// connection and then accepts new ones without ever answering (a backend
+// that hangs rather than refuses).
 type tcpProxy struct {
-	t      *testing.T
-	addr   string
-	target string
-	mu     sync.Mutex
-	ln     net.Listener
-	conns  map[net.Conn]struct{}
+	t       *testing.T
+	addr    string
+	target  string
+	mu      sync.Mutex
+	ln      net.Listener
+	conns   map[net.Conn]struct{}
+	stalled bool
 }
 
 func newProxy(t *testing.T, target string) *tcpProxy {
@@ -416,6 +419,13 @@ func (p *tcpProxy) up() {
 }
 
 func (p *tcpProxy) forward(c net.Conn) {
+	p.mu.Lock()
+	if p.stalled {
+		p.conns[c] = struct{}{} // held open, never answered, until down
+		p.mu.Unlock()
+		return
+	}
+	p.mu.Unlock()
 	u, err := net.DialTimeout("tcp", p.target, 2*time.Second)
 	if err != nil {
 		c.Close()
@@ -443,6 +453,19 @@ func (p *tcpProxy) down() {
 		p.ln.Close()
 		p.ln = nil
 	}
+	p.stalled = false
+	p.cut()
+}
+
+func (p *tcpProxy) stall() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.stalled = true
+	p.cut()
+}
+
+// cut closes every connection; p.mu is held.
+func (p *tcpProxy) cut() {
 	for c := range p.conns {
 		c.Close()
 		delete(p.conns, c)
