@@ -109,6 +109,7 @@ func (s *Server) HTTPServer() *fasthttp.Server {
 		ReadTimeout:           30 * time.Second,
 		WriteTimeout:          30 * time.Second,
 		IdleTimeout:           2 * time.Minute,
+		CloseOnShutdown:       true, // answers in flight at SIGTERM tell clients to reconnect elsewhere
 		NoDefaultServerHeader: false,
 		ErrorHandler:          s.transportError,
 	}
