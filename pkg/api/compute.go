@@ -1,9 +1,12 @@
 package api
 
 import (
+	"fmt"
+
 	"github.com/valyala/fasthttp"
 
 	"github.com/mapsco/maps/pkg/release"
+	"github.com/mapsco/maps/pkg/route"
 )
 
 // endpoint describes one compute operation; compute turns it into a handler
@@ -20,6 +23,16 @@ type endpoint[R any] struct {
 // runContext is what an operation may use while it runs.
 type runContext struct {
 	rel *release.Release
+}
+
+// router returns the release's router for a profile. The decoders accept
+// only the six profiles, and every release compiles all six, so a miss
+// means a release built with other profiles is being served.
+func (rc *runContext) router(profile string) (*route.Router, *failure) {
+	if r, ok := rc.rel.Routers[profile]; ok {
+		return r, nil
+	}
+	return nil, &failure{kind: KindServiceUnavailable, detail: fmt.Sprintf("profile %s is not in data release %s", profile, rc.rel.Manifest.DataVersion)}
 }
 
 // failure is an operation's error answer.

@@ -22,9 +22,9 @@ var directions = endpoint[DirectionsRequest]{
 func startedUnits(n, per int) int64 { return int64((n + per - 1) / per) }
 
 func runDirections(rc *runContext, req DirectionsRequest, dst []byte) ([]byte, *failure) {
-	router, ok := rc.rel.Routers[req.Profile]
-	if !ok {
-		return dst, &failure{kind: KindServiceUnavailable, detail: fmt.Sprintf("profile %s is not in data release %s", req.Profile, rc.rel.Manifest.DataVersion)}
+	router, fail := rc.router(req.Profile)
+	if fail != nil {
+		return dst, fail
 	}
 	ctx, cancel := requestContext()
 	defer cancel()
@@ -132,18 +132,9 @@ func appendGeometry(dst []byte, format string, pts []route.Point) []byte {
 	return append(dst, '"')
 }
 
-// appendLineString writes a GeoJSON LineString with 6 decimals (about 10 cm).
+// appendLineString writes a GeoJSON LineString.
 func appendLineString(dst []byte, pts []route.Point) []byte {
-	dst = append(dst, `{"type":"LineString","coordinates":[`...)
-	for i, p := range pts {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = append(dst, '[')
-		dst = appendNumber(dst, p[0], 6)
-		dst = append(dst, ',')
-		dst = appendNumber(dst, p[1], 6)
-		dst = append(dst, ']')
-	}
-	return append(dst, "]}"...)
+	dst = append(dst, `{"type":"LineString","coordinates":`...)
+	dst = appendPositions(dst, pts)
+	return append(dst, '}')
 }

@@ -26,9 +26,9 @@ var isochroneOp = func() endpoint[IsochroneRequest] {
 }()
 
 func runIsochrone(engine *isochrone.Engine, rc *runContext, req IsochroneRequest, dst []byte) ([]byte, *failure) {
-	router, ok := rc.rel.Routers[req.Profile]
-	if !ok {
-		return dst, &failure{kind: KindServiceUnavailable, detail: fmt.Sprintf("profile %s is not in data release %s", req.Profile, rc.rel.Manifest.DataVersion)}
+	router, fail := rc.router(req.Profile)
+	if fail != nil {
+		return dst, fail
 	}
 	snapped, err := router.Snap([]route.Point{route.Point(req.Origin)})
 	if err != nil {
@@ -115,18 +115,7 @@ func appendRings(dst []byte, p isochrone.Polygon) []byte {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = append(dst, '[')
-		for j, q := range r {
-			if j > 0 {
-				dst = append(dst, ',')
-			}
-			dst = append(dst, '[')
-			dst = appendNumber(dst, q[0], 6)
-			dst = append(dst, ',')
-			dst = appendNumber(dst, q[1], 6)
-			dst = append(dst, ']')
-		}
-		dst = append(dst, ']')
+		dst = appendPositions(dst, r)
 	}
 	return append(dst, ']')
 }

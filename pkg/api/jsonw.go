@@ -73,3 +73,20 @@ func appendSpeed(dst []byte, distanceM, durationS float64) []byte {
 	}
 	return appendNumber(dst, distanceM/durationS*3.6, 1)
 }
+
+// appendPositions writes [lon, lat] pairs as a GeoJSON position array with
+// 6 decimals (about 10 cm), the precision of every coordinate we answer.
+func appendPositions(dst []byte, pts [][2]float64) []byte {
+	dst = append(dst, '[')
+	for i, p := range pts {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, '[')
+		dst = appendNumber(dst, p[0], 6)
+		dst = append(dst, ',')
+		dst = appendNumber(dst, p[1], 6)
+		dst = append(dst, ']')
+	}
+	return append(dst, ']')
+}

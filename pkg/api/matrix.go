@@ -1,7 +1,6 @@
 package api
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/mapsco/maps/pkg/matrix"
@@ -17,9 +16,9 @@ var matrixOp = endpoint[MatrixRequest]{
 }
 
 func runMatrix(rc *runContext, req MatrixRequest, dst []byte) ([]byte, *failure) {
-	router, ok := rc.rel.Routers[req.Profile]
-	if !ok {
-		return dst, &failure{kind: KindServiceUnavailable, detail: fmt.Sprintf("profile %s is not in data release %s", req.Profile, rc.rel.Manifest.DataVersion)}
+	router, fail := rc.router(req.Profile)
+	if fail != nil {
+		return dst, fail
 	}
 	q := router.Query()
 	defer router.PutQuery(q)
