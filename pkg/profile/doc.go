@@ -21,8 +21,8 @@
 //     by maxspeed × maxspeed.factor for that direction, then by max_speed_kmh. Pushing and ferries take their own
 //     fixed speeds.
 //
-// The optional "grade" object of a profile is parsed and validated only: grade-aware speeds belong to the
-// elevation work (see Grade).
+// The optional "grade" object of a profile is the terrain speed model (see Grade): Way returns flat-ground
+// speeds, and the compiler applies Grade.Seconds per segment and direction when it has a DEM.
 //
 // # Concurrency and lifetimes
 //

@@ -31,7 +31,7 @@ type Profile struct {
 	MaxSpeedKmh float64
 	// Vehicle is the size checked against maxheight/maxwidth/maxlength/maxweight; zero fields are not checked.
 	Vehicle VehicleSize
-	// Grade is the optional terrain speed model; nil when the file has none. Parsed and validated, not applied.
+	// Grade is the optional terrain speed model, applied by the compiler when it has a DEM; nil for flat speeds.
 	Grade *Grade
 	// Turns prices turns and U-turns (see Turns).
 	Turns Turns
