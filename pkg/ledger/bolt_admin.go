@@ -164,14 +164,10 @@ func (s *boltStore) AddCredits(ctx context.Context, accountID string, credits in
 
 // IssueKey adds a key to an existing account.
 func (s *boltStore) IssueKey(ctx context.Context, accountID string, kind KeyKind, rateLimit int) (IssuedKey, error) {
-	if rateLimit < 0 {
-		return IssuedKey{}, fmt.Errorf("%w: rate limit %d must be >= 0", ErrInvalidArgument, rateLimit)
-	}
-	secret, hash, err := newKey(kind)
+	key, hash, err := prepareKey(accountID, kind, rateLimit)
 	if err != nil {
 		return IssuedKey{}, err
 	}
-	key := IssuedKey{KeyID: newID("key_"), AccountID: accountID, Kind: kind, RateLimit: rateLimit, Secret: secret}
 	err = s.update("issuing a key for account "+accountID, func(tx *bolt.Tx) error {
 		if _, err := loadAccount(tx, accountID); err != nil {
 			return err

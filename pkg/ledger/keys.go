@@ -106,3 +106,16 @@ func checkRequest(key KeyInfo, operation string, credits int64, requestID string
 	}
 	return nil
 }
+
+// prepareKey checks IssueKey's arguments and makes the key both stores
+// record: a fresh id and secret, and the hash that is all they keep.
+func prepareKey(accountID string, kind KeyKind, rateLimit int) (IssuedKey, keyHash, error) {
+	if rateLimit < 0 {
+		return IssuedKey{}, keyHash{}, fmt.Errorf("%w: rate limit %d must be >= 0", ErrInvalidArgument, rateLimit)
+	}
+	secret, hash, err := newKey(kind)
+	if err != nil {
+		return IssuedKey{}, keyHash{}, err
+	}
+	return IssuedKey{KeyID: newID("key_"), AccountID: accountID, Kind: kind, RateLimit: rateLimit, Secret: secret}, hash, nil
+}

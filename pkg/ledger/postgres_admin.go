@@ -107,14 +107,10 @@ func (s *postgresStore) AddCredits(ctx context.Context, accountID string, credit
 
 // IssueKey adds a key to an existing account.
 func (s *postgresStore) IssueKey(ctx context.Context, accountID string, kind KeyKind, rateLimit int) (IssuedKey, error) {
-	if rateLimit < 0 {
-		return IssuedKey{}, fmt.Errorf("%w: rate limit %d must be >= 0", ErrInvalidArgument, rateLimit)
-	}
-	secret, hash, err := newKey(kind)
+	key, hash, err := prepareKey(accountID, kind, rateLimit)
 	if err != nil {
 		return IssuedKey{}, err
 	}
-	key := IssuedKey{KeyID: newID("key_"), AccountID: accountID, Kind: kind, RateLimit: rateLimit, Secret: secret}
 	err = s.exec1(ctx, "issuing a key for account "+accountID, ErrUnknownAccount, `
 		INSERT INTO ledger_keys (id, account_id, hash, kind, rate_limit, created_at)
 		SELECT $1, id, $3, $4, $5, $6 FROM ledger_accounts WHERE id = $2`,
