@@ -3,28 +3,43 @@ package api
 import (
 	"fmt"
 	"math/rand/v2"
+	"net"
+	"runtime"
+	"sync/atomic"
 	"testing"
 
 	"github.com/valyala/fasthttp"
+	"github.com/valyala/fasthttp/fasthttputil"
 
 	"github.com/mapsco/maps/pkg/compile/compiletest"
 	"github.com/mapsco/maps/pkg/release"
 )
 
-// BenchmarkDirectionsHandler measures one unmetered directions request
-// through the whole handler (decode, snap, search, unpack, elevation,
-// JSON) on Andorra, for random car-road pairs.
-func BenchmarkDirectionsHandler(b *testing.B) {
+// directionsBench is an unmetered server over Andorra and request bodies
+// between random car-road points, shared by the directions benchmarks.
+type directionsBench struct {
+	rel *release.Release
+	s   *Server
+}
+
+func newDirectionsBench(b *testing.B) *directionsBench {
 	rel, err := release.Open(compiletest.Andorra(b))
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer rel.Close()
+	b.Cleanup(func() { rel.Close() })
 	s, err := New(Config{Releases: release.NewHolder(rel)})
 	if err != nil {
 		b.Fatal(err)
 	}
-	g := rel.Routers["car"].Graph()
+	return &directionsBench{rel: rel, s: s}
+}
+
+// bodies returns 256 directions requests between random car-road points
+// (the same pairs for every alternatives count), asking for alts
+// alternatives.
+func (d *directionsBench) bodies(alts int) [][]byte {
+	g := d.rel.Routers["car"].Graph()
 	rng := rand.New(rand.NewPCG(1, 2))
 	point := func() string {
 		for {
@@ -35,23 +50,82 @@ func BenchmarkDirectionsHandler(b *testing.B) {
 			}
 		}
 	}
-	bodies := make([][]byte, 256)
-	for i := range bodies {
-		bodies[i] = []byte(`{"coordinates":[` + point() + `,` + point() + `]}`)
+	out := make([][]byte, 256)
+	for i := range out {
+		out[i] = fmt.Appendf(nil, `{"coordinates":[%s,%s],"alternatives":%d}`, point(), point(), alts)
 	}
-	var ctx fasthttp.RequestCtx
-	i := 0
-	for b.Loop() {
-		ctx.Request.Reset()
-		ctx.Response.Reset()
-		ctx.Request.Header.SetMethod("POST")
-		ctx.Request.SetRequestURI("/v1/directions")
-		ctx.Request.Header.SetContentType("application/json")
-		ctx.Request.SetBody(bodies[i%len(bodies)])
-		i++
-		s.Handle(&ctx)
-		if ctx.Response.StatusCode() != 200 {
-			b.Fatalf("status %d: %s", ctx.Response.StatusCode(), ctx.Response.Body())
-		}
+	return out
+}
+
+// BenchmarkDirectionsHandler measures one unmetered directions request
+// through the whole handler (decode, snap, search, unpack, elevation,
+// alternatives, JSON) on Andorra, for random car-road pairs, with no
+// alternative (what OSRM computes by default) and with the spec's default
+// of one.
+func BenchmarkDirectionsHandler(b *testing.B) {
+	d := newDirectionsBench(b)
+	for _, alts := range []int{0, 1} {
+		bodies := d.bodies(alts)
+		b.Run(fmt.Sprintf("alt=%d", alts), func(b *testing.B) {
+			var ctx fasthttp.RequestCtx
+			i := 0
+			for b.Loop() {
+				ctx.Request.Reset()
+				ctx.Response.Reset()
+				ctx.Request.Header.SetMethod("POST")
+				ctx.Request.SetRequestURI("/v1/directions")
+				ctx.Request.Header.SetContentType("application/json")
+				ctx.Request.SetBody(bodies[i%len(bodies)])
+				i++
+				d.s.Handle(&ctx)
+				if ctx.Response.StatusCode() != 200 {
+					b.Fatalf("status %d: %s", ctx.Response.StatusCode(), ctx.Response.Body())
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkDirectionsHTTP drives the server's fasthttp.Server through an
+// in-memory listener with 4 keep-alive clients (SetParallelism over
+// GOMAXPROCS), so that HTTP parsing and writing are included but neither
+// the kernel's TCP stack nor metering is. ns/op is wall time per request
+// over all clients: requests/s = 1e9 / ns/op.
+func BenchmarkDirectionsHTTP(b *testing.B) {
+	d := newDirectionsBench(b)
+	for _, alts := range []int{0, 1} {
+		bodies := d.bodies(alts)
+		b.Run(fmt.Sprintf("alt=%d", alts), func(b *testing.B) {
+			ln := fasthttputil.NewInmemoryListener()
+			srv := d.s.HTTPServer()
+			go srv.Serve(ln) //nolint:errcheck // ends with Shutdown below
+			defer srv.Shutdown()
+			clients := 4
+			hc := &fasthttp.HostClient{Addr: "mapd", MaxConns: clients,
+				Dial: func(string) (net.Conn, error) { return ln.Dial() }}
+			var next atomic.Uint64
+			// RunParallel starts parallelism × GOMAXPROCS goroutines: 4 on 2 cores.
+			b.SetParallelism(max(1, clients/runtime.GOMAXPROCS(0)))
+			b.ResetTimer()
+			b.RunParallel(func(pb *testing.PB) {
+				req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
+				defer fasthttp.ReleaseRequest(req)
+				defer fasthttp.ReleaseResponse(resp)
+				req.Header.SetMethod(fasthttp.MethodPost)
+				req.Header.SetContentType("application/json")
+				req.SetRequestURI("http://mapd/v1/directions")
+				for pb.Next() {
+					req.SetBodyRaw(bodies[next.Add(1)%uint64(len(bodies))])
+					if err := hc.Do(req, resp); err != nil {
+						b.Error(err)
+						return
+					}
+					if resp.StatusCode() != 200 {
+						b.Errorf("status %d: %s", resp.StatusCode(), resp.Body())
+						return
+					}
+				}
+			})
+		})
 	}
 }
