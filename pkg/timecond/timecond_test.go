@@ -35,7 +35,7 @@ func TestActive(t *testing.T) {
 		{"Mo-Su 21:00-9:00", at(11, 24, 23, 30), true},
 		{"Mo-Su 21:00-9:00", at(11, 24, 3, 0), true},
 		{"Mo-Su 21:00-9:00", at(11, 24, 9, 30), false},
-		{"Mo 22:00-02:00", at(11, 24, 1, 0), true}, // Tuesday 01:00: Monday's span
+		{"Mo 22:00-02:00", at(11, 24, 1, 0), true},  // Tuesday 01:00: Monday's span
 		{"Mo 22:00-02:00", at(11, 23, 1, 0), false}, // Monday 01:00: Sunday has no rule
 		{"Mo 22:00-02:00", at(11, 24, 22, 30), false},
 		{"0:00-06:00", at(11, 24, 5, 59), true},
