@@ -62,13 +62,16 @@ type grantRecord struct {
 }
 
 // boltStore is the embedded ledger. Holds live in memory (see live.go);
-// charges go through the group committer.
+// charges go through the group committer into the journal (journal.go) and
+// from there, in the background, into bbolt (apply.go).
 type boltStore struct {
 	db        *bolt.DB
 	path      string
 	opts      Options
 	auth      *authCache
 	live      *liveAccounts
+	journal   *journal
+	apply     *applier
 	commits   *committer
 	nextHold  atomic.Int64
 	closeOnce atomic.Bool
@@ -77,7 +80,7 @@ type boltStore struct {
 func openBolt(ctx context.Context, path string, opts Options) (*boltStore, error) {
 	// The freelist is not written on every commit (it is rebuilt when the
 	// file is opened, so a crash cannot corrupt it) and is kept as a map:
-	// both cut the work of each group commit, which is serial.
+	// both cut the work of each bbolt transaction, which are serial.
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: opts.LockTimeout,
 		NoFreelistSync: true, FreelistType: bolt.FreelistMapType})
 	if errors.Is(err, bolterrors.ErrTimeout) {
@@ -97,7 +100,12 @@ func openBolt(ctx context.Context, path string, opts Options) (*boltStore, error
 		db.Close()
 		return nil, err
 	}
-	s.commits = newCommitter(db, opts.MaxBatch)
+	if s.journal, err = s.openJournal(opts.JournalSize); err != nil {
+		db.Close()
+		return nil, err
+	}
+	s.apply = newApplier(db)
+	s.commits = newCommitter(s.journal, db, s.apply, opts.MaxBatch)
 	return s, nil
 }
 
@@ -128,17 +136,18 @@ func (s *boltStore) Migrate(ctx context.Context) error {
 	return nil
 }
 
-// Close waits for queued Commits, then closes the file. Outstanding holds
-// are dropped, which gives their credits back.
+// Close waits for queued Commits and applies every charge to bbolt, then
+// closes the files. Outstanding holds are dropped, which gives their
+// credits back.
 func (s *boltStore) Close() error {
 	if s.closeOnce.Swap(true) {
 		return nil
 	}
-	s.commits.close()
-	if err := s.db.Close(); err != nil {
-		return fmt.Errorf("closing ledger %s: %w", s.path, err)
+	err := s.closeJournal()
+	if cerr := s.db.Close(); cerr != nil && err == nil {
+		err = fmt.Errorf("closing ledger %s: %w", s.path, cerr)
 	}
-	return nil
+	return err
 }
 
 // view and update wrap bbolt transactions, marking storage failures as

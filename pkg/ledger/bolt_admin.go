@@ -144,6 +144,9 @@ func (s *boltStore) AddCredits(ctx context.Context, accountID string, credits in
 	if credits <= 0 {
 		return 0, fmt.Errorf("%w: credits %d to add to account %s must be > 0", ErrInvalidArgument, credits, accountID)
 	}
+	if err := s.applied(); err != nil {
+		return 0, err
+	}
 	a := s.live.get(accountID)
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -205,6 +208,9 @@ func (s *boltStore) RevokeKey(ctx context.Context, keyID string) error {
 
 // LookupUsage reads one usage record.
 func (s *boltStore) LookupUsage(ctx context.Context, requestID string) (Usage, error) {
+	if err := s.applied(); err != nil {
+		return Usage{}, err
+	}
 	var u Usage
 	err := s.view("looking up request "+requestID, func(tx *bolt.Tx) error {
 		found, err := getJSON(tx.Bucket([]byte(bucketUsage)), requestID, &u)
@@ -218,6 +224,9 @@ func (s *boltStore) LookupUsage(ctx context.Context, requestID string) (Usage, e
 
 // GetAccount reads the durable record, its keys, and the live holds.
 func (s *boltStore) GetAccount(ctx context.Context, accountID string) (Account, error) {
+	if err := s.applied(); err != nil {
+		return Account{}, err
+	}
 	var acct Account
 	err := s.view("reading account "+accountID, func(tx *bolt.Tx) error {
 		rec, err := loadAccount(tx, accountID)
@@ -265,4 +274,13 @@ func accountKeys(tx *bolt.Tx, accountID string) ([]KeySummary, error) {
 			CreatedAt: rec.CreatedAt, RevokedAt: rec.RevokedAt})
 	}
 	return out, nil
+}
+
+// applied waits until every charge committed so far is in bbolt, for the
+// readers of balances and usage records.
+func (s *boltStore) applied() error {
+	if err := s.apply.barrier(); err != nil {
+		return fmt.Errorf("reading the ledger %s: %w", s.path, err)
+	}
+	return nil
 }

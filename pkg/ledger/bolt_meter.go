@@ -94,8 +94,8 @@ func (s *boltStore) loadedAccount(accountID string) (*liveAccount, error) {
 	return a, nil
 }
 
-// Commit writes the charge and usage record through the group committer
-// and returns once they are on disk.
+// Commit journals the charge and usage record through the group committer
+// and returns once they are on disk; they reach bbolt in the background.
 func (s *boltStore) Commit(ctx context.Context, r Reservation) error {
 	a, ok := s.live.peek(r.AccountID)
 	if !ok {
@@ -110,9 +110,7 @@ func (s *boltStore) Commit(ctx context.Context, r Reservation) error {
 	}
 	usage := Usage{RequestID: r.RequestID, AccountID: r.AccountID, KeyID: r.KeyID,
 		Operation: r.Operation, Credits: h.credits, At: s.utcNow()}
-	err := s.commits.submit(func(tx *bolt.Tx, accounts *batchAccounts) error {
-		return writeCharge(tx, accounts, usage, h)
-	})
+	err := s.commits.submit(journalRecord{Usage: usage, Day: h.day, Month: h.month})
 
 	a.mu.Lock()
 	a.held -= h.credits
@@ -125,38 +123,6 @@ func (s *boltStore) Commit(ctx context.Context, r Reservation) error {
 	if err != nil {
 		return fmt.Errorf("committing request %s of account %s: %w", r.RequestID, r.AccountID, err)
 	}
-	return nil
-}
-
-// writeCharge is the durable half of Commit. It checks everything before
-// changing anything, as the committer requires; the account record is the
-// batch's copy, written when the batch ends.
-func writeCharge(tx *bolt.Tx, accounts *batchAccounts, u Usage, h hold) error {
-	usage := tx.Bucket([]byte(bucketUsage))
-	if usage.Get([]byte(u.RequestID)) != nil {
-		return ErrDuplicateRequest
-	}
-	acct, err := accounts.get(tx, u.AccountID)
-	if err != nil {
-		return err
-	}
-	if acct.Balance < u.Credits { // cannot happen while holds are honoured
-		return &InsufficientCreditsError{AccountID: u.AccountID, Balance: acct.Balance, Cost: u.Credits}
-	}
-	if err := putJSON(usage, []byte(u.RequestID), u); err != nil {
-		return err
-	}
-	acct.Balance -= u.Credits
-	acct.Spend = acct.Spend.plus(h.day, h.month, u.Credits)
-	acct.Charged += u.Credits
-	acct.Requests++
-	if acct.Ops == nil {
-		acct.Ops = make(map[string]OperationTotals)
-	}
-	op := acct.Ops[u.Operation]
-	op.Credits += u.Credits
-	op.Requests++
-	acct.Ops[u.Operation] = op
 	return nil
 }
 

@@ -11,8 +11,12 @@ import (
 
 // Verify recomputes every account's balance from its grants and usage
 // records in one read transaction (a consistent snapshot) and compares it
-// with the stored balance and charge totals.
+// with the stored balance and charge totals. Journaled charges are applied
+// first (and by Open, after a crash), so every acknowledged charge counts.
 func (s *boltStore) Verify(ctx context.Context) (VerifyReport, error) {
+	if err := s.applied(); err != nil {
+		return VerifyReport{}, err
+	}
 	var report VerifyReport
 	err := s.view("verifying the ledger", func(tx *bolt.Tx) error {
 		grants, err := sumGrants(tx)

@@ -7,58 +7,68 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// committer is the embedded store's group commit. bbolt fsyncs on every
-// transaction (a few milliseconds), which would cap the server at a few
-// hundred charges per second if each Commit had its own transaction. Instead
-// callers queue their writes and one goroutine writes everything queued so
-// far in a single transaction and a single fsync, then wakes every caller of
-// that batch. There is no timer: while one batch is being synced the next
-// one accumulates, so batches grow with load and an idle ledger syncs each
-// commit at once.
+// syncDepth is how many journal fdatasyncs may be in flight at once. With
+// one, a commit that arrives while a group is syncing waits for that sync
+// and then its own; with several, its group starts syncing at once. The
+// disk serves concurrent syncs nearly as fast as one (measured here: 4 in
+// flight take 1.4× as long as 1), so a commit waits about one sync whatever
+// the timing. Under heavy load all slots are busy and groups grow instead.
+const syncDepth = 4
+
+// committer is the embedded store's pipelined group commit into the
+// journal. Callers queue charge records; one goroutine takes everything
+// queued so far, checks request ids for duplicates, writes the group's
+// records at the journal's end in one write, and starts its fdatasync
+// without waiting for the previous group's to finish. Groups complete in
+// journal order: a group is acknowledged (its callers woken, its records
+// handed to the applier) only after its own sync and every earlier group's
+// succeeded, so an acknowledged record never sits after a lost one.
 //
-// Each apply function runs inside the shared transaction and must either
-// write nothing and return an error (only its caller sees the error) or
-// write and return nil. Account records go through the batch's cache
-// (batchAccounts), so a batch decodes and encodes each account once however
-// many charges it holds: the committer is one goroutine, and this is most of
-// its work. If the transaction itself fails, every caller of the batch gets
-// an error wrapping ErrUnavailable and nothing was written.
+// A failed write or sync breaks the committer: that group and every later
+// one fail with ErrUnavailable until the ledger is reopened (after a failed
+// fdatasync the kernel may have dropped the data, and retrying proves
+// nothing). Such a failed group may still be on disk and be replayed then,
+// like a PostgreSQL commit whose connection broke: LookupUsage tells.
 type committer struct {
+	j        *journal
 	db       *bolt.DB
+	apply    *applier
 	maxBatch int
 
 	mu     sync.Mutex
 	queue  []*commitJob
 	closed bool
+	broken error
 
 	wake   chan struct{} // capacity 1: "the queue may be non-empty"
 	stop   chan struct{} // closed by close
 	exited chan struct{} // closed when run returns
+
+	// Owned by run's goroutine:
+	slots    chan struct{} // one token per sync in flight
+	lastDone chan struct{} // closed when the latest group has completed
 }
 
 type commitJob struct {
-	apply func(*bolt.Tx, *batchAccounts) error
-	err   error
-	done  chan struct{}
+	rec  journalRecord
+	err  error
+	done chan struct{}
 }
 
-func newCommitter(db *bolt.DB, maxBatch int) *committer {
-	c := &committer{
-		db:       db,
-		maxBatch: maxBatch,
-		wake:     make(chan struct{}, 1),
-		stop:     make(chan struct{}),
-		exited:   make(chan struct{}),
-	}
+func newCommitter(j *journal, db *bolt.DB, apply *applier, maxBatch int) *committer {
+	c := &committer{j: j, db: db, apply: apply, maxBatch: maxBatch,
+		wake: make(chan struct{}, 1), stop: make(chan struct{}), exited: make(chan struct{}),
+		slots: make(chan struct{}, syncDepth), lastDone: make(chan struct{})}
+	close(c.lastDone)
 	go c.run()
 	return c
 }
 
-// submit queues apply and waits until its batch is durable. It does not
-// watch a context: once queued, the write completes within one fsync and the
+// submit queues a charge and waits until it is durable. It does not watch a
+// context: once queued, the write completes within a few syncs and the
 // caller must learn its outcome.
-func (c *committer) submit(apply func(*bolt.Tx, *batchAccounts) error) error {
-	job := &commitJob{apply: apply, done: make(chan struct{})}
+func (c *committer) submit(rec journalRecord) error {
+	job := &commitJob{rec: rec, done: make(chan struct{})}
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()
@@ -66,10 +76,7 @@ func (c *committer) submit(apply func(*bolt.Tx, *batchAccounts) error) error {
 	}
 	c.queue = append(c.queue, job)
 	c.mu.Unlock()
-	select {
-	case c.wake <- struct{}{}:
-	default: // a wake-up is already pending
-	}
+	signal(c.wake)
 	<-job.done
 	return job.err
 }
@@ -86,7 +93,8 @@ func (c *committer) run() {
 		}
 		select {
 		case <-c.stop:
-			return // closed was set before stop, so the queue stays empty
+			<-c.lastDone // closed was set before stop, so the queue stays empty
+			return
 		default:
 		}
 	}
@@ -105,23 +113,119 @@ func (c *committer) take() []*commitJob {
 	return batch
 }
 
+// write journals a batch: duplicates are refused at once, the rest go out
+// in as few groups as the journal's free space allows.
 func (c *committer) write(batch []*commitJob) {
-	err := c.db.Update(func(tx *bolt.Tx) error {
-		accounts := batchAccounts{records: make(map[string]*accountRecord)}
-		for _, job := range batch {
-			job.err = job.apply(tx, &accounts)
+	if err := c.brokenErr(); err != nil {
+		fail(batch, err)
+		return
+	}
+	jobs := c.dedup(batch)
+	for len(jobs) > 0 {
+		buf, n, err := c.encode(jobs)
+		if err == nil && n == 0 { // the journal is full
+			err = c.wrap()
+			if err == nil {
+				continue
+			}
 		}
-		return accounts.flush(tx)
-	})
-	for _, job := range batch {
 		if err != nil {
-			job.err = fmt.Errorf("%w: writing a batch of %d charges: %v", ErrUnavailable, len(batch), err)
+			c.breakWith(err)
+			c.finish(jobs, c.brokenErr())
+			return
 		}
+		c.group(jobs[:n], buf)
+		jobs = jobs[n:]
+	}
+}
+
+// encode encodes the longest prefix of jobs that fits in the journal's free
+// space; n == 0 means not even the first one fits.
+func (c *committer) encode(jobs []*commitJob) (buf []byte, n int, err error) {
+	free := c.j.size - c.j.off
+	for _, job := range jobs {
+		next, err := appendRecord(buf, c.j.epoch, job.rec)
+		if err != nil {
+			return nil, 0, err
+		}
+		if int64(len(next)) > free {
+			break
+		}
+		buf, n = next, n+1
+	}
+	return buf, n, nil
+}
+
+// group writes one group's records and starts their sync; completion runs
+// on its own goroutine, after the previous group's.
+func (c *committer) group(jobs []*commitJob, buf []byte) {
+	_, werr := c.j.f.WriteAt(buf, c.j.off)
+	c.j.off += int64(len(buf))
+	c.slots <- struct{}{}
+	prev, done := c.lastDone, make(chan struct{})
+	c.lastDone = done
+	go func() {
+		err := werr
+		if err == nil {
+			err = datasync(c.j.f)
+		}
+		<-prev
+		if err != nil {
+			c.breakWith(fmt.Errorf("%w: writing %d charges to journal %s: %v", ErrUnavailable, len(jobs), c.j.path, err))
+		}
+		c.finish(jobs, c.brokenErr())
+		close(done)
+		<-c.slots
+	}()
+}
+
+// finish completes jobs: with err, they failed and will not be applied;
+// without, their records go to the applier before their callers wake, so
+// a reader that follows a Commit finds its charge.
+func (c *committer) finish(jobs []*commitJob, err error) {
+	if err != nil {
+		ids := make([]string, len(jobs))
+		for i, job := range jobs {
+			ids[i] = job.rec.RequestID
+		}
+		c.apply.unclaim(ids...)
+		fail(jobs, err)
+		return
+	}
+	recs := make([]journalRecord, len(jobs))
+	for i, job := range jobs {
+		recs[i] = job.rec
+	}
+	c.apply.add(recs)
+	for _, job := range jobs {
 		close(job.done)
 	}
 }
 
-// close writes what is queued, refuses new jobs and stops the goroutine.
+// fail completes jobs that wrote nothing with err.
+func fail(jobs []*commitJob, err error) {
+	for _, job := range jobs {
+		job.err = err
+		close(job.done)
+	}
+}
+
+func (c *committer) brokenErr() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.broken
+}
+
+func (c *committer) breakWith(err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.broken == nil {
+		c.broken = err
+	}
+}
+
+// close writes what is queued, waits for its syncs, refuses new jobs and
+// stops the goroutine. Every acknowledged record is then with the applier.
 func (c *committer) close() {
 	c.mu.Lock()
 	if c.closed {
@@ -134,31 +238,57 @@ func (c *committer) close() {
 	<-c.exited
 }
 
-// batchAccounts caches the account records one batch reads and changes.
-type batchAccounts struct {
-	records map[string]*accountRecord
-}
-
-// get returns the batch's copy of an account record, reading it once.
-func (b *batchAccounts) get(tx *bolt.Tx, accountID string) (*accountRecord, error) {
-	if rec, ok := b.records[accountID]; ok {
-		return rec, nil
-	}
-	rec, err := loadAccount(tx, accountID)
-	if err != nil {
-		return nil, err
-	}
-	b.records[accountID] = &rec
-	return &rec, nil
-}
-
-// flush writes every cached record back (unchanged ones included; they
-// are few and rewriting them is harmless).
-func (b *batchAccounts) flush(tx *bolt.Tx) error {
-	for id, rec := range b.records {
-		if err := storeAccount(tx, id, *rec); err != nil {
-			return fmt.Errorf("writing account %s: %w", id, err)
+// dedup refuses jobs whose request id is already charged: in bbolt, in the
+// journal on its way there, or earlier in this batch. The pending set is
+// checked before bbolt because an id leaves it only after its bbolt
+// transaction committed, so an id missed by the first check is found by
+// the second.
+func (c *committer) dedup(batch []*commitJob) []*commitJob {
+	fresh := make([]*commitJob, 0, len(batch))
+	for _, job := range batch {
+		if c.apply.claim(job.rec.RequestID) {
+			fresh = append(fresh, job)
+		} else {
+			c.refuse(job)
 		}
 	}
+	tx, err := c.db.Begin(false)
+	if err != nil {
+		c.finish(fresh, fmt.Errorf("%w: checking request ids: %v", ErrUnavailable, err))
+		return nil
+	}
+	defer tx.Rollback()
+	usage := tx.Bucket([]byte(bucketUsage))
+	kept := fresh[:0]
+	for _, job := range fresh {
+		if usage.Get([]byte(job.rec.RequestID)) != nil {
+			c.apply.unclaim(job.rec.RequestID)
+			c.refuse(job)
+		} else {
+			kept = append(kept, job)
+		}
+	}
+	return kept
+}
+
+func (c *committer) refuse(job *commitJob) { fail([]*commitJob{job}, ErrDuplicateRequest) }
+
+// wrap starts the journal over once every record in it is in bbolt: it
+// waits for the groups in flight, applies everything, and raises the epoch
+// in a synced bbolt transaction, which retires every record written so far.
+func (c *committer) wrap() error {
+	<-c.lastDone
+	if err := c.brokenErr(); err != nil {
+		return err
+	}
+	if err := c.apply.barrier(); err != nil {
+		return err
+	}
+	err := c.db.Update(func(tx *bolt.Tx) error { return writeJournalMeta(tx, c.j.epoch+1, true) })
+	if err != nil {
+		return fmt.Errorf("%w: starting journal %s over: %v", ErrUnavailable, c.j.path, err)
+	}
+	c.j.epoch++
+	c.j.off = 0
 	return nil
 }

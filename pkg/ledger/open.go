@@ -21,9 +21,15 @@ type Options struct {
 	// LockTimeout is how long the embedded store waits for the file lock
 	// held by another process before failing with ErrLocked. 0 means 1 s.
 	LockTimeout time.Duration
-	// MaxBatch caps how many Commits the embedded store writes in one
-	// transaction (one fsync). 0 means 1024.
+	// MaxBatch caps how many Commits the embedded store writes to its
+	// journal in one group (one write, one fdatasync). 0 means 1024.
 	MaxBatch int
+	// JournalSize is the size in bytes of the embedded store's journal
+	// (FILE-journal), preallocated when it is created; when it is full the
+	// store applies it to bbolt and starts it over. 0 means 8 MiB (some
+	// 30,000 charges); smaller values are raised to 64 KiB. An existing
+	// larger journal is kept at its size.
+	JournalSize int64
 	// Now is the clock, for tests. nil means time.Now.
 	Now func() time.Time
 }
@@ -41,6 +47,10 @@ func (o Options) withDefaults() Options {
 	if o.MaxBatch <= 0 {
 		o.MaxBatch = 1024
 	}
+	if o.JournalSize <= 0 {
+		o.JournalSize = defaultJournalSize
+	}
+	o.JournalSize = max(o.JournalSize, minJournalSize)
 	if o.Now == nil {
 		o.Now = time.Now
 	}

@@ -1,0 +1,248 @@
+package ledger
+
+import (
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// applyInterval is how long the applier lets journaled charges gather
+// before writing them to bbolt, unless a reader is waiting for them. Each
+// bbolt transaction costs two syncs that compete with the journal's for the
+// disk, so fewer, larger ones are better; the journal already made the
+// charges durable.
+const applyInterval = 200 * time.Millisecond
+
+// applier moves durable journal records into bbolt (usage records, account
+// balances and totals) in the background. Readers of those (GetAccount,
+// LookupUsage, Verify, AddCredits) first call barrier, so they see every
+// Commit that returned before them.
+//
+// It also keeps the set of request ids that are journaled (or about to be)
+// but not yet in bbolt, for the committer's duplicate check: an id leaves
+// the set only after the bbolt transaction that holds it committed.
+type applier struct {
+	db *bolt.DB
+
+	mu      sync.Mutex
+	changed *sync.Cond // applied or err changed
+	pending map[string]struct{}
+	queue   []journalRecord // durable, not yet in bbolt
+	handed  int64           // records handed over by the committer
+	applied int64           // records written to bbolt
+	err     error           // sticky: a failed bbolt transaction
+
+	wake   chan struct{} // capacity 1: records were queued
+	hurry  chan struct{} // capacity 1: a barrier is waiting
+	stop   chan struct{}
+	exited chan struct{}
+}
+
+func newApplier(db *bolt.DB) *applier {
+	a := &applier{db: db, pending: make(map[string]struct{}),
+		wake: make(chan struct{}, 1), hurry: make(chan struct{}, 1),
+		stop: make(chan struct{}), exited: make(chan struct{})}
+	a.changed = sync.NewCond(&a.mu)
+	go a.run()
+	return a
+}
+
+// claim adds requestID to the pending set; false means it is already there.
+func (a *applier) claim(requestID string) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if _, dup := a.pending[requestID]; dup {
+		return false
+	}
+	a.pending[requestID] = struct{}{}
+	return true
+}
+
+// unclaim takes ids whose records will never be applied out of the set.
+func (a *applier) unclaim(requestIDs ...string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for _, id := range requestIDs {
+		delete(a.pending, id)
+	}
+}
+
+// add queues durable records, in journal order.
+func (a *applier) add(recs []journalRecord) {
+	a.mu.Lock()
+	a.queue = append(a.queue, recs...)
+	a.handed += int64(len(recs))
+	a.mu.Unlock()
+	signal(a.wake)
+}
+
+// barrier returns once every record added before the call is in bbolt.
+func (a *applier) barrier() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	target := a.handed
+	for a.applied < target && a.err == nil {
+		signal(a.hurry)
+		a.changed.Wait()
+	}
+	return a.err
+}
+
+func signal(c chan struct{}) {
+	select {
+	case c <- struct{}{}:
+	default: // already signalled
+	}
+}
+
+func (a *applier) run() {
+	defer close(a.exited)
+	for {
+		select {
+		case <-a.wake:
+		case <-a.hurry:
+		case <-a.stop:
+			a.applyQueued()
+			return
+		}
+		t := time.NewTimer(applyInterval)
+		select {
+		case <-t.C:
+		case <-a.hurry:
+		case <-a.stop:
+		}
+		t.Stop()
+		a.applyQueued()
+	}
+}
+
+// applyQueued writes every queued record to bbolt in one transaction.
+func (a *applier) applyQueued() {
+	a.mu.Lock()
+	recs := a.queue
+	a.queue = nil
+	failed := a.err != nil
+	a.mu.Unlock()
+	if len(recs) == 0 || failed {
+		return
+	}
+	err := a.db.Update(func(tx *bolt.Tx) error { return applyRecords(tx, recs) })
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if err != nil {
+		// The records are safe in the journal and will be replayed when the
+		// ledger is next opened; until then, readers get the error.
+		a.err = fmt.Errorf("%w: applying %d journaled charges to the ledger: %v", ErrUnavailable, len(recs), err)
+	} else {
+		a.applied += int64(len(recs))
+		for _, r := range recs {
+			delete(a.pending, r.RequestID)
+		}
+	}
+	a.changed.Broadcast()
+}
+
+// close applies what is queued and stops the goroutine. Call it after the
+// committer's close, so that nothing more is added.
+func (a *applier) close() error {
+	close(a.stop)
+	<-a.exited
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.err
+}
+
+// applyRecords writes charges to bbolt. A record whose usage record exists
+// is skipped: replay after a crash meets records that were already applied.
+func applyRecords(tx *bolt.Tx, recs []journalRecord) error {
+	usage := tx.Bucket([]byte(bucketUsage))
+	accounts := batchAccounts{records: make(map[string]*accountRecord)}
+	for _, r := range recs {
+		if usage.Get([]byte(r.RequestID)) != nil {
+			continue
+		}
+		acct, err := accounts.get(tx, r.AccountID)
+		if err != nil {
+			return fmt.Errorf("applying the charge of request %s: %w", r.RequestID, err)
+		}
+		if err := putJSON(usage, []byte(r.RequestID), r.Usage); err != nil {
+			return err
+		}
+		acct.charge(r)
+	}
+	return accounts.flush(tx)
+}
+
+// charge counts a committed charge in the account record.
+func (acct *accountRecord) charge(r journalRecord) {
+	acct.Balance -= r.Credits
+	acct.Spend = acct.Spend.plus(r.Day, r.Month, r.Credits)
+	acct.Charged += r.Credits
+	acct.Requests++
+	if acct.Ops == nil {
+		acct.Ops = make(map[string]OperationTotals)
+	}
+	op := acct.Ops[r.Operation]
+	op.Credits += r.Credits
+	op.Requests++
+	acct.Ops[r.Operation] = op
+}
+
+// batchAccounts caches the account records one transaction reads and
+// changes, so that a batch decodes and encodes each account once however
+// many charges it holds.
+type batchAccounts struct {
+	records map[string]*accountRecord
+}
+
+// get returns the batch's copy of an account record, reading it once.
+func (b *batchAccounts) get(tx *bolt.Tx, accountID string) (*accountRecord, error) {
+	if rec, ok := b.records[accountID]; ok {
+		return rec, nil
+	}
+	rec, err := loadAccount(tx, accountID)
+	if err != nil {
+		return nil, err
+	}
+	b.records[accountID] = &rec
+	return &rec, nil
+}
+
+// flush writes every cached record back.
+func (b *batchAccounts) flush(tx *bolt.Tx) error {
+	for id, rec := range b.records {
+		if err := storeAccount(tx, id, *rec); err != nil {
+			return fmt.Errorf("writing account %s: %w", id, err)
+		}
+	}
+	return nil
+}
+
+// readJournalMeta returns the journal epoch and whether the last process
+// to open the ledger left it open (crashed).
+func readJournalMeta(tx *bolt.Tx) (epoch uint64, open bool, err error) {
+	meta := tx.Bucket([]byte(bucketMeta))
+	if v := meta.Get([]byte(metaJournalEpoch)); v != nil {
+		if epoch, err = strconv.ParseUint(string(v), 10, 64); err != nil {
+			return 0, false, fmt.Errorf("reading the journal epoch %q: %w", v, err)
+		}
+	}
+	return epoch, string(meta.Get([]byte(metaJournalOpen))) == "1", nil
+}
+
+// writeJournalMeta records a new journal epoch and whether a process has
+// the ledger open.
+func writeJournalMeta(tx *bolt.Tx, epoch uint64, open bool) error {
+	meta := tx.Bucket([]byte(bucketMeta))
+	flag := "0"
+	if open {
+		flag = "1"
+	}
+	if err := meta.Put([]byte(metaJournalEpoch), []byte(strconv.FormatUint(epoch, 10))); err != nil {
+		return err
+	}
+	return meta.Put([]byte(metaJournalOpen), []byte(flag))
+}

@@ -1,0 +1,189 @@
+package ledger
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// The charge journal is the embedded store's write-ahead log for Commit:
+// the file FILE-journal beside the bbolt file FILE. A Commit is durable once
+// its record is in the journal (one small write and one fdatasync per group
+// of commits); the records reach bbolt later, in batches, off the request
+// path (see applier), and are replayed into bbolt when the ledger is opened.
+//
+// Why a separate file: a bbolt commit writes whole 4 KiB pages (a usage leaf,
+// the account leaf, branch pages) and syncs twice (data pages, then the meta
+// page), and one transaction holds the writer lock through both syncs, so
+// group commits cannot overlap. A journal record is a couple of hundred
+// bytes appended in place, one fdatasync makes it durable, and several
+// fdatasyncs may be in flight at once.
+//
+// Layout. The file is preallocated with zeros (written, not fallocated, so
+// that writing a record changes no file metadata and fdatasync flushes data
+// only). It holds a sequence of records from offset 0:
+//
+//	u32 payload length (0 ends the sequence)
+//	u32 CRC-32C (Castagnoli) of the next 8 bytes and the payload
+//	u64 epoch
+//	payload: a journalRecord as JSON
+//
+// All integers are little-endian. The epoch is the journal's generation,
+// kept in bbolt (meta "journal_epoch"): when the journal is full, or the
+// ledger is opened or closed, every record is first applied to bbolt, then
+// the epoch is raised in a synced bbolt transaction and writing starts over
+// at offset 0. Replay therefore reads records from offset 0 while their CRC
+// holds and their epoch is the current one; the first record that fails
+// either test (zeros, a torn write, a record of an earlier epoch) ends the
+// journal. Records past a torn one were never acknowledged: their commit
+// waits for every earlier group's fdatasync.
+const (
+	journalSuffix      = "-journal"
+	journalHeader      = 16
+	defaultJournalSize = 8 << 20
+	minJournalSize     = 64 << 10
+	metaJournalEpoch   = "journal_epoch"
+	// metaJournalOpen is "1" while a process has the ledger open: a missing
+	// journal is then an error (it may have held charges not yet in bbolt).
+	metaJournalOpen = "journal_open"
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// journalRecord is one charge: its usage record and the UTC day and month
+// its credits count in (those of its reservation).
+type journalRecord struct {
+	Usage
+	Day   int `json:"day"`
+	Month int `json:"month"`
+}
+
+// journal is the open journal file. off and epoch belong to the
+// committer's goroutine once the store is open.
+type journal struct {
+	f     *os.File
+	path  string
+	size  int64
+	epoch uint64
+	off   int64
+}
+
+// openJournal opens path, creating it if missing unless mustExist, and
+// makes sure it is preallocated to at least size bytes.
+func openJournal(path string, size int64, mustExist bool) (*journal, error) {
+	flags := os.O_RDWR
+	if !mustExist {
+		flags |= os.O_CREATE
+	}
+	f, err := os.OpenFile(path, flags, 0o600)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("journal %s is missing and the ledger was not closed cleanly: charges may be lost (restore both files from the same backup)", path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("opening journal: %w", err)
+	}
+	j := &journal{f: f, path: path}
+	if err := j.preallocate(size); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("preallocating journal %s: %w", path, err)
+	}
+	return j, nil
+}
+
+// preallocate extends the file with written zeros to size bytes (it never
+// shrinks it) and makes the extension and the file's name durable.
+func (j *journal) preallocate(size int64) error {
+	st, err := j.f.Stat()
+	if err != nil {
+		return err
+	}
+	j.size = max(st.Size(), size)
+	if st.Size() >= size {
+		return nil
+	}
+	zeros := make([]byte, 1<<20)
+	for off := st.Size(); off < size; off += int64(len(zeros)) {
+		if _, err := j.f.WriteAt(zeros[:min(int64(len(zeros)), size-off)], off); err != nil {
+			return err
+		}
+	}
+	if err := j.f.Sync(); err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(j.path))
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+// scan returns the records of the given epoch, from offset 0 up to the
+// first record that is not one.
+func (j *journal) scan(epoch uint64) ([]journalRecord, error) {
+	data := make([]byte, j.size)
+	if _, err := j.f.ReadAt(data, 0); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("reading journal %s: %w", j.path, err)
+	}
+	var recs []journalRecord
+	for off := 0; ; {
+		payload, ok := decodeRecord(data[off:], epoch)
+		if !ok {
+			return recs, nil
+		}
+		var r journalRecord
+		if err := json.Unmarshal(payload, &r); err != nil {
+			return nil, fmt.Errorf("journal %s: decoding the record at offset %d: %w", j.path, off, err)
+		}
+		recs = append(recs, r)
+		off += journalHeader + len(payload)
+	}
+}
+
+// decodeRecord returns the payload of the record at the start of b if it
+// is whole, intact and of the given epoch.
+func decodeRecord(b []byte, epoch uint64) ([]byte, bool) {
+	if len(b) < journalHeader {
+		return nil, false
+	}
+	n := int(binary.LittleEndian.Uint32(b))
+	if n == 0 || n > len(b)-journalHeader || binary.LittleEndian.Uint64(b[8:]) != epoch {
+		return nil, false
+	}
+	if crc32.Checksum(b[8:journalHeader+n], castagnoli) != binary.LittleEndian.Uint32(b[4:]) {
+		return nil, false
+	}
+	return b[journalHeader : journalHeader+n], true
+}
+
+// appendRecord appends r's encoding in the given epoch to buf.
+func appendRecord(buf []byte, epoch uint64, r journalRecord) ([]byte, error) {
+	payload, err := json.Marshal(r)
+	if err != nil {
+		return buf, fmt.Errorf("encoding the journal record of request %s: %w", r.RequestID, err)
+	}
+	start := len(buf)
+	buf = binary.LittleEndian.AppendUint32(buf, uint32(len(payload)))
+	buf = binary.LittleEndian.AppendUint32(buf, 0) // the CRC, below
+	buf = binary.LittleEndian.AppendUint64(buf, epoch)
+	buf = append(buf, payload...)
+	binary.LittleEndian.PutUint32(buf[start+4:], crc32.Checksum(buf[start+8:], castagnoli))
+	return buf, nil
+}
+
+func (j *journal) close() error {
+	if err := j.f.Close(); err != nil {
+		return fmt.Errorf("closing journal %s: %w", j.path, err)
+	}
+	return nil
+}
