@@ -41,7 +41,8 @@ when complete; it refuses to overwrite an existing release.`,
 				DataVersion string `json:"data_version"`
 				PeakRSSMiB  int64  `json:"peak_rss_mib"`
 				Stats       any    `json:"stats"`
-			}{dir, m.DataVersion, compile.PeakRSS() >> 20, m.Stats})
+				Conditional any    `json:"conditionals"`
+			}{dir, m.DataVersion, compile.PeakRSS() >> 20, m.Stats, m.Conditionals})
 		},
 	}
 	f := cmd.Flags()
@@ -50,6 +51,7 @@ when complete; it refuses to overwrite an existing release.`,
 	f.StringVar(&o.ProfilesDir, "profiles", "profiles", "directory of profile data files")
 	f.StringVar(&o.DataVersion, "data-version", "", "release name, 1-32 of [A-Za-z0-9._-] (default: today's date, UTC)")
 	f.StringVar(&o.Out, "out", "releases", "directory that holds releases")
+	f.StringVar(&o.TimeZone, "timezone", "Europe/Andorra", "the country's IANA time zone, in which conditional restrictions' times are read")
 	cmd.MarkFlagRequired("osm")
 	return cmd
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	_ "time/tzdata" // conditional restrictions are read in the country's zone, on any host
 
 	"github.com/spf13/cobra"
 )

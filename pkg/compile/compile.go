@@ -36,6 +36,9 @@ type Options struct {
 	Log         *slog.Logger
 	Progress    Progress // nil means log lines only
 	Now         func() time.Time
+	// TimeZone is the country's IANA time zone, in which conditional tags'
+	// times are read; "" means UTC.
+	TimeZone string
 }
 
 // Progress shows a long step's advance; the terminal bar and the log-line
@@ -65,6 +68,9 @@ func (o *Options) ensureDefaults() {
 	if o.Progress == nil {
 		o.Progress = nopProgress{}
 	}
+	if o.TimeZone == "" {
+		o.TimeZone = "UTC"
+	}
 }
 
 func (o *Options) validate() error {
@@ -76,6 +82,9 @@ func (o *Options) validate() error {
 	}
 	if err := checkDEMPaths(o.DEM); err != nil {
 		return err
+	}
+	if _, err := time.LoadLocation(o.TimeZone); err != nil {
+		return fmt.Errorf("compile: --timezone %q: %w", o.TimeZone, err)
 	}
 	return release.CheckDataVersion(o.DataVersion)
 }
@@ -118,10 +127,17 @@ func build(ctx context.Context, o Options, profiles []*profile.Profile, dir stri
 		return nil, err
 	}
 	defer dem.close()
-	in, stats, err := extract(ctx, o, profiles)
+	cond := newConditions()
+	in, stats, err := extract(ctx, o, profiles, cond)
 	if err != nil {
 		return nil, err
 	}
+	in.Schedules = cond.schedules
+	if in.Zone, err = time.LoadLocation(o.TimeZone); err != nil {
+		return nil, fmt.Errorf("compile: time zone: %w", err)
+	}
+	o.Log.Info("conditional tags", "found", cond.report.Found, "parsed", cond.report.Parsed, "not_time", cond.report.NotTime,
+		"unparsed", cond.report.Unparsed, "ways", cond.report.Ways, "restrictions", cond.report.Restrictions)
 	var terr *terrain
 	if dem != nil {
 		terr = newTerrain(dem.dem, profiles, o.Log.Info)
@@ -158,7 +174,8 @@ func build(ctx context.Context, o Options, profiles []*profile.Profile, dir stri
 	m := &release.Manifest{
 		DataVersion: o.DataVersion, BuildTime: o.Now().UTC().Truncate(time.Second), FormatVersion: artifact.FormatVersion,
 		Source: release.Source{Path: filepath.Base(o.OSM), SHA256: sum, Bytes: size}, Stats: stats,
-		Tool: map[string]string{"name": "mapc", "go": goVersion()},
+		Tool:     map[string]string{"name": "mapc", "go": goVersion()},
+		TimeZone: o.TimeZone, Conditionals: &cond.report,
 	}
 	if dem != nil {
 		m.DEM = dem.sources

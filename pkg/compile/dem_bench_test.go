@@ -49,7 +49,7 @@ func BenchmarkTerrainProfile(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	in, _, err := extract(context.Background(), o, profiles)
+	in, _, err := extract(context.Background(), o, profiles, newConditions())
 	if err != nil {
 		b.Fatal(err)
 	}

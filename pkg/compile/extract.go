@@ -14,7 +14,7 @@ import (
 
 // extract reads the PBF twice: ways first, keeping those some profile may
 // use, then the nodes those ways need.
-func extract(ctx context.Context, o Options, profiles []*profile.Profile) (graph.Input, map[string]int64, error) {
+func extract(ctx context.Context, o Options, profiles []*profile.Profile, cond *conditions) (graph.Input, map[string]int64, error) {
 	names := make([]string, len(profiles))
 	for i, p := range profiles {
 		names[i] = p.Name
@@ -29,14 +29,12 @@ func extract(ctx context.Context, o Options, profiles []*profile.Profile) (graph
 	t := time.Now()
 	o.Progress.Start("ways", 0)
 	err := osm.Scan(ctx, o.OSM, osm.Handlers{Relation: func(r *osm.Relation) error {
-		if rs, ok := evaluateRestriction(r, profiles); ok {
-			in.Restrictions = append(in.Restrictions, rs)
-		}
+		in.Restrictions = append(in.Restrictions, evaluateRestriction(r, profiles, cond)...)
 		return nil
 	}, Way: func(w *osm.Way) error {
 		o.Progress.Add(1)
 		stats["osm_ways"]++
-		gw, ok := evaluateWay(w, profiles)
+		gw, ok := evaluateWay(w, profiles, cond)
 		if !ok {
 			return nil
 		}
@@ -83,28 +81,18 @@ func extract(ctx context.Context, o Options, profiles []*profile.Profile) (graph
 	return in, stats, nil
 }
 
-// evaluateWay asks every profile about a way; ok is false when none may use it.
-func evaluateWay(w *osm.Way, profiles []*profile.Profile) (graph.Way, bool) {
+// evaluateWay asks every profile about a way, in every state of its time
+// conditions; ok is false when none may use it at any time.
+func evaluateWay(w *osm.Way, profiles []*profile.Profile, cond *conditions) (graph.Way, bool) {
 	if len(w.NodeIDs) < 2 || (w.Tags["highway"] == "" && w.Tags["route"] != "ferry") {
 		return graph.Way{}, false
 	}
-	speeds := make([][2]float32, len(profiles))
-	usable := false
-	for i, p := range profiles {
-		r := p.Way(w.Tags)
-		if r.Forward {
-			speeds[i][0] = float32(r.SpeedForward)
-		}
-		if r.Backward {
-			speeds[i][1] = float32(r.SpeedBackward)
-		}
-		usable = usable || r.Forward || r.Backward
-	}
+	speeds, wc, usable := cond.waySpeeds(w.ID, w.Tags, profiles)
 	if !usable {
 		return graph.Way{}, false
 	}
 	return graph.Way{ID: w.ID, Nodes: w.NodeIDs, Name: w.Tags["name"], Ref: w.Tags["ref"], Class: wayClass(w.Tags),
-		Flags: wayFlags(w.Tags), Speeds: speeds}, true
+		Flags: wayFlags(w.Tags), Speeds: speeds, Cond: wc}, true
 }
 
 func wayClass(tags map[string]string) string {
@@ -151,12 +139,25 @@ func barrierMask(tags map[string]string, profiles []*profile.Profile) uint32 {
 }
 
 // evaluateRestriction reads a type=restriction relation's members and the
-// profiles it binds; ok is false when it binds none or is malformed.
-func evaluateRestriction(r *osm.Relation, profiles []*profile.Profile) (graph.Restriction, bool) {
-	if r.Tags["type"] != "restriction" {
-		return graph.Restriction{}, false
+// profiles it binds: one restriction, or for a time-limited relation one per
+// kind and set of states; none when it binds no profile or is malformed.
+func evaluateRestriction(r *osm.Relation, profiles []*profile.Profile, cond *conditions) []graph.Restriction {
+	if r.Tags["type"] != "restriction" && !strings.HasPrefix(r.Tags["type"], "restriction:") {
+		return nil
 	}
-	rs := graph.Restriction{Relation: r.ID}
+	rs := restrictionMembers(r)
+	if len(rs.From) == 0 || len(rs.To) == 0 || len(rs.Via) == 0 {
+		return nil
+	}
+	if rules, timed := cond.restrictionRules(r.ID, r.Tags); timed {
+		out := cond.conditionalRestrictions(rs, r.Tags, rules, profiles)
+		for _, c := range out {
+			if len(c.Schedules) > 0 {
+				cond.report.Restrictions++
+			}
+		}
+		return out
+	}
 	kind := ""
 	for i, p := range profiles {
 		if k, applies := p.Restriction(r.Tags); applies && k != "" {
@@ -164,6 +165,16 @@ func evaluateRestriction(r *osm.Relation, profiles []*profile.Profile) (graph.Re
 			kind = k
 		}
 	}
+	rs.Only = strings.HasPrefix(kind, "only_")
+	if rs.Profiles == 0 {
+		return nil
+	}
+	return []graph.Restriction{rs}
+}
+
+// restrictionMembers reads a restriction relation's from, via and to.
+func restrictionMembers(r *osm.Relation) graph.Restriction {
+	rs := graph.Restriction{Relation: r.ID}
 	for _, m := range r.Members {
 		switch {
 		case m.Role == "from" && m.Type == osm.WayMember:
@@ -177,7 +188,5 @@ func evaluateRestriction(r *osm.Relation, profiles []*profile.Profile) (graph.Re
 			rs.ViaWays = true
 		}
 	}
-	rs.Only = strings.HasPrefix(kind, "only_")
-	ok := rs.Profiles != 0 && len(rs.From) > 0 && len(rs.To) > 0 && len(rs.Via) > 0
-	return rs, ok
+	return rs
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"time"
 
 	"github.com/mapsco/maps/pkg/geo"
 )
@@ -38,6 +39,10 @@ func Build(ctx context.Context, in Input) (*Network, []*Graph, *RestrictionStats
 	segs, points := splitWays(in, isNode)
 	nodeIDs, index := numberNodes(segs, points)
 	net, segWay := layoutNetwork(in, segs, points, nodeIDs, index)
+	net.Schedules, net.Zone = in.Schedules, in.Zone
+	if net.Zone == nil {
+		net.Zone = time.UTC
+	}
 	topo := newTopology(in, net, index, segWay)
 	graphs := make([]*Graph, len(in.Profiles))
 	for p := range in.Profiles {

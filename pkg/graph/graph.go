@@ -36,8 +36,10 @@ package graph
 
 import (
 	"math"
+	"time"
 
 	"github.com/mapsco/maps/pkg/geo"
+	"github.com/mapsco/maps/pkg/timecond"
 )
 
 // NoWay is the travel time of a direction a profile may not use.
@@ -67,6 +69,10 @@ type Network struct {
 	SegFlags  []uint8   // per segment: Flag* bits
 	Strings   Strings
 	Classes   []string // road classes (OSM highway values), index 0 is ""
+	// Schedules are the time conditions profiles' Conditions refer to, and
+	// Zone the country's time zone they are read in.
+	Schedules []timecond.Schedule
+	Zone      *time.Location
 }
 
 // Graph is one profile's view of the network.
@@ -88,6 +94,9 @@ type Graph struct {
 	// of arc a is an allowed turn onto arc b, with w = t + b's travel time
 	// and t the turn's own cost, all in milliseconds.
 	Turns CSR
+	// Cond holds the arcs and turns that depend on the time of day.
+	Cond     Conditions
+	condMark []uint64 // Marked's bit set, derived from Cond
 }
 
 // CSR is an adjacency in compressed sparse row form: the edges of node v are

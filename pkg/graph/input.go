@@ -1,5 +1,11 @@
 package graph
 
+import (
+	"time"
+
+	"github.com/mapsco/maps/pkg/timecond"
+)
+
 // Input is what the compiler extracts from OSM for Build: the ways each
 // profile may use, already evaluated, and the positions and barriers of their
 // nodes. Build does not read OSM or profiles itself.
@@ -24,6 +30,10 @@ type Input struct {
 	// profile p's flat speeds along and against the segment's point order;
 	// where one is 0 the answer for that direction is ignored (NoWay).
 	SegmentTimes func(net *Network, p int, s uint32, kph [2]float32) (fwdMs, bwdMs uint32)
+	// Schedules are the time conditions that conditional ways and
+	// restrictions refer to by index, read in Zone (nil means UTC).
+	Schedules []timecond.Schedule
+	Zone      *time.Location
 }
 
 // Restriction is an OSM turn restriction relation, with its members.
@@ -35,6 +45,11 @@ type Restriction struct {
 	To       []int64 // OSM way ids (several for no_exit)
 	Only     bool    // only_*: the turn to To is the only one allowed from From
 	Profiles uint32  // bit mask of the profiles it binds
+	// A conditional restriction is in force only in some states of its
+	// rules (see Conditions): Schedules holds the rules' schedule ids and
+	// When the states, bit s for state s. Empty Schedules: always in force.
+	Schedules []uint32
+	When      uint16
 }
 
 // Way is one OSM way usable by at least one profile.
@@ -48,4 +63,14 @@ type Way struct {
 	// Speeds holds, per profile, the speed in km/h along and against the
 	// node order; 0 means that direction is forbidden.
 	Speeds [][2]float32
+	// Cond, when not nil, makes the speeds depend on the time.
+	Cond *WayCond
+}
+
+// WayCond is how a way's speeds change with time: Speeds[state][profile],
+// where bit i of the state is rule i, in force while schedule Schedules[i]
+// is. Way.Speeds is ignored for a way with a WayCond.
+type WayCond struct {
+	Schedules []uint32
+	Speeds    [][][2]float32
 }

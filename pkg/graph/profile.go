@@ -9,8 +9,15 @@ func buildProfile(in Input, net *Network, p int, topo *topology, stats *Restrict
 	n := net.NumSegments()
 	g := &Graph{Net: net, Profile: in.Profiles[p], WF: make([]uint32, n), WB: make([]uint32, n), Big: make([]uint8, n)}
 	var edges []rawEdge
+	var conds []condArc
 	for s := range n {
-		g.WF[s], g.WB[s] = segmentTimes(in, net, p, uint32(s), in.Ways[topo.segWay[s]].Speeds[p])
+		if wc := in.Ways[topo.segWay[s]].Cond; wc != nil {
+			var ca []condArc
+			g.WF[s], g.WB[s], ca = conditionalTimes(in, net, p, uint32(s), wc)
+			conds = append(conds, ca...)
+		} else {
+			g.WF[s], g.WB[s] = segmentTimes(in, net, p, uint32(s), in.Ways[topo.segWay[s]].Speeds[p])
+		}
 		from, to := net.SegFrom[s], net.SegTo[s]
 		if g.WF[s] != NoWay {
 			edges = append(edges, rawEdge{from, to, g.WF[s], SegRef(uint32(s), false)})
@@ -37,6 +44,8 @@ func buildProfile(in Input, net *Network, p int, topo *topology, stats *Restrict
 		model = in.Turns[p]
 	}
 	g.Turns = buildTurns(g, blocked, &rules, model)
+	g.Cond = buildConditions(g, conds, rules.cond)
+	g.markConditions()
 	comp := largestComponent(&g.Turns)
 	for a, in := range comp {
 		if in {

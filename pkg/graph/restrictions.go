@@ -1,9 +1,12 @@
 package graph
 
+import "slices"
+
 // turnRules holds one profile's turn restrictions, resolved to arcs.
 type turnRules struct {
 	banned map[[2]uint32]bool         // (from arc, to arc) turns a no_* forbids
 	only   map[uint32]map[uint32]bool // from arc → the only arcs it may turn onto
+	cond   []condTurn                 // turns forbidden only at some times
 }
 
 // RestrictionStats counts what happened to the extract's restrictions.
@@ -40,6 +43,10 @@ func resolveRestrictions(in Input, g *Graph, p int, topo *topology, stats *Restr
 		if p == firstProfile(rs.Profiles) {
 			stats.Applied++
 		}
+		if len(rs.Schedules) > 0 {
+			r.cond = appendCondTurns(r.cond, g, v, from, to, rs)
+			continue
+		}
 		for _, a := range from {
 			if rs.Only {
 				if r.only[a] == nil {
@@ -56,6 +63,26 @@ func resolveRestrictions(in Input, g *Graph, p int, topo *topology, stats *Restr
 		}
 	}
 	return r
+}
+
+// appendCondTurns adds the turns a conditional restriction forbids in its
+// states: from→to for no_*, from→every other arc leaving v for only_*.
+func appendCondTurns(out []condTurn, g *Graph, v uint32, from, to []uint32, rs Restriction) []condTurn {
+	for _, a := range from {
+		if !rs.Only {
+			for _, b := range to {
+				out = append(out, condTurn{a, b, rs.Schedules, rs.When})
+			}
+			continue
+		}
+		begin, end := g.Fwd.Out(v)
+		for b := begin; b < end; b++ {
+			if !slices.Contains(to, b) {
+				out = append(out, condTurn{a, b, rs.Schedules, rs.When})
+			}
+		}
+	}
+	return out
 }
 
 // allows reports whether the turn a→b survives the restrictions.

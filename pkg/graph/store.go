@@ -23,7 +23,14 @@ const (
 	secStrData   = "net.str_data"   // bytes
 	secClasses   = "net.classes"    // newline-separated
 	secProfiles  = "net.profiles"   // newline-separated
+	secSchedules = "net.schedules"  // newline-separated opening_hours texts
+	secZone      = "net.zone"       // IANA time zone name
 )
+
+// condSections names a profile's Conditions sections.
+func condSections(name string) (arcs, arcAt, turns, data string) {
+	return name + ".cond_arcs", name + ".cond_arc_at", name + ".cond_turns", name + ".cond_data"
+}
 
 // profileSections names a profile's sections: travel times, Big, the arcs,
 // ArcOf and the turn graph.
@@ -53,6 +60,8 @@ func Write(w *artifact.Writer, net *Network, graphs []*Graph) error {
 		w.Add(secStrData, net.Strings.Data),
 		w.Add(secClasses, []byte(strings.Join(net.Classes, "\n"))),
 		w.Add(secProfiles, []byte(strings.Join(names, "\n"))),
+		w.Add(secSchedules, []byte(scheduleTexts(net))),
+		w.Add(secZone, []byte(zoneName(net))),
 	}
 	for _, g := range graphs {
 		wf, wb, big, af, ae, ao, tf, te := profileSections(g.Profile)
@@ -60,6 +69,9 @@ func Write(w *artifact.Writer, net *Network, graphs []*Graph) error {
 			artifact.AddSlice(w, wf, g.WF), artifact.AddSlice(w, wb, g.WB), artifact.AddSlice(w, big, g.Big),
 			artifact.AddSlice(w, af, g.Fwd.First), artifact.AddSlice(w, ae, g.Fwd.Edges), artifact.AddSlice(w, ao, g.ArcOf),
 			artifact.AddSlice(w, tf, g.Turns.First), artifact.AddSlice(w, te, g.Turns.Edges))
+		ca, cat, ct, cd := condSections(g.Profile)
+		errs = append(errs, artifact.AddSlice(w, ca, g.Cond.Arcs), artifact.AddSlice(w, cat, g.Cond.ArcAt),
+			artifact.AddSlice(w, ct, g.Cond.Turns), artifact.AddSlice(w, cd, g.Cond.Data))
 	}
 	for _, err := range errs {
 		if err != nil {
@@ -97,8 +109,12 @@ func Load(f *artifact.File) (*Network, map[string]*Graph, error) {
 	}
 	net.Classes = strings.Split(string(view[byte](l, secClasses)), "\n")
 	profiles := strings.Split(string(view[byte](l, secProfiles)), "\n")
+	schedules, zone := string(view[byte](l, secSchedules)), string(view[byte](l, secZone))
 	if l.err != nil {
 		return nil, nil, fmt.Errorf("graph: %w", l.err)
+	}
+	if err := net.loadConditions(schedules, zone); err != nil {
+		return nil, nil, err
 	}
 	if err := net.check(); err != nil {
 		return nil, nil, err
@@ -109,12 +125,18 @@ func Load(f *artifact.File) (*Network, map[string]*Graph, error) {
 		g := &Graph{Net: net, Profile: name, WF: view[uint32](l, wf), WB: view[uint32](l, wb), Big: view[uint8](l, big),
 			Fwd: CSR{First: view[uint32](l, af), Edges: view[uint32](l, ae)}, ArcOf: view[uint32](l, ao),
 			Turns: CSR{First: view[uint32](l, tf), Edges: view[uint32](l, te)}}
+		ca, cat, ct, cd := condSections(name)
+		g.Cond = Conditions{Arcs: view[uint32](l, ca), ArcAt: view[uint32](l, cat), Turns: view[uint32](l, ct), Data: view[uint32](l, cd)}
 		if l.err != nil {
 			return nil, nil, fmt.Errorf("graph: profile %s: %w", name, l.err)
 		}
 		if err := g.check(); err != nil {
 			return nil, nil, err
 		}
+		if err := g.Cond.check(len(g.Fwd.Edges)/3, len(net.Schedules)); err != nil {
+			return nil, nil, fmt.Errorf("graph: profile %s: %w", name, err)
+		}
+		g.markConditions()
 		graphs[name] = g
 	}
 	return net, graphs, nil

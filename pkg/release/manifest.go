@@ -32,6 +32,24 @@ type Manifest struct {
 	Files         []FileInfo        `json:"files"`
 	Stats         map[string]int64  `json:"stats,omitempty"`
 	Tool          map[string]string `json:"tool,omitempty"`
+	// TimeZone is where time conditions are read (IANA name).
+	TimeZone     string             `json:"time_zone,omitempty"`
+	Conditionals *ConditionalReport `json:"conditionals,omitempty"`
+}
+
+// ConditionalReport counts the conditional tags (key:conditional, and the
+// legacy day_on/hour_on of turn restrictions) the compiler met on routable
+// ways and restriction relations, and what became of them.
+type ConditionalReport struct {
+	Found        map[string]int64 `json:"found"`          // per tag key
+	Parsed       int64            `json:"parsed"`         // time conditions understood
+	NotTime      int64            `json:"not_time"`       // conditions on something else (destination, wet, weight)
+	Unparsed     int64            `json:"unparsed"`       // time conditions outside the supported subset
+	Ignored      int64            `json:"ignored"`        // keys no profile reads (maxweight:conditional, ...)
+	TooManyRules int64            `json:"too_many_rules"` // elements with more rules than are modelled
+	Ways         int64            `json:"ways"`           // ways whose use changes with time for some profile
+	Restrictions int64            `json:"restrictions"`   // time-limited turn restrictions kept
+	Examples     []string         `json:"examples,omitempty"`
 }
 
 // Source names an input file by content.

@@ -1,0 +1,239 @@
+package graph
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mapsco/maps/pkg/artifact"
+	"github.com/mapsco/maps/pkg/timecond"
+)
+
+// Conditions are a profile's time-dependent arcs and turns, from OSM
+// conditional tags (access:conditional, oneway:conditional,
+// maxspeed:conditional, ...) and conditional turn restrictions.
+//
+// Each is governed by k ≤ MaxRules rules, each rule a schedule of the
+// network's Schedules; the rules in force at a time, read as bits (rule i is
+// bit i), give the state, 0 to 2^k−1. A record in Data is k, the k schedule
+// ids, then for an arc its 2^k travel times (NoWay where closed) and for a
+// turn one bit mask of the states in which the turn is forbidden.
+//
+// The graph's own arrays hold every arc and turn that is usable in some
+// state, each arc at its fastest time of any state; State gives the times
+// and turns of one instant, and searches apply it.
+type Conditions struct {
+	Arcs  []uint32 // conditional arcs, ascending
+	ArcAt []uint32 // per conditional arc: offset of its record in Data
+	Turns []uint32 // triples (from arc, to arc, offset of its record), ascending
+	Data  []uint32
+}
+
+// MaxRules bounds the rules of one conditional way or restriction, so that
+// a record's states fit a uint16 mask.
+const MaxRules = 4
+
+// Empty reports whether the profile has no time-dependent arc or turn.
+func (c *Conditions) Empty() bool { return len(c.Arcs) == 0 && len(c.Turns) == 0 }
+
+// record returns the schedule ids and payload of the record at off.
+func (c *Conditions) record(off uint32) (schedules, payload []uint32) {
+	k := c.Data[off]
+	return c.Data[off+1 : off+1+k], c.Data[off+1+k:]
+}
+
+// State is what a profile's conditions say at one instant. A nil *State
+// means the graph has no conditions: every method then returns the graph's
+// own values. A State is read-only and safe for concurrent use.
+type State struct {
+	g      *Graph
+	times  []uint32 // per conditional arc: its travel time now
+	banned []uint64 // from<<32 | to of the turns forbidden now, ascending
+}
+
+// StateAt evaluates g's conditions at t, in the network's time zone. It
+// returns nil when g has none.
+func (g *Graph) StateAt(t time.Time) *State {
+	c := &g.Cond
+	if c.Empty() {
+		return nil
+	}
+	local := t.In(g.Net.Zone)
+	active := make([]bool, len(g.Net.Schedules))
+	for i := range g.Net.Schedules {
+		active[i] = g.Net.Schedules[i].Active(local)
+	}
+	st := &State{g: g, times: make([]uint32, len(c.Arcs))}
+	for i, off := range c.ArcAt {
+		sched, times := c.record(off)
+		st.times[i] = times[stateOf(sched, active)]
+	}
+	for i := 0; i < len(c.Turns); i += 3 {
+		sched, mask := c.record(c.Turns[i+2])
+		if mask[0]>>stateOf(sched, active)&1 != 0 {
+			st.banned = append(st.banned, uint64(c.Turns[i])<<32|uint64(c.Turns[i+1]))
+		}
+	}
+	return st
+}
+
+func stateOf(schedules []uint32, active []bool) uint32 {
+	var s uint32
+	for i, id := range schedules {
+		if active[id] {
+			s |= 1 << i
+		}
+	}
+	return s
+}
+
+// Marked reports whether arc a is conditional or ends a conditional turn:
+// the arcs a contraction must leave uncontracted.
+func (g *Graph) Marked(a uint32) bool {
+	return g.condMark != nil && g.condMark[a>>6]>>(a&63)&1 != 0
+}
+
+// markConditions derives the bit set Marked reads from Cond.
+func (g *Graph) markConditions() {
+	if g.Cond.Empty() {
+		g.condMark = nil
+		return
+	}
+	g.condMark = make([]uint64, (len(g.Fwd.Edges)/3+63)/64)
+	mark := func(a uint32) { g.condMark[a>>6] |= 1 << (a & 63) }
+	for _, a := range g.Cond.Arcs {
+		mark(a)
+	}
+	for i := 0; i < len(g.Cond.Turns); i += 3 {
+		mark(g.Cond.Turns[i])
+		mark(g.Cond.Turns[i+1])
+	}
+}
+
+// ArcTime returns arc a of g's travel time now, NoWay when it is closed;
+// s is g's state or nil.
+func (s *State) ArcTime(g *Graph, a uint32) uint32 {
+	if s != nil && g.Marked(a) {
+		if i, ok := slices.BinarySearch(g.Cond.Arcs, a); ok {
+			return s.times[i]
+		}
+	}
+	return g.Fwd.Edges[3*a+1]
+}
+
+// Edge returns the weight now of an edge from tail to head whose stored
+// weight w ends with head's fastest travel time (a turn of the graph, or a
+// shortcut of a hierarchy built on it); original is true for a turn, which
+// a restriction may forbid. NoWay means the edge may not be used now.
+func (s *State) Edge(tail, head, w uint32, original bool) uint32 {
+	if s == nil || !s.g.Marked(head) {
+		return w
+	}
+	if original && s.g.Marked(tail) && s.isBanned(tail, head) {
+		return NoWay
+	}
+	i, ok := slices.BinarySearch(s.g.Cond.Arcs, head)
+	if !ok {
+		return w
+	}
+	t := s.times[i]
+	if t == NoWay {
+		return NoWay
+	}
+	return w - s.g.Fwd.Edges[3*head+1] + t
+}
+
+func (s *State) isBanned(from, to uint32) bool {
+	_, ok := slices.BinarySearch(s.banned, uint64(from)<<32|uint64(to))
+	return ok
+}
+
+// parseSchedules parses a network's schedule texts.
+func parseSchedules(texts []string) ([]timecond.Schedule, error) {
+	out := make([]timecond.Schedule, len(texts))
+	for i, t := range texts {
+		s, err := timecond.Parse(t)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = s
+	}
+	return out, nil
+}
+
+// loadConditions parses the schedules and time zone a network was written
+// with.
+func (n *Network) loadConditions(schedules, zone string) error {
+	var texts []string
+	if schedules != "" {
+		texts = strings.Split(schedules, "\n")
+	}
+	var err error
+	if n.Schedules, err = parseSchedules(texts); err != nil {
+		return fmt.Errorf("graph: %w: %w", artifact.ErrCorrupt, err)
+	}
+	if n.Zone, err = time.LoadLocation(zone); err != nil {
+		return fmt.Errorf("graph: time zone %q: %w", zone, err)
+	}
+	return nil
+}
+
+func scheduleTexts(n *Network) string {
+	texts := make([]string, len(n.Schedules))
+	for i, s := range n.Schedules {
+		texts[i] = s.String()
+	}
+	return strings.Join(texts, "\n")
+}
+
+func zoneName(n *Network) string {
+	if n.Zone == nil {
+		return "UTC"
+	}
+	return n.Zone.String()
+}
+
+// check verifies that every record lies inside Data and names known
+// schedules, so that a damaged file cannot make StateAt index out of range.
+func (c *Conditions) check(arcs, schedules int) error {
+	bad := func(what string) error { return fmt.Errorf("%w: conditions: %s", artifact.ErrCorrupt, what) }
+	if len(c.ArcAt) != len(c.Arcs) || len(c.Turns)%3 != 0 {
+		return bad("array lengths disagree")
+	}
+	record := func(off uint32, payload int) error {
+		if int(off) >= len(c.Data) || c.Data[off] > MaxRules {
+			return bad("record out of range")
+		}
+		k := int(c.Data[off])
+		if payload < 0 {
+			payload = 1 << k
+		}
+		if int(off)+1+k+payload > len(c.Data) {
+			return bad("record out of range")
+		}
+		for _, id := range c.Data[off+1 : int(off)+1+k] {
+			if int(id) >= schedules {
+				return bad("unknown schedule")
+			}
+		}
+		return nil
+	}
+	for i, a := range c.Arcs {
+		if int(a) >= arcs || i > 0 && c.Arcs[i-1] >= a {
+			return bad("arcs out of range or order")
+		}
+		if err := record(c.ArcAt[i], -1); err != nil {
+			return err
+		}
+	}
+	for i := 0; i < len(c.Turns); i += 3 {
+		if int(c.Turns[i]) >= arcs || int(c.Turns[i+1]) >= arcs {
+			return bad("turn out of range")
+		}
+		if err := record(c.Turns[i+2], 1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
