@@ -48,6 +48,28 @@ func weight(g *graph.Graph, m metric, a uint32) uint32 {
 func (sc *scratch) search(g *graph.Graph, origin snap.Result, m metric, limit uint32, departure time.Time) bool {
 	_ = departure // hook: see the package doc
 	sc.resetSearch(g)
+	if !sc.placeSeeds(g, origin, m) {
+		return false
+	}
+	for _, s := range sc.seeds {
+		sc.label(s.arc, weight(g, m, s.arc)-s.along)
+	}
+	for sc.heap.Len() > 0 {
+		c, u := sc.heap.Pop()
+		if c != sc.cost[u] {
+			continue
+		}
+		if c >= limit {
+			break // every arc left starts beyond the limit
+		}
+		sc.relax(g, u, c, limit)
+	}
+	return true
+}
+
+// placeSeeds sets sc.metric and sc.seeds, the arcs origin lies on; it
+// returns false when there are none.
+func (sc *scratch) placeSeeds(g *graph.Graph, origin snap.Result, m metric) bool {
 	sc.metric = m
 	sc.seeds = sc.seeds[:0]
 	for rev := range 2 {
@@ -62,22 +84,8 @@ func (sc *scratch) search(g *graph.Graph, origin snap.Result, m metric, limit ui
 		}
 		along := min(w, uint32(math.Round(f*float64(w))))
 		sc.seeds = append(sc.seeds, seed{arc: a, along: along, loop: search.Unreached})
-		sc.label(a, w-along)
 	}
-	if len(sc.seeds) == 0 {
-		return false
-	}
-	for sc.heap.Len() > 0 {
-		c, u := sc.heap.Pop()
-		if c != sc.cost[u] {
-			continue
-		}
-		if c >= limit {
-			break // every arc left starts beyond the limit
-		}
-		sc.relax(g, u, c, limit)
-	}
-	return true
+	return len(sc.seeds) > 0
 }
 
 // relax labels the arcs reachable by one turn from arc u, reached at c.

@@ -1,0 +1,45 @@
+package isochrone
+
+import (
+	"maps"
+	"testing"
+	"time"
+
+	"github.com/mapsco/maps/pkg/ch"
+)
+
+// TestPHASTMatchesSearch: for random origins and time budgets on Andorra,
+// searchPHAST leaves exactly the labels and seed loops the bounded
+// Dijkstra does, so either could feed the polygon steps.
+func TestPHASTMatchesSearch(t *testing.T) {
+	rel := openAndorra(t)
+	for _, profile := range []string{"car", "pedestrian"} {
+		r := rel.Routers[profile]
+		g, h := r.Graph(), r.Hierarchy()
+		p := ch.NewPHAST(h, ch.NewSweep(h))
+		var dij, ph scratch
+		for i, o := range origins(t, r, 30, 11) {
+			limit := uint32(60_000 * (1 + 7*i%60)) // 1 to 60 minutes
+			dij.search(g, o, byTime, limit, time.Time{})
+			ph.searchPHAST(g, p, o, limit)
+			want, got := labels(&dij), labels(&ph)
+			if !maps.Equal(want, got) {
+				t.Fatalf("%s from %.5f,%.5f within %d ms: PHAST labels %d arcs, Dijkstra %d, or their costs differ",
+					profile, o.Lon, o.Lat, limit, len(got), len(want))
+			}
+			for k := range dij.seeds {
+				if dij.seeds[k] != ph.seeds[k] {
+					t.Fatalf("%s from %.5f,%.5f: seed %+v, Dijkstra %+v", profile, o.Lon, o.Lat, ph.seeds[k], dij.seeds[k])
+				}
+			}
+		}
+	}
+}
+
+func labels(sc *scratch) map[uint32]uint32 {
+	m := make(map[uint32]uint32, len(sc.touched))
+	for _, a := range sc.touched {
+		m[a] = sc.cost[a]
+	}
+	return m
+}
