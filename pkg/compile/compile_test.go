@@ -21,6 +21,7 @@ func options(out, version string) compile.Options {
 		ProfilesDir: filepath.Join(compiletest.Root(), "profiles"),
 		DataVersion: version,
 		Out:         out,
+		TimeZone:    "Europe/Andorra", // as mapc's default, which compiletest.Andorra uses
 	}
 }
 
