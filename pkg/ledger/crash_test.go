@@ -18,16 +18,32 @@ import (
 // returned, like a server sending 200. The parent kills it with SIGKILL
 // mid-load, reopens the file and checks that the books balance and that
 // every acknowledged request has its usage record.
+//
+// Most acknowledged charges are then only in the journal, so reopening
+// replays them. With the smallest journal the child also starts the journal
+// over every few hundred charges, so the kill lands near one of those too.
 const (
-	crashEnvPath = "LEDGER_CRASH_CHILD_PATH"
-	crashEnvKey  = "LEDGER_CRASH_CHILD_KEY"
+	crashEnvPath    = "LEDGER_CRASH_CHILD_PATH"
+	crashEnvKey     = "LEDGER_CRASH_CHILD_KEY"
+	crashEnvJournal = "LEDGER_CRASH_CHILD_JOURNAL"
 )
 
 func TestBoltCrashMidLoad(t *testing.T) {
 	if path := os.Getenv(crashEnvPath); path != "" {
-		crashChild(path, os.Getenv(crashEnvKey))
+		size, _ := strconv.ParseInt(os.Getenv(crashEnvJournal), 10, 64)
+		crashChild(path, os.Getenv(crashEnvKey), size)
 		return
 	}
+	for _, tc := range []struct {
+		name        string
+		journalSize int64
+		acks        int
+	}{{"default journal", 0, 500}, {"smallest journal", minJournalSize, 3000}} {
+		t.Run(tc.name, func(t *testing.T) { crashMidLoad(t, tc.journalSize, tc.acks) })
+	}
+}
+
+func crashMidLoad(t *testing.T, journalSize int64, acks int) {
 	path := filepath.Join(t.TempDir(), "ledger.db")
 	s, err := Open(bg, path)
 	if err != nil {
@@ -39,7 +55,7 @@ func TestBoltCrashMidLoad(t *testing.T) {
 	}
 	s.Close()
 
-	acked := runAndKill(t, path, acct.Key.Secret.Reveal(), 500)
+	acked := runAndKill(t, path, acct.Key.Secret.Reveal(), journalSize, acks)
 
 	s = openStore(t, path, Options{})
 	mustVerify(t, s)
@@ -60,9 +76,10 @@ func TestBoltCrashMidLoad(t *testing.T) {
 
 // runAndKill starts the child, collects acknowledged request ids until it
 // has want of them, then SIGKILLs the child.
-func runAndKill(t *testing.T, path, key string, want int) []string {
+func runAndKill(t *testing.T, path, key string, journalSize int64, want int) []string {
 	cmd := exec.Command(os.Args[0], "-test.run=^TestBoltCrashMidLoad$")
-	cmd.Env = append(os.Environ(), crashEnvPath+"="+path, crashEnvKey+"="+key)
+	cmd.Env = append(os.Environ(), crashEnvPath+"="+path, crashEnvKey+"="+key,
+		crashEnvJournal+"="+strconv.FormatInt(journalSize, 10))
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -91,8 +108,8 @@ func runAndKill(t *testing.T, path, key string, want int) []string {
 }
 
 // crashChild charges forever until killed.
-func crashChild(path, key string) {
-	s, err := Open(bg, path)
+func crashChild(path, key string, journalSize int64) {
+	s, err := OpenWith(bg, path, Options{JournalSize: journalSize})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)

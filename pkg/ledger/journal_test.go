@@ -1,0 +1,217 @@
+package ledger
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// leaveOpen rewrites a closed ledger's journal meta as a crashed process
+// leaves it (marked open), and returns the epoch a replay will read.
+func leaveOpen(t *testing.T, path string) uint64 {
+	t.Helper()
+	db, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var epoch uint64
+	err = db.Update(func(tx *bolt.Tx) error {
+		if epoch, _, err = readJournalMeta(tx); err != nil {
+			return err
+		}
+		return writeJournalMeta(tx, epoch, true)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return epoch
+}
+
+func writeJournal(t *testing.T, path string, epoch uint64, recs ...journalRecord) []byte {
+	t.Helper()
+	var buf []byte
+	for _, r := range recs {
+		var err error
+		if buf, err = appendRecord(buf, epoch, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return buf
+}
+
+// TestBoltJournalReplay: Open applies the records a crashed process left in
+// the journal, skips those already applied, stops at a torn record, and
+// does not apply anything twice on the next Open.
+func TestBoltJournalReplay(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ledger.db")
+	s := openStore(t, path, Options{})
+	_, key := newAccount(t, s, 100, &Caps{})
+	charge(t, s, key, "directions", 1, "applied")
+	s.Close()
+
+	epoch := leaveOpen(t, path)
+	now := time.Now().UTC()
+	rec := func(id string, credits int64) journalRecord {
+		return journalRecord{Usage: Usage{RequestID: id, AccountID: key.AccountID, KeyID: key.KeyID,
+			Operation: "matrix", Credits: credits, At: now}, Day: dayOf(now), Month: monthOf(now)}
+	}
+	buf := writeJournal(t, path, epoch, rec("applied", 1), rec("lost-1", 2), rec("lost-2", 3))
+	torn := writeJournal(t, path, epoch, rec("torn", 4))
+	torn[len(torn)-1] ^= 0xff
+	buf = append(append(buf, torn...), writeJournal(t, path, epoch, rec("after-torn", 5))...)
+	if err := writeAt(path+journalSuffix, buf); err != nil {
+		t.Fatal(err)
+	}
+
+	for range 2 { // the second Open must find nothing new to apply
+		s = openStore(t, path, Options{})
+		a, err := s.GetAccount(bg, key.AccountID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Balance != 94 || a.Usage.Requests != 3 || a.Usage.ByOperation["matrix"] != (OperationTotals{Credits: 5, Requests: 2}) {
+			t.Errorf("after replay: %+v, want balance 94 and the two lost matrix charges back", a)
+		}
+		for _, id := range []string{"torn", "after-torn"} {
+			if _, err := s.LookupUsage(bg, id); !errors.Is(err, ErrUnknownRequest) {
+				t.Errorf("LookupUsage(%s) = %v, want ErrUnknownRequest", id, err)
+			}
+		}
+		mustVerify(t, s)
+		s.Close()
+	}
+}
+
+func writeAt(path string, b []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	if _, err := f.WriteAt(b, 0); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// TestBoltJournalMissing: a journal deleted after a clean Close is simply
+// made again; deleted after a crash, Open refuses the ledger.
+func TestBoltJournalMissing(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ledger.db")
+	s := openStore(t, path, Options{})
+	_, key := newAccount(t, s, 10, nil)
+	charge(t, s, key, "directions", 1, "r1")
+	s.Close()
+	if err := os.Remove(path + journalSuffix); err != nil {
+		t.Fatal(err)
+	}
+	s = openStore(t, path, Options{})
+	if b := balanceOf(t, s, key.AccountID); b != 9 {
+		t.Errorf("balance %d after a clean close, want 9", b)
+	}
+	s.Close()
+
+	leaveOpen(t, path)
+	if err := os.Remove(path + journalSuffix); err != nil {
+		t.Fatal(err)
+	}
+	_, err := OpenWith(bg, path, Options{})
+	if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "journal") {
+		t.Errorf("Open without the journal of a crashed ledger = %v, want an ErrUnavailable naming the journal", err)
+	}
+}
+
+// TestBoltJournalWraps charges many times the journal's capacity from
+// several goroutines: every charge is kept, before and after reopening.
+func TestBoltJournalWraps(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ledger.db")
+	s := openStore(t, path, Options{JournalSize: minJournalSize})
+	_, key := newAccount(t, s, 1_000_000, &Caps{})
+	const workers, each = 16, 200 // about 10 times the journal
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := range each {
+				id := fmt.Sprintf("wrap-%d-%d", w, i)
+				r, err := s.Reserve(bg, key, "directions", 1, id)
+				if err == nil {
+					err = s.Commit(bg, r)
+				}
+				if err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if epoch := s.(*boltStore).journal.epoch; epoch < 5 {
+		t.Errorf("journal epoch %d: the journal did not start over as often as expected", epoch)
+	}
+	for range 2 {
+		a, err := s.GetAccount(bg, key.AccountID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Balance != 1_000_000-workers*each || a.Usage.Requests != workers*each {
+			t.Errorf("account %+v, want %d charges", a, workers*each)
+		}
+		mustVerify(t, s)
+		s.Close()
+		s = openStore(t, path, Options{})
+	}
+}
+
+// TestBoltDuplicateRequestIDs: a request id is charged once, whether its
+// first charge is still in the journal, already in bbolt, or racing in the
+// same group.
+func TestBoltDuplicateRequestIDs(t *testing.T) {
+	s := openBoltTest(t, Options{})
+	_, key := newAccount(t, s, 1000, &Caps{})
+	charge(t, s, key, "directions", 1, "in-bbolt")
+	if _, err := s.LookupUsage(bg, "in-bbolt"); err != nil { // waits until it is in bbolt
+		t.Fatal(err)
+	}
+	r, err := s.Reserve(bg, key, "directions", 1, "in-bbolt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Commit(bg, r); !errors.Is(err, ErrDuplicateRequest) {
+		t.Errorf("Commit of an id already in bbolt = %v, want ErrDuplicateRequest", err)
+	}
+	var ok, dup atomic.Int64
+	var wg sync.WaitGroup
+	for range 32 {
+		wg.Go(func() {
+			r, err := s.Reserve(bg, key, "directions", 1, "raced")
+			if err == nil {
+				err = s.Commit(bg, r)
+			}
+			switch {
+			case err == nil:
+				ok.Add(1)
+			case errors.Is(err, ErrDuplicateRequest):
+				dup.Add(1)
+			default:
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if ok.Load() != 1 || dup.Load() != 31 {
+		t.Errorf("32 commits of one id: %d charged, %d refused as duplicates; want 1 and 31", ok.Load(), dup.Load())
+	}
+	if a, _ := s.GetAccount(bg, key.AccountID); a.Balance != 998 || a.Held != 0 {
+		t.Errorf("balance %d held %d, want 998 and 0", a.Balance, a.Held)
+	}
+	mustVerify(t, s)
+}
