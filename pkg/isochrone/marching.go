@@ -1,5 +1,7 @@
 package isochrone
 
+import "encoding/binary"
+
 // Marching squares over the mask: a square joins four cell centres, a
 // (i, j), b (i+1, j), c (i+1, j+1), d (i, j+1), and its case is the set of
 // corners inside (bits 1, 2, 4, 8). Outlines cross the square's sides at
@@ -53,6 +55,10 @@ func (sc *scratch) trace(w int) {
 	for j := r.y0; j < r.y1-1; j++ {
 		for i := r.x0; i < r.x1-1; i++ {
 			a := j*w + i
+			if i+8 < r.x1 && sc.uniform8(a, w) {
+				i += 7
+				continue
+			}
 			k := sc.mask[a] | sc.mask[a+1]<<1 | sc.mask[a+w+1]<<2 | sc.mask[a+w]<<3
 			segs := segments[k]
 			if len(segs) == 0 {
@@ -73,6 +79,19 @@ func (sc *scratch) trace(w int) {
 		}
 	}
 	sc.link(w)
+}
+
+// uniform8 reports whether the eight squares from a eastward (cells a to
+// a+8 on two rows) are all inside or all outside, so have no outline.
+// Most squares of a large contour are, and comparing eight cells at a
+// time makes the scan several times faster than the case lookup.
+func (sc *scratch) uniform8(a, w int) bool {
+	lo := binary.LittleEndian.Uint64(sc.mask[a : a+8])
+	if lo != 0 && lo != 0x0101010101010101 {
+		return false
+	}
+	v := sc.mask[a]
+	return binary.LittleEndian.Uint64(sc.mask[a+w:a+w+8]) == lo && sc.mask[a+8] == v && sc.mask[a+w+8] == v
 }
 
 // corner returns the cell of one corner of square a in the set k.

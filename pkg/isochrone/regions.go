@@ -45,17 +45,7 @@ func (sc *scratch) region(gr grid, limit uint32, first bool, opt Options) {
 			clear(sc.mask[y*gr.w+sc.prevWin.x0 : y*gr.w+sc.prevWin.x1])
 		}
 	}
-	var box rect
-	for y := range gr.h {
-		row := sc.field[y*gr.w : (y+1)*gr.w]
-		for x, v := range row {
-			if v <= limit {
-				sc.mask[y*gr.w+x] = 1
-				box = box.union(rect{x, y, x + 1, y + 1})
-			}
-		}
-	}
-	sc.win = box.union(sc.prevWin).grown(1, &gr)
+	sc.win = sc.threshold(gr, limit).union(sc.prevWin).grown(1, &gr)
 	if !first {
 		sc.growInto(gr.w)
 	}
@@ -63,6 +53,30 @@ func (sc *scratch) region(gr grid, limit uint32, first bool, opt Options) {
 	if sc.tidy(gr, opt) {
 		sc.trace(gr.w)
 	}
+}
+
+// threshold sets the cells of sc.mask whose field is within limit and
+// returns the window holding them (empty if none). It keeps the window per
+// row rather than per cell: it runs over the whole grid for every budget.
+func (sc *scratch) threshold(gr grid, limit uint32) rect {
+	box := rect{x0: gr.w, y0: gr.h}
+	for y := range gr.h {
+		row, mask := sc.field[y*gr.w:(y+1)*gr.w], sc.mask[y*gr.w:(y+1)*gr.w]
+		first, last := gr.w, -1
+		for x, v := range row {
+			if v <= limit {
+				mask[x] = 1
+				first, last = min(first, x), x
+			}
+		}
+		if last >= 0 {
+			box = rect{min(box.x0, first), min(box.y0, y), max(box.x1, last+1), y + 1}
+		}
+	}
+	if box.empty() {
+		return rect{}
+	}
+	return box
 }
 
 // growInto adds the previous mask, grown by one cell in all eight
