@@ -41,6 +41,7 @@ const HysteresisM = 3
 // goroutine its own.
 type Profiler struct {
 	d, h, s []float64
+	seq     seqReader // reads a *DEM sample after sample (see sampleLine)
 }
 
 // Edge returns the Climb of the polyline pts (each [lon, lat]) with one

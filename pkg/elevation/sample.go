@@ -39,6 +39,10 @@ const SampleSpacingM = 30
 // every segment has structure all.
 func (p *Profiler) sampleLine(s Sampler, pts [][2]float64, structs []Structure, all Structure) {
 	p.d, p.h = p.d[:0], p.h[:0]
+	if d, ok := s.(*DEM); ok {
+		p.seq.begin(d)
+		defer p.seq.end()
+	}
 	dist := 0.0
 	prev := Ground // structure of the last segment with a length; the start is a ground anchor
 	for i := 0; i+1 < len(pts); i++ {
@@ -68,12 +72,20 @@ func (p *Profiler) sampleLine(s Sampler, pts [][2]float64, structs []Structure, 
 func (p *Profiler) add(s Sampler, d, lon, lat float64, anchored bool) {
 	h := math.NaN()
 	if anchored {
-		if v, ok := s.At(lon, lat); ok {
+		if v, ok := p.at(s, lon, lat); ok {
 			h = v
 		}
 	}
 	p.d = append(p.d, d)
 	p.h = append(p.h, h)
+}
+
+// at reads s through the sequential reader when sampleLine set one up.
+func (p *Profiler) at(s Sampler, lon, lat float64) (float64, bool) {
+	if p.seq.d != nil {
+		return p.seq.at(lon, lat)
+	}
+	return s.At(lon, lat)
 }
 
 // fillGaps replaces NaN heights by linear interpolation, by distance, between

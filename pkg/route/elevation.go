@@ -1,6 +1,8 @@
 package route
 
 import (
+	"sync"
+
 	"github.com/mapsco/maps/pkg/elevation"
 	"github.com/mapsco/maps/pkg/graph"
 	"github.com/mapsco/maps/pkg/snap"
@@ -17,12 +19,28 @@ import (
 // EndM − StartM. d is the release's DEM; the Climb's Covered is false when
 // no sample of the route lies in coverage.
 func (r *Router) Elevation(d elevation.Sampler, rt *Route) elevation.Climb {
-	var l terrainLine
+	w := terrainWork.Get().(*terrainScratch)
+	defer terrainWork.Put(w)
+	l := &w.line
+	l.pts, l.structs = l.pts[:0], l.structs[:0]
 	for i, leg := range rt.Legs {
 		l.addLeg(r.g, rt.Snapped[i], rt.Snapped[i+1], leg)
 	}
-	return elevation.RouteClimb(d, l.pts, l.structs)
+	return w.prof.Route(d, l.pts, l.structs)
 }
+
+// terrainScratch is the memory of one Elevation call: a route's line and
+// its sampled profile, thousands of points each, grown once and reused.
+type terrainScratch struct {
+	line terrainLine
+	prof elevation.Profiler
+}
+
+// terrainWork pools terrainScratch across routers and calls. It holds no
+// state a caller can observe, only buffers, so sharing it between releases
+// and profiles is harmless; without it every directions request would
+// allocate and grow four slices of its route's length.
+var terrainWork = sync.Pool{New: func() any { return new(terrainScratch) }}
 
 // terrainLine is a route's shape with the structure of each of its
 // segments: structs[i] belongs to pts[i]→pts[i+1].
