@@ -29,6 +29,11 @@ func makeBodies(pts [][2]float64, c config) [][]byte {
 	for i := range bodies {
 		b := []byte(`{"profile":"` + c.profile + `",`)
 		if c.size == 0 {
+			if c.alts >= 0 {
+				b = append(b, `"alternatives":`...)
+				b = strconv.AppendInt(b, int64(c.alts), 10)
+				b = append(b, ',')
+			}
 			b = append(b, `"coordinates":`...)
 			b = take(b, 2)
 		} else {

@@ -32,6 +32,7 @@ type config struct {
 	key      string
 	profile  string
 	size     int // matrix: sources = targets = size; 0 means directions
+	alts     int // directions: "alternatives" in every body; -1 leaves it out (the spec's default, 1)
 	bodies   int
 	clients  int
 	duration time.Duration
@@ -49,6 +50,7 @@ func parseFlags() (config, error) {
 	flag.StringVar(&c.key, "key", "", "API key sent as Authorization: Bearer KEY when set")
 	flag.StringVar(&c.profile, "profile", "car", "profile in every request")
 	flag.IntVar(&c.size, "size", 0, "matrix: N sources × N targets (0: directions between 2 points)")
+	flag.IntVar(&c.alts, "alternatives", -1, "directions: alternatives to ask for, 0-3 (-1: leave the field out, the spec's default of 1)")
 	flag.IntVar(&c.bodies, "bodies", 4000, "distinct request bodies, sent round-robin")
 	flag.IntVar(&c.clients, "c", 4, "concurrent clients")
 	flag.DurationVar(&c.duration, "d", 10*time.Second, "measured duration")
