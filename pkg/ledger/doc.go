@@ -33,8 +33,22 @@
 // intact. The PostgreSQL store writes holds to a table (replicas must see each
 // other's holds) with an expiry (Options.HoldTTL, default 10 minutes); any
 // replica returns expired holds to their account. Commit makes the charge and
-// the usage record durable in one transaction, so a charge is either fully
-// recorded or not at all.
+// the usage record durable together, so a charge is either fully recorded or
+// not at all.
+//
+// # The embedded store's files
+//
+// The embedded store is a pair of files: FILE (bbolt: accounts, keys,
+// grants, usage records) and FILE-journal (a preallocated write-ahead log of
+// charges, 8 MiB by default). Commit appends its charge to the journal in a
+// group commit and returns after the group's fdatasync; several groups may
+// be syncing at once. A background applier then writes the charges to bbolt
+// in batches, and Open replays into bbolt whatever a crashed process left
+// in the journal. Readers of balances and usage (GetAccount, LookupUsage,
+// Verify, AddCredits) first wait for the applier, so they see every
+// Commit that returned. Copy, move or back up the two files together, with
+// mapd stopped; Open refuses a ledger that crashed and lost its journal.
+// See journal.go for the format.
 //
 // # Spend caps
 //

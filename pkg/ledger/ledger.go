@@ -30,9 +30,12 @@ type Meter interface {
 	// usage record. It returns nil only once both are durable: send the
 	// 200 after it, never before. After Commit, whatever its outcome, the
 	// reservation is finished: do not Release it. An error that does not
-	// wrap ErrUnavailable means nothing was charged. With ErrUnavailable
-	// the embedded store charged nothing either, but the PostgreSQL store
-	// may have lost the connection after its server committed:
+	// wrap ErrUnavailable means nothing was charged. ErrUnavailable
+	// almost always means nothing was charged either, but the charge may
+	// still have reached the disk: the PostgreSQL store may have lost the
+	// connection after its server committed, and the embedded store's
+	// journal write may have landed although its fdatasync failed (it then
+	// refuses every Commit until reopened, and Open replays it).
 	// LookupUsage(requestID) tells. Either way do not answer 200.
 	Commit(ctx context.Context, r Reservation) error
 
