@@ -13,62 +13,95 @@ import "github.com/mapsco/maps/pkg/search"
 // The sweep needs an order in which every node follows the tails of its
 // downward edges. Node ids here are arcs, not ranks, and the contraction
 // order is not stored, so NewSweep derives one from the hierarchy itself.
+// A core left uncontracted (Input.Core) is searched whole by the upward
+// phase and skipped by the sweep's pulls where its edges form cycles.
+// Weights are the hierarchy's own: conditions a Query can be given
+// (graph.State) are not applied.
 
 // Sweep is an order of a hierarchy's nodes fit for PHAST's downward
 // phase. It is read-only and safe for concurrent use.
 type Sweep struct {
+	// order lists the nodes, flagged with onCycle where a node has a Dn
+	// tail that may come after it.
 	order []uint32
 }
 
+// onCycle marks, in Sweep.order, a node on a cycle of Dn edges. Only a
+// core (nodes left uncontracted, see Input.Core) has such cycles, and an
+// upward search explores the core whole, so these nodes' upward labels are
+// exact and the sweep must not read their tails, which may not be final.
+const onCycle = 1 << 31
+
 // NewSweep orders h's nodes by height: a node none of whose Dn edges has a
 // tail has height 0, any other node 1 + the greatest height of its Dn
-// tails, which are all more important (so the recursion ends). Sorting by
-// height puts every tail before its heads; within a height, ids stay
-// ascending, which keeps neighbouring arcs close in memory. It costs one
-// pass over Dn and 8 bytes per node while it runs, 4 bytes per node after.
+// tails, which are all more important, so the recursion ends (a depth-first
+// search; an edge back to a node still open closes a cycle, found only in
+// a core, and is left out). Sorting by height puts every tail before its
+// heads; within a height, ids stay ascending, which keeps neighbouring arcs
+// close in memory. It costs a pass over Dn and about 12 bytes per node
+// while it runs, 4 bytes per node after.
 func NewSweep(h *Hierarchy) *Sweep {
 	n := h.NumNodes()
 	height := make([]uint32, n)
-	const unknown = ^uint32(0)
 	for i := range height {
-		height[i] = unknown
+		height[i] = unseen
 	}
-	var stack []uint32
+	cycle := make([]bool, n)
+	var stack []frame
 	levels := uint32(0)
 	for v := range uint32(n) {
-		if height[v] != unknown {
+		if height[v] != unseen {
 			continue
 		}
-		stack = append(stack[:0], v)
+		height[v] = open
+		stack = append(stack[:0], frame{v, h.DnFirst[v]})
 		for len(stack) > 0 {
-			u := stack[len(stack)-1]
-			if hu, ok := h.heightOf(u, height, unknown); ok {
-				height[u] = hu
-				levels = max(levels, hu+1)
-				stack = stack[:len(stack)-1]
+			f := &stack[len(stack)-1]
+			if f.next < h.DnFirst[f.node+1] {
+				t := h.Dn[4*f.next]
+				f.next++
+				switch height[t] {
+				case unseen:
+					height[t] = open
+					stack = append(stack, frame{t, h.DnFirst[t]})
+				case open:
+					cycle[f.node] = true
+				}
 				continue
 			}
-			for i := h.DnFirst[u]; i < h.DnFirst[u+1]; i++ {
-				if t := h.Dn[4*i]; height[t] == unknown {
-					stack = append(stack, t)
-				}
-			}
+			height[f.node] = h.heightOf(f.node, height)
+			levels = max(levels, height[f.node]+1)
+			stack = stack[:len(stack)-1]
 		}
 	}
-	return &Sweep{order: countingSort(height, levels)}
+	order := countingSort(height, levels)
+	for i, v := range order {
+		if cycle[v] {
+			order[i] |= onCycle
+		}
+	}
+	return &Sweep{order: order}
 }
 
-// heightOf returns u's height if all its Dn tails have theirs.
-func (h *Hierarchy) heightOf(u uint32, height []uint32, unknown uint32) (uint32, bool) {
+// Heights during NewSweep: not yet reached, and on the search's stack.
+const (
+	unseen = ^uint32(0)
+	open   = unseen - 1
+)
+
+// frame is a node on NewSweep's stack and the next Dn edge to follow.
+type frame struct{ node, next uint32 }
+
+// heightOf returns 1 + the greatest height of u's finished Dn tails, 0 if
+// none; open tails close cycles and do not count.
+func (h *Hierarchy) heightOf(u uint32, height []uint32) uint32 {
 	hu := uint32(0)
 	for i := h.DnFirst[u]; i < h.DnFirst[u+1]; i++ {
-		ht := height[h.Dn[4*i]]
-		if ht == unknown {
-			return 0, false
+		if ht := height[h.Dn[4*i]]; ht < open {
+			hu = max(hu, ht+1)
 		}
-		hu = max(hu, ht+1)
 	}
-	return hu, true
+	return hu
 }
 
 // countingSort lists the nodes by ascending key, ids ascending within a
@@ -162,8 +195,13 @@ func (p *PHAST) improve(v, c, limit uint32) {
 // best of its upward label and its Dn edges from already final nodes.
 func (p *PHAST) down() {
 	h, cost, up := p.h, p.cost, p.up
-	for _, v := range p.sweep.order {
+	for _, x := range p.sweep.order {
+		v := x &^ onCycle
 		c := up[v]
+		if x&onCycle != 0 {
+			cost[v] = c
+			continue
+		}
 		dn := h.Dn[4*h.DnFirst[v] : 4*h.DnFirst[v+1]]
 		for i := 0; i+3 < len(dn); i += 4 {
 			if t := cost[dn[i]]; t != search.Unreached {

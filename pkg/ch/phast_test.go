@@ -88,6 +88,45 @@ func TestPHASTMatchesDijkstra(t *testing.T) {
 	}
 }
 
+// uncontracted returns g as a hierarchy whose nodes are all core (none
+// contracted): every edge is both in Up at its tail and in Dn at its head,
+// so Dn has cycles, the case NewSweep must detect.
+func uncontracted(g *graph.Graph) *ch.Hierarchy {
+	n := len(g.Turns.First) - 1
+	h := &ch.Hierarchy{UpFirst: make([]uint32, n+1), DnFirst: make([]uint32, n+1)}
+	in := make([][]uint32, n)
+	for u := range uint32(n) {
+		begin, end := g.Turns.Out(u)
+		for i := begin; i < end; i++ {
+			e := g.Turns.At(i)
+			h.Up = append(h.Up, e.Head, e.Weight, ch.NoMiddle, 0)
+			in[e.Head] = append(in[e.Head], u, e.Weight, ch.NoMiddle, 0)
+		}
+		h.UpFirst[u+1] = uint32(len(h.Up) / 4)
+	}
+	for v, l := range in {
+		h.Dn = append(h.Dn, l...)
+		h.DnFirst[v+1] = uint32(len(h.Dn) / 4)
+	}
+	return h
+}
+
+// TestPHASTCore: with every node in the core, the upward phase is a plain
+// Dijkstra and the sweep must neither loop on Dn's cycles nor spoil exact
+// labels with a previous run's costs.
+func TestPHASTCore(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	for range 4 {
+		n := 100 + rng.IntN(300)
+		g := randomTurns(rng, n)
+		h := uncontracted(g)
+		p := ch.NewPHAST(h, ch.NewSweep(h))
+		for range 30 {
+			checkPHAST(t, p, g, randomSeeds(rng, n), search.Unreached)
+		}
+	}
+}
+
 // TestPHASTAndorra: on Andorra's car and pedestrian hierarchies, PHAST
 // from random arcs agrees with Dijkstra on every arc.
 func TestPHASTAndorra(t *testing.T) {
