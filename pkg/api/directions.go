@@ -28,7 +28,7 @@ func runDirections(rc *runContext, req DirectionsRequest, dst []byte) ([]byte, *
 	}
 	ctx, cancel := requestContext()
 	defer cancel()
-	rt, err := router.Route(ctx, points(req.Coordinates))
+	rt, err := router.Route(ctx, points(req.Coordinates), router.StateAt(departureOf(req.HasDepartureTime, req.DepartureTime)))
 	if err != nil {
 		return dst, routeFailure(req.Profile, err)
 	}

@@ -39,7 +39,7 @@ func runIsochrone(engine *isochrone.Engine, rc *runContext, req IsochroneRequest
 	}
 	ctx, cancel := requestContext()
 	defer cancel()
-	contours, err := engine.Compute(ctx, router.Graph(), snapped[0], isochrone.Request{Budgets: budgets(req.Contours), Departure: departure(req)})
+	contours, err := engine.Compute(ctx, router.Graph(), snapped[0], isochrone.Request{Budgets: budgets(req.Contours), Departure: departureOf(req.HasDepartureTime, req.DepartureTime)})
 	switch {
 	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
 		return dst, &failure{kind: KindServiceUnavailable, detail: "the isochrone did not finish in time; retry"}
@@ -64,11 +64,11 @@ func budgets(cs []Contour) []isochrone.Budget {
 	return out
 }
 
-// departure is the time the isochrone is for: the one asked, or the zero
-// time, which the engine reads as now.
-func departure(req IsochroneRequest) time.Time {
-	if req.HasDepartureTime {
-		return req.DepartureTime
+// departureOf is the time a request is for: departure_time when given,
+// else the zero time, which routing reads as now (spec behaviour rule 2).
+func departureOf(has bool, t time.Time) time.Time {
+	if has {
+		return t
 	}
 	return time.Time{}
 }

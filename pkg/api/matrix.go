@@ -22,6 +22,7 @@ func runMatrix(rc *runContext, req MatrixRequest, dst []byte) ([]byte, *failure)
 	}
 	q := router.Query()
 	defer router.PutQuery(q)
+	q.SetState(router.StateAt(departureOf(req.HasDepartureTime, req.DepartureTime)))
 	t := matrix.Compute(router, q, points(req.Sources), points(req.Targets))
 	dst = appendKey(dst, "profile", true)
 	dst = appendString(dst, req.Profile)

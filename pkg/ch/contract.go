@@ -7,9 +7,17 @@ import (
 )
 
 // Input is the graph to contract: node n's edges are Edges[First[n]:First[n+1]].
+//
+// Core, when not nil, names nodes to leave uncontracted because the weights
+// of their incoming edges, or their turns between each other, change at
+// query time (graph.Conditions). They stay on top of the hierarchy with
+// all their edges among themselves, no witness path passes through them,
+// and an original edge between two of them is never merged with a shortcut,
+// so any state of those weights gives exact answers (a core-based CH).
 type Input struct {
 	First []uint32
 	Edges []InputEdge
+	Core  func(v uint32) bool
 }
 
 // InputEdge is an edge of the graph to contract.
@@ -30,6 +38,7 @@ type contractor struct {
 	neighbours []uint32 // contracted neighbours, a priority term
 	level      []uint32 // depth in the hierarchy, a priority term
 	witness    *witnessSearch
+	core       func(v uint32) bool
 	shortcuts  []dynEdge // scratch: shortcuts needed by the node examined
 	sources    []uint32  // scratch: their tails
 }
@@ -44,7 +53,9 @@ func Build(ctx context.Context, g Input) (*Hierarchy, error) {
 	c := newContractor(g)
 	var queue search.Heap
 	for v := range uint32(n) {
-		queue.Push(c.priority(v), v)
+		if !c.isCore(v) {
+			queue.Push(c.priority(v), v)
+		}
 	}
 	up := make([][]dynEdge, n)
 	dn := make([][]dynEdge, n)
@@ -62,13 +73,20 @@ func Build(ctx context.Context, g Input) (*Hierarchy, error) {
 		}
 		up[v], dn[v] = c.contract(v)
 	}
+	for v := range uint32(n) {
+		if c.isCore(v) {
+			up[v], dn[v] = c.out[v], c.in[v] // every edge left joins two core nodes
+		}
+	}
 	return pack(up, dn), nil
 }
+
+func (c *contractor) isCore(v uint32) bool { return c.core != nil && c.core(v) }
 
 func newContractor(g Input) *contractor {
 	n := len(g.First) - 1
 	c := &contractor{out: make([][]dynEdge, n), in: make([][]dynEdge, n), done: make([]bool, n),
-		neighbours: make([]uint32, n), level: make([]uint32, n), witness: newWitnessSearch(n)}
+		neighbours: make([]uint32, n), level: make([]uint32, n), witness: newWitnessSearch(n), core: g.Core}
 	for u := range uint32(n) {
 		for _, e := range g.Edges[g.First[u]:g.First[u+1]] {
 			if e.Head == u {
@@ -80,25 +98,32 @@ func newContractor(g Input) *contractor {
 	return c
 }
 
-// addEdge inserts u→e.other, keeping only the cheapest of parallel edges.
+// addEdge inserts u→e.other, keeping only the cheapest of parallel edges,
+// except that between core nodes an original edge (which a restriction may
+// forbid at query time) and a shortcut are both kept.
 func (c *contractor) addEdge(u uint32, e dynEdge) {
 	v := e.other
-	for i := range c.out[u] {
-		if c.out[u][i].other == v {
-			if e.weight < c.out[u][i].weight {
-				c.out[u][i] = e
-				for j := range c.in[v] {
-					if c.in[v][j].other == u {
-						c.in[v][j] = dynEdge{other: u, weight: e.weight, middle: e.middle, dist: e.dist}
-					}
+	separate := c.isCore(u) && c.isCore(v)
+	for i, old := range c.out[u] {
+		if old.other != v || separate && !sameKind(old, e) {
+			continue
+		}
+		if e.weight < old.weight {
+			c.out[u][i] = e
+			for j, in := range c.in[v] {
+				if in.other == u && sameKind(in, old) {
+					c.in[v][j] = dynEdge{other: u, weight: e.weight, middle: e.middle, dist: e.dist}
 				}
 			}
-			return
 		}
+		return
 	}
 	c.out[u] = append(c.out[u], e)
 	c.in[v] = append(c.in[v], dynEdge{other: u, weight: e.weight, middle: e.middle, dist: e.dist})
 }
+
+// sameKind reports whether both edges are original or both shortcuts.
+func sameKind(a, b dynEdge) bool { return (a.middle == NoMiddle) == (b.middle == NoMiddle) }
 
 // priority simulates contracting v.
 func (c *contractor) priority(v uint32) uint32 {

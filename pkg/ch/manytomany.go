@@ -3,6 +3,7 @@ package ch
 import (
 	"slices"
 
+	"github.com/mapsco/maps/pkg/graph"
 	"github.com/mapsco/maps/pkg/search"
 )
 
@@ -121,7 +122,8 @@ func (q *Query) search(s *side, e Endpoint, bias uint32, stall bool, visit func(
 		visit(u, c, dists[u])
 		for i := s.first[u]; i < s.first[u+1]; i++ {
 			e := at(s.list, i)
-			if q.improve(s, e.other, search.Add(c, e.weight), u, e.middle, e.weight) {
+			w := q.now(u, e, s.up)
+			if w != graph.NoWay && q.improve(s, e.other, search.Add(c, w), u, e.middle, e.weight) {
 				dists[e.other] = dists[u] + int64(e.dist)
 			}
 		}

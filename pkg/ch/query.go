@@ -1,6 +1,9 @@
 package ch
 
-import "github.com/mapsco/maps/pkg/search"
+import (
+	"github.com/mapsco/maps/pkg/graph"
+	"github.com/mapsco/maps/pkg/search"
+)
 
 // label is what one direction of a query knows about a node.
 type label struct {
@@ -21,6 +24,7 @@ type side struct {
 	first  []uint32
 	stall  []uint32 // the opposite list, read for stall-on-demand
 	sfirst []uint32
+	up     bool // list is Up: an entry of node u is an edge u→other
 }
 
 func (s *side) cost(v, gen uint32) uint32 {
@@ -36,16 +40,38 @@ type Query struct {
 	h        *Hierarchy
 	gen      uint32
 	fwd, bwd side
-	dist     []int64 // per node, for tables: centimetres, valid where the label is
+	dist     []int64      // per node, for tables: centimetres, valid where the label is
+	st       *graph.State // conditions in force, nil for none
 }
 
 // NewQuery allocates scratch space for h.
 func NewQuery(h *Hierarchy) *Query {
 	n := h.NumNodes()
 	return &Query{h: h,
-		fwd: side{labels: make([]label, n), list: h.Up, first: h.UpFirst, stall: h.Dn, sfirst: h.DnFirst},
+		fwd: side{labels: make([]label, n), list: h.Up, first: h.UpFirst, stall: h.Dn, sfirst: h.DnFirst, up: true},
 		bwd: side{labels: make([]label, n), list: h.Dn, first: h.DnFirst, stall: h.Up, sfirst: h.UpFirst},
 	}
+}
+
+// SetState makes the query's searches use the conditions in force in st
+// (nil: the graph's own weights) until it is set again. A caller taking a
+// Query from a pool sets it before searching.
+func (q *Query) SetState(st *graph.State) { q.st = st }
+
+// State returns the state set by SetState.
+func (q *Query) State() *graph.State { return q.st }
+
+// now returns the weight, under the query's state, of edge e in the list of
+// node u: Up (up) or Dn. NoWay means the edge may not be used now.
+func (q *Query) now(u uint32, e edge, up bool) uint32 {
+	if q.st == nil {
+		return e.weight
+	}
+	tail, head := u, e.other
+	if !up {
+		tail, head = e.other, u
+	}
+	return q.st.Edge(tail, head, e.weight, e.middle == NoMiddle)
 }
 
 // Result is a shortest path found by a query.
@@ -128,11 +154,19 @@ func (q *Query) step(a, b *side, best, meet uint32) (uint32, uint32) {
 	if q.stalled(a, u, c) {
 		return best, meet
 	}
+	q.relax(a, u, c)
+	return best, meet
+}
+
+// relax offers u's edges on side a, reached at cost c, to their ends. The
+// label keeps the stored weight: unpacking matches shortcut halves by it.
+func (q *Query) relax(a *side, u, c uint32) {
 	for i := a.first[u]; i < a.first[u+1]; i++ {
 		e := at(a.list, i)
-		q.improve(a, e.other, search.Add(c, e.weight), u, e.middle, e.weight)
+		if w := q.now(u, e, a.up); w != graph.NoWay {
+			q.improve(a, e.other, search.Add(c, w), u, e.middle, e.weight)
+		}
 	}
-	return best, meet
 }
 
 // stalled reports whether u is reached more cheaply through a more
@@ -141,7 +175,7 @@ func (q *Query) step(a, b *side, best, meet uint32) (uint32, uint32) {
 func (q *Query) stalled(a *side, u, c uint32) bool {
 	for i := a.sfirst[u]; i < a.sfirst[u+1]; i++ {
 		e := at(a.stall, i)
-		if search.Add(a.cost(e.other, q.gen), e.weight) < c {
+		if w := q.now(u, e, !a.up); w != graph.NoWay && search.Add(a.cost(e.other, q.gen), w) < c {
 			return true
 		}
 	}

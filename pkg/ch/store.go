@@ -47,9 +47,13 @@ func Load(f *artifact.File, g *graph.Graph) (*Hierarchy, error) {
 }
 
 // FromGraph contracts a profile's turn graph. An edge's distance is the
-// length of the arc it enters, in centimetres.
+// length of the arc it enters, in centimetres. The arcs its conditions mark
+// form the core.
 func FromGraph(g *graph.Graph) Input {
 	in := Input{First: g.Turns.First, Edges: make([]InputEdge, len(g.Turns.Edges)/3)}
+	if !g.Cond.Empty() {
+		in.Core = g.Marked
+	}
 	for i := range in.Edges {
 		t := g.Turns.At(uint32(i))
 		s, _ := graph.SplitSegRef(g.Fwd.Edges[3*t.Head+2])

@@ -28,7 +28,9 @@ func (s *witnessSearch) cost(v uint32) uint32 {
 }
 
 // run searches from u, skipping avoid, until costs reach limit or the
-// settled budget runs out.
+// settled budget runs out. Core nodes other than u are reached but not
+// passed through: their weights change at query time, so a witness
+// through one might not exist then.
 func (s *witnessSearch) run(c *contractor, u, avoid, limit uint32) {
 	s.gen++
 	s.heap.Reset()
@@ -43,6 +45,9 @@ func (s *witnessSearch) run(c *contractor, u, avoid, limit uint32) {
 			return
 		}
 		settled++
+		if x != u && c.isCore(x) {
+			continue
+		}
 		for _, e := range c.out[x] {
 			if e.other == avoid {
 				continue

@@ -25,7 +25,7 @@ func openAndorra(t testing.TB) *release.Release { return compiletest.OpenAndorra
 
 func narrate(t *testing.T, r *route.Router, pts []route.Point) (*route.Route, [][]guidance.Step) {
 	t.Helper()
-	rt, err := r.Route(context.Background(), pts)
+	rt, err := r.Route(context.Background(), pts, nil)
 	if err != nil {
 		t.Fatalf("%v: %v", pts, err)
 	}
@@ -111,7 +111,7 @@ func TestStepsProperties(t *testing.T) {
 		checked := 0
 		for checked < routes {
 			pts := []route.Point{randomRoadPoint(rng, r), randomRoadPoint(rng, r), randomRoadPoint(rng, r)}
-			rt, err := r.Route(context.Background(), pts)
+			rt, err := r.Route(context.Background(), pts, nil)
 			if err != nil {
 				continue
 			}

@@ -63,7 +63,7 @@ func pointAt(net *graph.Network, s uint32, f float64) (lon, lat float64) {
 // algorithm on lengths (centimetres) for distance.
 func referenceCosts(g *graph.Graph, origin snap.Result, unit Unit) []uint32 {
 	if unit == Minutes {
-		return search.Dijkstra(g, route.Sources(g, origin))
+		return search.Dijkstra(g, route.Sources(g, nil, origin))
 	}
 	n := len(g.Turns.First) - 1
 	cost := make([]uint32, n)

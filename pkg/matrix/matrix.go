@@ -29,7 +29,8 @@ type Table struct {
 	Distances [][]float64
 }
 
-// Compute fills a table from sources to targets on r's profile.
+// Compute fills a table from sources to targets on r's profile, under the
+// conditions q's state says are in force (see ch.Query.SetState).
 func Compute(r *route.Router, q *ch.Query, sources, targets []route.Point) Table {
 	src, srcOK := snapAll(r, sources)
 	dst, dstOK := snapAll(r, targets)
@@ -37,13 +38,13 @@ func Compute(r *route.Router, q *ch.Query, sources, targets []route.Point) Table
 	se := make([]ch.Endpoint, len(src))
 	for i := range src {
 		if srcOK[i] {
-			se[i] = endpoint(g, src[i], true)
+			se[i] = endpoint(g, q.State(), src[i])
 		}
 	}
 	te := make([]ch.Endpoint, len(dst))
 	for j := range dst {
 		if dstOK[j] {
-			te[j] = endpoint(g, dst[j], false)
+			te[j] = endpoint(g, q.State(), dst[j])
 		}
 	}
 	cells := make([]ch.Cell, len(src)*len(dst))
@@ -95,8 +96,8 @@ func snapAll(r *route.Router, pts []route.Point) ([]snap.Result, []bool) {
 // endpoint gives a point's seeds with their distances: for a source, from
 // the point to the arc's end; for a target, from the point to the arc's
 // end too (the search subtracts it).
-func endpoint(g *graph.Graph, p snap.Result, source bool) ch.Endpoint {
-	e := ch.Endpoint{Seeds: route.Sources(g, p)}
+func endpoint(g *graph.Graph, st *graph.State, p snap.Result) ch.Endpoint {
+	e := ch.Endpoint{Seeds: route.Sources(g, st, p)}
 	length := float64(g.Net.SegLength[p.Seg]) * 100
 	for _, s := range e.Seeds {
 		_, reversed := graph.SplitSegRef(g.Fwd.Edges[3*s.Node+2])

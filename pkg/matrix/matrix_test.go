@@ -67,7 +67,7 @@ func TestCellsEqualDirections(t *testing.T) {
 		routed := 0
 		for i := range src {
 			for j := range dst {
-				rt, err := r.Route(context.Background(), []route.Point{src[i], dst[j]})
+				rt, err := r.Route(context.Background(), []route.Point{src[i], dst[j]}, nil)
 				got := tab.Durations[i][j]
 				if err != nil {
 					if !math.IsNaN(got) {

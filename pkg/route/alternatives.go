@@ -42,7 +42,8 @@ func (r *Router) Alternatives(ctx context.Context, best *Route, n int) []*Route 
 		return nil
 	}
 	a, b := best.Snapped[0], best.Snapped[1]
-	e := MakeEnds(r.g, a, b)
+	st := best.st
+	e := MakeEnds(r.g, st, a, b)
 	for i, s := range e.Sources {
 		if e.Origin[i] != s.Node {
 			return nil // both points on one road: no meaningful alternative
@@ -50,13 +51,14 @@ func (r *Router) Alternatives(ctx context.Context, best *Route, n int) []*Route 
 	}
 	q := r.Query()
 	defer r.PutQuery(q)
+	q.SetState(st)
 	bestCost := uint32(math.Round(best.DurationS * 1000))
 	limit := uint32(float64(bestCost) * MaxStretch)
 	kept := []*Route{best}
 	consider := func(leg Leg) {
 		if r.locallyOptimal(q, e, leg, bestCost) && r.distinct(leg, kept) {
 			kept = append(kept, &Route{DistanceM: leg.DistanceM, DurationS: leg.DurationS, Legs: []Leg{leg},
-				Shape: r.appendShape(nil, a, b, leg), Snapped: best.Snapped})
+				Shape: r.appendShape(nil, a, b, leg), Snapped: best.Snapped, st: st})
 		}
 	}
 	for _, v := range q.Vias(e.Sources, e.Targets, limit+1, maxVias) {
@@ -72,7 +74,7 @@ func (r *Router) Alternatives(ctx context.Context, best *Route, n int) []*Route 
 		for _, k := range kept {
 			p.penalize(k.Legs[0].Arcs)
 		}
-		leg, ok := r.penaltyLeg(p, e, a, b, limit)
+		leg, ok := r.penaltyLeg(p, st, e, a, b, limit)
 		if ok {
 			consider(leg)
 		}
@@ -99,7 +101,7 @@ func (r *Router) viaLeg(q *ch.Query, e Ends, a, b snap.Result, v, limit uint32) 
 	if !r.simple(arcs) {
 		return Leg{}, false
 	}
-	leg := r.makeLeg(a, b, arcs, first.Cost+second.Cost)
+	leg := r.makeLeg(q.State(), a, b, arcs, first.Cost+second.Cost)
 	leg.via = len(first.Arcs) - 1
 	return leg, true
 }
@@ -119,7 +121,7 @@ func (r *Router) locallyOptimal(q *ch.Query, e Ends, leg Leg, bestCost uint32) b
 			}
 			continue
 		}
-		w, ok := turnWeight(r.g, arcs[i-1], arcs[i])
+		w, ok := turnWeight(r.g, q.State(), arcs[i-1], arcs[i])
 		if !ok {
 			return false
 		}
@@ -182,11 +184,14 @@ func (r *Router) Share(a, b *Route) float64 {
 	return r.shared(segs, a.Legs[0]) / a.DistanceM
 }
 
-func turnWeight(g *graph.Graph, a, b uint32) (uint32, bool) {
+// turnWeight is the weight of the turn a→b under st; ok is false when there
+// is none or it is forbidden now.
+func turnWeight(g *graph.Graph, st *graph.State, a, b uint32) (uint32, bool) {
 	begin, end := g.Turns.Out(a)
 	for i := begin; i < end; i++ {
 		if to, w, _ := g.Turn(i); to == b {
-			return w, true
+			w = st.Edge(a, b, w, true)
+			return w, w != graph.NoWay
 		}
 	}
 	return 0, false
@@ -215,7 +220,7 @@ func (p *penalties) penalize(arcs []uint32) {
 
 // penaltyLeg runs Dijkstra on the turn graph with penalised arc times and
 // returns its path with its true cost, when that is within limit.
-func (r *Router) penaltyLeg(p *penalties, e Ends, a, b snap.Result, limit uint32) (Leg, bool) {
+func (r *Router) penaltyLeg(p *penalties, st *graph.State, e Ends, a, b snap.Result, limit uint32) (Leg, bool) {
 	g := r.g
 	cost, parent := p.cost, p.parent
 	for i := range cost {
@@ -242,8 +247,11 @@ func (r *Router) penaltyLeg(p *penalties, e Ends, a, b snap.Result, limit uint32
 		}
 		begin, end := g.Turns.Out(u)
 		for i := begin; i < end; i++ {
-			to, _, turn := g.Turn(i)
-			w := uint32(float32(g.Fwd.Edges[3*to+1]) * p.factor[to])
+			to, weight, turn := g.Turn(i)
+			if st.Edge(u, to, weight, true) == graph.NoWay {
+				continue
+			}
+			w := uint32(float32(st.ArcTime(g, to)) * p.factor[to])
 			if nc := search.Add(search.Add(c, turn), w); nc < cost[to] {
 				cost[to], parent[to] = nc, u
 				h.Push(nc, to)
@@ -267,18 +275,18 @@ func (r *Router) penaltyLeg(p *penalties, e Ends, a, b snap.Result, limit uint32
 	if !r.simple(arcs) {
 		return Leg{}, false
 	}
-	total, ok := r.trueCost(e, arcs)
+	total, ok := r.trueCost(st, e, arcs)
 	if !ok || total > uint64(limit) {
 		return Leg{}, false
 	}
-	leg := r.makeLeg(a, b, arcs, uint32(total))
+	leg := r.makeLeg(st, a, b, arcs, uint32(total))
 	leg.via = len(arcs) / 2
 	return leg, true
 }
 
 // trueCost is the unpenalised time of a path from its source seed to the
 // point on its last arc.
-func (r *Router) trueCost(e Ends, arcs []uint32) (uint64, bool) {
+func (r *Router) trueCost(st *graph.State, e Ends, arcs []uint32) (uint64, bool) {
 	var total uint64
 	found := false
 	for _, s := range e.Sources {
@@ -287,7 +295,7 @@ func (r *Router) trueCost(e Ends, arcs []uint32) (uint64, bool) {
 		}
 	}
 	for i := 1; i < len(arcs) && found; i++ {
-		w, ok := turnWeight(r.g, arcs[i-1], arcs[i])
+		w, ok := turnWeight(r.g, st, arcs[i-1], arcs[i])
 		if !ok {
 			return 0, false
 		}

@@ -22,7 +22,7 @@ func BenchmarkAlternatives(b *testing.B) {
 	rng := rand.New(rand.NewPCG(31, 32))
 	var trips []*route.Route
 	for len(trips) < 200 {
-		rt, err := r.Route(context.Background(), []route.Point{randomRoadPoint(rng, r), randomRoadPoint(rng, r)})
+		rt, err := r.Route(context.Background(), []route.Point{randomRoadPoint(rng, r), randomRoadPoint(rng, r)}, nil)
 		if err == nil && !rt.Legs[0].Direct {
 			trips = append(trips, rt)
 		}

@@ -25,7 +25,7 @@ func TestAlternatives(t *testing.T) {
 		found := make([]int, 4)
 		var shares, stretches []float64
 		for done := 0; done < trips; {
-			rt, err := r.Route(context.Background(), []route.Point{randomRoadPoint(rng, r), randomRoadPoint(rng, r)})
+			rt, err := r.Route(context.Background(), []route.Point{randomRoadPoint(rng, r), randomRoadPoint(rng, r)}, nil)
 			if err != nil || rt.DistanceM < 5000 {
 				continue
 			}

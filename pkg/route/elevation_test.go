@@ -23,7 +23,7 @@ var ramio = route.Point{1.57254, 42.49732} // hamlet above Escaldes, about 1620 
 func TestEnvaliraTunnel(t *testing.T) {
 	rel := openAndorra(t)
 	r := rel.Routers["car"]
-	rt, err := r.Route(context.Background(), []route.Point{andorraLaVella, pasDeLaCasa})
+	rt, err := r.Route(context.Background(), []route.Point{andorraLaVella, pasDeLaCasa}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func TestToblerUphill(t *testing.T) {
 	rel := openAndorra(t)
 	walker := loadProfile(t, "pedestrian")
 	r := rel.Routers["pedestrian"]
-	up, err := r.Route(context.Background(), []route.Point{andorraLaVella, ramio})
+	up, err := r.Route(context.Background(), []route.Point{andorraLaVella, ramio}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestToblerUphill(t *testing.T) {
 	if ratio := upS / downS; ratio < 1.25 || math.Abs(ratio-predicted) > 0.08*predicted || ratio > math.Exp(0.35)+1e-9 {
 		t.Errorf("up/down %.3f, Tobler predicts %.3f (and never more than exp(0.35) = 1.419)", ratio, predicted)
 	}
-	down, err := r.Route(context.Background(), []route.Point{ramio, andorraLaVella})
+	down, err := r.Route(context.Background(), []route.Point{ramio, andorraLaVella}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +147,7 @@ func TestClimbBalances(t *testing.T) {
 		for range 150 {
 			a, b := randomSnap(t, rng, rel, r.Graph()), randomSnap(t, rng, rel, r.Graph())
 			pts := []route.Point{pointAlong(t, rel, a.Seg, a.Frac), pointAlong(t, rel, b.Seg, b.Frac)}
-			rt, err := r.Route(context.Background(), pts)
+			rt, err := r.Route(context.Background(), pts, nil)
 			if err != nil {
 				continue // islands
 			}

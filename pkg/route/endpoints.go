@@ -9,34 +9,48 @@ import (
 )
 
 // A snapped point splits its segment's travel time. alongForward is the time
-// from the segment's first node to the point travelling forward, and
-// alongBackward the time from its last node to the point travelling
-// backward; both are rounded once, so every way of combining the parts
-// (source, target, direct) agrees to the millisecond.
-func alongForward(g *graph.Graph, p snap.Result) uint32 {
-	return uint32(math.Round(p.Frac * float64(g.WF[p.Seg])))
+// from the segment's first node to the point travelling forward, whole
+// being the forward arc's time, and alongBackward the time from its last
+// node to the point travelling backward; both are rounded once, so every way
+// of combining the parts (source, target, direct) agrees to the millisecond.
+func alongForward(whole uint32, p snap.Result) uint32 {
+	return uint32(math.Round(p.Frac * float64(whole)))
 }
 
-func alongBackward(g *graph.Graph, p snap.Result) uint32 {
-	return uint32(math.Round((1 - p.Frac) * float64(g.WB[p.Seg])))
+func alongBackward(whole uint32, p snap.Result) uint32 {
+	return uint32(math.Round((1 - p.Frac) * float64(whole)))
 }
 
-// pointArcs calls fn for each arc the point lies on, with the time from
-// the arc's start to the point and the arc's whole time.
-func pointArcs(g *graph.Graph, p snap.Result, fn func(arc, along, whole uint32)) {
-	if a := g.ArcOf[graph.SegRef(p.Seg, false)]; a != graph.NoArc {
-		fn(a, alongForward(g, p), g.WF[p.Seg])
+// arcTimes returns the times now (under st, nil for none) of the forward
+// and backward arcs of segment s, NoWay for a direction not usable now.
+func arcTimes(g *graph.Graph, st *graph.State, s uint32) (fwd, bwd uint32) {
+	fwd, bwd = graph.NoWay, graph.NoWay
+	if a := g.ArcOf[graph.SegRef(s, false)]; a != graph.NoArc {
+		fwd = st.ArcTime(g, a)
 	}
-	if a := g.ArcOf[graph.SegRef(p.Seg, true)]; a != graph.NoArc {
-		fn(a, alongBackward(g, p), g.WB[p.Seg])
+	if a := g.ArcOf[graph.SegRef(s, true)]; a != graph.NoArc {
+		bwd = st.ArcTime(g, a)
+	}
+	return fwd, bwd
+}
+
+// pointArcs calls fn for each arc the point lies on and may use now, with
+// the time from the arc's start to the point and the arc's whole time.
+func pointArcs(g *graph.Graph, st *graph.State, p snap.Result, fn func(arc, along, whole uint32)) {
+	fwd, bwd := arcTimes(g, st, p.Seg)
+	if fwd != graph.NoWay {
+		fn(g.ArcOf[graph.SegRef(p.Seg, false)], alongForward(fwd, p), fwd)
+	}
+	if bwd != graph.NoWay {
+		fn(g.ArcOf[graph.SegRef(p.Seg, true)], alongBackward(bwd, p), bwd)
 	}
 }
 
-// Sources returns the seeds of a search leaving point p: each arc p lies
-// on, with the time from p to the arc's end.
-func Sources(g *graph.Graph, p snap.Result) []search.Seed {
+// Sources returns the seeds of a search leaving point p under st: each arc
+// p lies on, with the time from p to the arc's end.
+func Sources(g *graph.Graph, st *graph.State, p snap.Result) []search.Seed {
 	var seeds []search.Seed
-	pointArcs(g, p, func(arc, along, whole uint32) {
+	pointArcs(g, st, p, func(arc, along, whole uint32) {
 		seeds = append(seeds, search.Seed{Node: arc, Cost: whole - along})
 	})
 	return seeds
@@ -54,12 +68,14 @@ type Ends struct {
 // a target arc is replaced by the turns out of it: otherwise the two seeds
 // would "meet" on that arc even when b lies behind a, and the path along
 // the arc ahead is Direct's to report.
-func MakeEnds(g *graph.Graph, a, b snap.Result) Ends {
+//
+// st is the state of g's conditions to use, nil for none.
+func MakeEnds(g *graph.Graph, st *graph.State, a, b snap.Result) Ends {
 	var e Ends
-	pointArcs(g, b, func(arc, along, whole uint32) {
+	pointArcs(g, st, b, func(arc, along, whole uint32) {
 		e.Targets = append(e.Targets, search.Seed{Node: arc, Cost: whole - along})
 	})
-	pointArcs(g, a, func(arc, along, whole uint32) {
+	pointArcs(g, st, a, func(arc, along, whole uint32) {
 		left := whole - along
 		if !isTarget(e.Targets, arc) {
 			e.Sources = append(e.Sources, search.Seed{Node: arc, Cost: left})
@@ -69,11 +85,13 @@ func MakeEnds(g *graph.Graph, a, b snap.Result) Ends {
 		begin, end := g.Turns.Out(arc)
 		for i := begin; i < end; i++ {
 			t := g.Turns.At(i)
-			e.Sources = append(e.Sources, search.Seed{Node: t.Head, Cost: search.Add(left, t.Weight)})
+			if w := st.Edge(arc, t.Head, t.Weight, true); w != graph.NoWay {
+				e.Sources = append(e.Sources, search.Seed{Node: t.Head, Cost: search.Add(left, w)})
+			}
 			e.Origin = append(e.Origin, arc)
 		}
 	})
-	e.Direct = direct(g, a, b)
+	e.Direct = direct(g, st, a, b)
 	return e
 }
 
@@ -89,16 +107,17 @@ func isTarget(targets []search.Seed, arc uint32) bool {
 // direct returns the cost of going from a to b along their common segment
 // without passing a node, or search.Unreached when they are on different
 // segments or the profile may not go that way.
-func direct(g *graph.Graph, a, b snap.Result) uint32 {
+func direct(g *graph.Graph, st *graph.State, a, b snap.Result) uint32 {
 	if a.Seg != b.Seg {
 		return search.Unreached
 	}
+	fwd, bwd := arcTimes(g, st, a.Seg)
 	best := uint32(search.Unreached)
-	if g.WF[a.Seg] != graph.NoWay && b.Frac >= a.Frac {
-		best = alongForward(g, b) - alongForward(g, a)
+	if fwd != graph.NoWay && b.Frac >= a.Frac {
+		best = alongForward(fwd, b) - alongForward(fwd, a)
 	}
-	if g.WB[a.Seg] != graph.NoWay && b.Frac <= a.Frac {
-		best = min(best, alongBackward(g, b)-alongBackward(g, a))
+	if bwd != graph.NoWay && b.Frac <= a.Frac {
+		best = min(best, alongBackward(bwd, b)-alongBackward(bwd, a))
 	}
 	return best
 }

@@ -104,7 +104,7 @@ func TestRestrictionsObeyed(t *testing.T) {
 	car, walk := rel.Routers["car"], rel.Routers["pedestrian"]
 	ctx := context.Background()
 	length := func(r *route.Router, a, b route.Point) float64 {
-		rt, err := r.Route(ctx, []route.Point{a, b})
+		rt, err := r.Route(ctx, []route.Point{a, b}, nil)
 		if err != nil {
 			return -1
 		}

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/mapsco/maps/pkg/ch"
 	"github.com/mapsco/maps/pkg/graph"
@@ -69,6 +70,16 @@ func (r *Router) Query() *ch.Query { return r.queries.Get().(*ch.Query) }
 // PutQuery returns a query to the pool.
 func (r *Router) PutQuery(q *ch.Query) { r.queries.Put(q) }
 
+// StateAt returns the state of the profile's time conditions at t (the
+// zero time means now), to pass to Route or ch.Query.SetState; nil when the
+// profile has none.
+func (r *Router) StateAt(t time.Time) *graph.State {
+	if t.IsZero() {
+		t = time.Now()
+	}
+	return r.g.StateAt(t)
+}
+
 // Index returns the snapping index the router uses.
 func (r *Router) Index() *snap.Index { return r.ix }
 
@@ -85,6 +96,7 @@ type Leg struct {
 	Arcs      []uint32 // arcs travelled, the first and last only in part
 	Direct    bool     // along one segment, from point to point
 	via       int      // for an alternative: index in Arcs of its via arc
+	st        *graph.State
 }
 
 // Route is the fastest way through all waypoints in order.
@@ -94,6 +106,7 @@ type Route struct {
 	Legs      []Leg
 	Shape     []Point
 	Snapped   []snap.Result
+	st        *graph.State // the conditions it was found under
 }
 
 // Snap places every waypoint on the graph.
@@ -109,15 +122,18 @@ func (r *Router) Snap(pts []Point) ([]snap.Result, error) {
 	return out, nil
 }
 
-// Route snaps the waypoints and finds the fastest route through them.
-func (r *Router) Route(ctx context.Context, pts []Point) (*Route, error) {
+// Route snaps the waypoints and finds the fastest route through them under
+// st, the state of the graph's conditions at departure (nil for none: see
+// graph.Graph.StateAt).
+func (r *Router) Route(ctx context.Context, pts []Point, st *graph.State) (*Route, error) {
 	snapped, err := r.Snap(pts)
 	if err != nil {
 		return nil, err
 	}
 	q := r.Query()
 	defer r.PutQuery(q)
-	rt := &Route{Snapped: snapped, Legs: make([]Leg, len(pts)-1)}
+	q.SetState(st)
+	rt := &Route{Snapped: snapped, Legs: make([]Leg, len(pts)-1), st: st}
 	for i := range rt.Legs {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -134,12 +150,14 @@ func (r *Router) Route(ctx context.Context, pts []Point) (*Route, error) {
 	return rt, nil
 }
 
-// Leg finds the fastest path from a to b with query q.
+// Leg finds the fastest path from a to b with query q, under the state q
+// was given.
 func (r *Router) Leg(q *ch.Query, a, b snap.Result) (Leg, bool) {
-	e := MakeEnds(r.g, a, b)
+	st := q.State()
+	e := MakeEnds(r.g, st, a, b)
 	res, ok := q.Shortest(e.Sources, e.Targets, nil)
 	if e.Direct != search.Unreached && (!ok || e.Direct <= res.Cost) {
-		return Leg{DurationS: float64(e.Direct) / 1000, Direct: true,
+		return Leg{DurationS: float64(e.Direct) / 1000, Direct: true, st: st,
 			DistanceM: abs(b.Frac-a.Frac) * float64(r.g.Net.SegLength[a.Seg])}, true
 	}
 	if !ok {
@@ -149,13 +167,13 @@ func (r *Router) Leg(q *ch.Query, a, b snap.Result) (Leg, bool) {
 	if origin := e.Origin[res.Source]; origin != e.Sources[res.Source].Node {
 		arcs = append([]uint32{origin}, arcs...)
 	}
-	return r.makeLeg(a, b, arcs, res.Cost), true
+	return r.makeLeg(st, a, b, arcs, res.Cost), true
 }
 
 // makeLeg measures a leg that travels arcs (the first and last in part)
 // from a to b in cost milliseconds.
-func (r *Router) makeLeg(a, b snap.Result, arcs []uint32, cost uint32) Leg {
-	leg := Leg{DurationS: float64(cost) / 1000, Arcs: arcs}
+func (r *Router) makeLeg(st *graph.State, a, b snap.Result, arcs []uint32, cost uint32) Leg {
+	leg := Leg{DurationS: float64(cost) / 1000, Arcs: arcs, st: st}
 	net := r.g.Net
 	leg.DistanceM = r.partLength(a, arcs[0], true) + r.partLength(b, arcs[len(arcs)-1], false)
 	for _, arc := range arcs[1 : len(arcs)-1] {

@@ -31,7 +31,7 @@ var (
 
 func TestAndorraLaVellaToPasDeLaCasa(t *testing.T) {
 	rel := openAndorra(t)
-	car, err := rel.Routers["car"].Route(context.Background(), []route.Point{andorraLaVella, pasDeLaCasa})
+	car, err := rel.Routers["car"].Route(context.Background(), []route.Point{andorraLaVella, pasDeLaCasa}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func TestAndorraLaVellaToPasDeLaCasa(t *testing.T) {
 	if !usesRef(rel, car, "CG-2") {
 		t.Error("car route does not follow the CG-2")
 	}
-	walk, err := rel.Routers["pedestrian"].Route(context.Background(), []route.Point{andorraLaVella, pasDeLaCasa})
+	walk, err := rel.Routers["pedestrian"].Route(context.Background(), []route.Point{andorraLaVella, pasDeLaCasa}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,21 +93,21 @@ func TestOneWayStreet(t *testing.T) {
 	}
 	a, b := pointAlong(t, rel, uint32(s), 0.2), pointAlong(t, rel, uint32(s), 0.8)
 	t.Logf("one-way segment %d (%s), %.0f m", s, net.Name(uint32(s)), net.SegLength[s])
-	with, err := rel.Routers["car"].Route(context.Background(), []route.Point{a, b})
+	with, err := rel.Routers["car"].Route(context.Background(), []route.Point{a, b}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if with.DistanceM > 0.65*float64(net.SegLength[s]) {
 		t.Errorf("along the one-way: %.0f m, want the direct %.0f m", with.DistanceM, 0.6*net.SegLength[s])
 	}
-	against, err := rel.Routers["car"].Route(context.Background(), []route.Point{b, a})
+	against, err := rel.Routers["car"].Route(context.Background(), []route.Point{b, a}, nil)
 	if err != nil && !errors.Is(err, route.ErrNoRoute) {
 		t.Fatal(err)
 	}
 	if err == nil && against.DistanceM < 1.5*with.DistanceM {
 		t.Errorf("against the one-way: %.0f m, the car drove the wrong way (direct is %.0f m)", against.DistanceM, with.DistanceM)
 	}
-	walk, err := rel.Routers["pedestrian"].Route(context.Background(), []route.Point{b, a})
+	walk, err := rel.Routers["pedestrian"].Route(context.Background(), []route.Point{b, a}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,14 +147,14 @@ func TestMatchesDijkstra(t *testing.T) {
 			for i := range pairs {
 				if i%perSource == 0 {
 					a = randomSnap(t, rng, rel, g)
-					tree = search.Dijkstra(g, route.Sources(g, a))
+					tree = search.Dijkstra(g, route.Sources(g, nil, a))
 				}
 				b := randomSnap(t, rng, rel, g)
 				big := g.Big[a.Seg] == 1 && g.Big[b.Seg] == 1
 				if big {
 					bothBig++
 				}
-				e := route.MakeEnds(g, a, b)
+				e := route.MakeEnds(g, nil, a, b)
 				res, ok := q.Shortest(e.Sources, e.Targets, nil)
 				got := e.Direct
 				if ok {

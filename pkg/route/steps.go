@@ -18,30 +18,30 @@ func (r *Router) Pieces(leg Leg, a, b snap.Result) []guidance.Piece {
 	pieces := make([]guidance.Piece, len(leg.Arcs))
 	first := leg.Arcs[0]
 	pieces[0] = guidance.Piece{Arc: first, DistanceM: r.partLength(a, first, true),
-		DurationS: float64(r.arcTime(first)-r.along(a, first)) / 1000}
+		DurationS: float64(r.arcTime(leg.st, first)-r.along(leg.st, a, first)) / 1000}
 	for i := 1; i < len(leg.Arcs); i++ {
 		arc := leg.Arcs[i]
 		turn := turnCost(g, leg.Arcs[i-1], arc)
 		s, _ := graph.SplitSegRef(g.Fwd.Edges[3*arc+2])
-		p := guidance.Piece{Arc: arc, DistanceM: float64(g.Net.SegLength[s]), DurationS: float64(turn+r.arcTime(arc)) / 1000}
+		p := guidance.Piece{Arc: arc, DistanceM: float64(g.Net.SegLength[s]), DurationS: float64(turn+r.arcTime(leg.st, arc)) / 1000}
 		if i == len(leg.Arcs)-1 {
 			p.DistanceM = r.partLength(b, arc, false)
-			p.DurationS = float64(turn+r.along(b, arc)) / 1000
+			p.DurationS = float64(turn+r.along(leg.st, b, arc)) / 1000
 		}
 		pieces[i] = p
 	}
 	return pieces
 }
 
-// arcTime is an arc's whole travel time in ms.
-func (r *Router) arcTime(arc uint32) uint32 { return r.g.Fwd.Edges[3*arc+1] }
+// arcTime is an arc's whole travel time in ms under st.
+func (r *Router) arcTime(st *graph.State, arc uint32) uint32 { return st.ArcTime(r.g, arc) }
 
-// along is the time from the start of arc to point p on it.
-func (r *Router) along(p snap.Result, arc uint32) uint32 {
+// along is the time from the start of arc to point p on it, under st.
+func (r *Router) along(st *graph.State, p snap.Result, arc uint32) uint32 {
 	if _, reversed := graph.SplitSegRef(r.g.Fwd.Edges[3*arc+2]); reversed {
-		return alongBackward(r.g, p)
+		return alongBackward(r.arcTime(st, arc), p)
 	}
-	return alongForward(r.g, p)
+	return alongForward(r.arcTime(st, arc), p)
 }
 
 // turnCost is the cost of the turn from arc a onto arc b, 0 if there is

@@ -6,7 +6,11 @@ import "github.com/mapsco/maps/pkg/graph"
 // source seeds over the whole turn graph of g, returning every arc's cost
 // (Unreached where no path leads). It is the reference that faster searches
 // are tested against and allocates per call.
-func Dijkstra(g *graph.Graph, seeds []Seed) []uint32 {
+func Dijkstra(g *graph.Graph, seeds []Seed) []uint32 { return DijkstraAt(g, nil, seeds) }
+
+// DijkstraAt is Dijkstra under the conditions in force in st (nil: none):
+// the time-aware reference.
+func DijkstraAt(g *graph.Graph, st *graph.State, seeds []Seed) []uint32 {
 	cost := make([]uint32, len(g.Turns.First)-1)
 	for i := range cost {
 		cost[i] = Unreached
@@ -26,7 +30,11 @@ func Dijkstra(g *graph.Graph, seeds []Seed) []uint32 {
 		begin, end := g.Turns.Out(u)
 		for i := begin; i < end; i++ {
 			e := g.Turns.At(i)
-			if nc := Add(c, e.Weight); nc < cost[e.Head] {
+			w := st.Edge(u, e.Head, e.Weight, true)
+			if w == graph.NoWay {
+				continue
+			}
+			if nc := Add(c, w); nc < cost[e.Head] {
 				cost[e.Head] = nc
 				h.Push(nc, e.Head)
 			}

@@ -40,7 +40,7 @@ func TestCompiledCountryRoutesAcrossTiles(t *testing.T) {
 		return route.Point{geo.Degrees(geo.Fixed(7.4283) + tl.DLon), geo.Degrees(geo.Fixed(43.7393) + tl.DLat)}
 	}
 	a, b := casino(0), casino(2)
-	r, err := rel.Routers["car"].Route(ctx, []route.Point{a, b})
+	r, err := rel.Routers["car"].Route(ctx, []route.Point{a, b}, nil)
 	if err != nil {
 		t.Fatalf("car route from tile 0 %v to tile 2 %v: %v", a, b, err)
 	}

@@ -40,11 +40,11 @@ const (
 	kindRelation
 )
 
-// pbfWriter writes an OSM PBF: an OSMHeader blob, then OSMData blobs of
+// PBFWriter writes an OSM PBF: an OSMHeader blob, then OSMData blobs of
 // zlib-compressed PrimitiveBlocks. It rejects ids that are not strictly
 // increasing within a kind and kinds out of order, so what it writes is
 // sorted the way osmium expects.
-type pbfWriter struct {
+type PBFWriter struct {
 	w      io.Writer
 	blk    blockBuilder
 	kind   kind
@@ -53,10 +53,10 @@ type pbfWriter struct {
 	zw     *zlib.Writer
 }
 
-// newPBFWriter writes the header block; bbox is left, bottom, right, top in
+// NewPBFWriter writes the header block; bbox is left, bottom, right, top in
 // 1e-7 degrees.
-func newPBFWriter(w io.Writer, bbox [4]int32, program string) (*pbfWriter, error) {
-	p := &pbfWriter{w: w}
+func NewPBFWriter(w io.Writer, bbox [4]int32, program string) (*PBFWriter, error) {
+	p := &PBFWriter{w: w}
 	p.zw = zlib.NewWriter(&p.zbuf)
 	p.blk.reset()
 	const toNano = 100 // 1e-7 degrees → nanodegrees
@@ -77,7 +77,7 @@ func newPBFWriter(w io.Writer, bbox [4]int32, program string) (*pbfWriter, error
 
 // advance checks ordering and starts a new block when the kind changes or
 // the current one is full.
-func (p *pbfWriter) advance(k kind, id int64, size int) error {
+func (p *PBFWriter) advance(k kind, id int64, size int) error {
 	switch {
 	case k < p.kind:
 		return fmt.Errorf("synth: pbf: kind %d after kind %d (write nodes, ways, relations in order)", k, p.kind)
@@ -96,7 +96,7 @@ func (p *pbfWriter) advance(k kind, id int64, size int) error {
 }
 
 // Node adds a node at lon, lat (1e-7 degrees).
-func (p *pbfWriter) Node(id int64, lon, lat int32, tags []Tag) error {
+func (p *PBFWriter) Node(id int64, lon, lat int32, tags []Tag) error {
 	if err := p.advance(kindNode, id, 16+16*len(tags)); err != nil {
 		return err
 	}
@@ -105,7 +105,7 @@ func (p *pbfWriter) Node(id int64, lon, lat int32, tags []Tag) error {
 }
 
 // Way adds a way through refs.
-func (p *pbfWriter) Way(id int64, refs []int64, tags []Tag) error {
+func (p *PBFWriter) Way(id int64, refs []int64, tags []Tag) error {
 	if err := p.advance(kindWay, id, 8+4*len(refs)+16*len(tags)); err != nil {
 		return err
 	}
@@ -114,7 +114,7 @@ func (p *pbfWriter) Way(id int64, refs []int64, tags []Tag) error {
 }
 
 // Relation adds a relation.
-func (p *pbfWriter) Relation(id int64, members []Member, tags []Tag) error {
+func (p *PBFWriter) Relation(id int64, members []Member, tags []Tag) error {
 	if err := p.advance(kindRelation, id, 8+12*len(members)+16*len(tags)); err != nil {
 		return err
 	}
@@ -122,9 +122,9 @@ func (p *pbfWriter) Relation(id int64, members []Member, tags []Tag) error {
 }
 
 // Close writes the last block. It does not close the underlying writer.
-func (p *pbfWriter) Close() error { return p.flush() }
+func (p *PBFWriter) Close() error { return p.flush() }
 
-func (p *pbfWriter) flush() error {
+func (p *PBFWriter) flush() error {
 	if p.blk.entities == 0 {
 		return nil
 	}
@@ -134,7 +134,7 @@ func (p *pbfWriter) flush() error {
 }
 
 // writeBlob frames msg as BlobHeader length, BlobHeader, zlib Blob.
-func (p *pbfWriter) writeBlob(typ string, msg proto.Message) error {
+func (p *PBFWriter) writeBlob(typ string, msg proto.Message) error {
 	raw, err := proto.MarshalOptions{Deterministic: true}.Marshal(msg)
 	if err != nil {
 		return fmt.Errorf("synth: pbf: encode %s: %w", typ, err)

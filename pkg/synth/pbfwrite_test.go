@@ -12,25 +12,25 @@ import (
 )
 
 func TestPBFWriterRefusesUnsortedInput(t *testing.T) {
-	for name, write := range map[string]func(*pbfWriter) error{
-		"node id repeats": func(p *pbfWriter) error {
+	for name, write := range map[string]func(*PBFWriter) error{
+		"node id repeats": func(p *PBFWriter) error {
 			p.Node(2, 0, 0, nil)
 			return p.Node(2, 0, 0, nil)
 		},
-		"node after way": func(p *pbfWriter) error {
+		"node after way": func(p *PBFWriter) error {
 			p.Way(1, []int64{1, 2}, nil)
 			return p.Node(3, 0, 0, nil)
 		},
-		"way after relation": func(p *pbfWriter) error {
+		"way after relation": func(p *PBFWriter) error {
 			p.Relation(1, nil, nil)
 			return p.Way(1, nil, nil)
 		},
-		"bad member type": func(p *pbfWriter) error {
+		"bad member type": func(p *PBFWriter) error {
 			return p.Relation(1, []Member{{"x", 1, ""}}, nil)
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
-			p, err := newPBFWriter(&bytes.Buffer{}, [4]int32{}, program)
+			p, err := NewPBFWriter(&bytes.Buffer{}, [4]int32{}, program)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -46,7 +46,7 @@ func TestPBFWriterRefusesUnsortedInput(t *testing.T) {
 func TestPBFWriterBlocksAndTags(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "w.osm.pbf")
 	var buf bytes.Buffer
-	p, err := newPBFWriter(&buf, [4]int32{-10, -10, 10, 10}, program)
+	p, err := NewPBFWriter(&buf, [4]int32{-10, -10, 10, 10}, program)
 	if err != nil {
 		t.Fatal(err)
 	}

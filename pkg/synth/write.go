@@ -15,11 +15,11 @@ const program = "mapc synth"
 // tile's ways and the trunk ways, then every tile's relations: ids ascend
 // within each kind because the plan hands out id ranges in that order.
 func writeCountry(ctx context.Context, w io.Writer, srcs []*source, p *Plan) error {
-	pw, err := newPBFWriter(w, p.BBox, program)
+	pw, err := NewPBFWriter(w, p.BBox, program)
 	if err != nil {
 		return err
 	}
-	for _, step := range []func(context.Context, *pbfWriter, []*source, *Plan) error{writeNodes, writeWays, writeRelations} {
+	for _, step := range []func(context.Context, *PBFWriter, []*source, *Plan) error{writeNodes, writeWays, writeRelations} {
 		if err := step(ctx, pw, srcs, p); err != nil {
 			return err
 		}
@@ -27,7 +27,7 @@ func writeCountry(ctx context.Context, w io.Writer, srcs []*source, p *Plan) err
 	return pw.Close()
 }
 
-func writeNodes(ctx context.Context, pw *pbfWriter, srcs []*source, p *Plan) error {
+func writeNodes(ctx context.Context, pw *PBFWriter, srcs []*source, p *Plan) error {
 	for _, t := range p.Tiles {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -50,7 +50,7 @@ func writeNodes(ctx context.Context, pw *pbfWriter, srcs []*source, p *Plan) err
 	return nil
 }
 
-func writeWays(ctx context.Context, pw *pbfWriter, srcs []*source, p *Plan) error {
+func writeWays(ctx context.Context, pw *PBFWriter, srcs []*source, p *Plan) error {
 	var refs []int64
 	for _, t := range p.Tiles {
 		if err := ctx.Err(); err != nil {
@@ -87,7 +87,7 @@ func trunkTags(k int) []Tag {
 	return []Tag{{"highway", "trunk"}, {"name", "Synthetic trunk " + n}, {"ref", "ST-" + n}}
 }
 
-func writeRelations(ctx context.Context, pw *pbfWriter, srcs []*source, p *Plan) error {
+func writeRelations(ctx context.Context, pw *PBFWriter, srcs []*source, p *Plan) error {
 	var members []Member
 	for _, t := range p.Tiles {
 		if err := ctx.Err(); err != nil {
