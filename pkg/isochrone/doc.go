@@ -14,6 +14,15 @@
 //     not the length of the fastest path: "how far can I get within 10 km"
 //     is a question about distance, and the shortest distance is the one
 //     that answers it. Both are exact integers, like every search here.
+//     phast.go holds the measured alternative, PHAST over the contraction
+//     hierarchy (package ch), which gives the same labels. Compute does not
+//     use it: PHAST sweeps every arc of the country whatever the budget, so
+//     on the 3M-node synthetic country a 30-minute search is over ten
+//     times slower than the bounded Dijkstra (on Andorra, where an hour
+//     reaches nearly every arc, it is faster, but the search is a small
+//     part of an isochrone there); and the hierarchy weighs by time only
+//     and cannot apply time-conditioned restrictions. BENCHMARKS.md has
+//     the figures.
 //  2. sample.go: the reached part of every arc becomes a polyline in a local
 //     plane around the origin, with the cost at each vertex. Tunnels and
 //     ferries are left out: the land above a tunnel or around a ferry line is
