@@ -52,7 +52,7 @@ func (sc *scratch) sample(g *graph.Graph, origin snap.Result, limit uint32) {
 		if sc.isSeed(a) || skipped(g, a) {
 			continue
 		}
-		w := float64(weight(g, sc.metric, a))
+		w := float64(sc.arcWeight(g, a))
 		start := float64(sc.cost[a]) - w
 		sc.emitPart(g, a, 0, reach(start, w, lim, 1), start, w)
 	}
@@ -60,7 +60,7 @@ func (sc *scratch) sample(g *graph.Graph, origin snap.Result, limit uint32) {
 		if skipped(g, s.arc) {
 			continue
 		}
-		w := float64(weight(g, sc.metric, s.arc))
+		w := float64(sc.arcWeight(g, s.arc))
 		f0 := 1.0
 		if w > 0 {
 			f0 = float64(s.along) / w

@@ -1,6 +1,9 @@
 package isochrone
 
-import "github.com/mapsco/maps/pkg/search"
+import (
+	"github.com/mapsco/maps/pkg/graph"
+	"github.com/mapsco/maps/pkg/search"
+)
 
 // scratch is the working memory of one Compute call, kept in the Engine's
 // pool between calls so that a request allocates little beyond its
@@ -13,6 +16,7 @@ type scratch struct {
 	heap    search.Heap
 	seeds   []seed
 	metric  metric
+	st      *graph.State // conditions in force for this search
 
 	// sample.go
 	plane plane

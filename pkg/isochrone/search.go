@@ -37,22 +37,37 @@ func weight(g *graph.Graph, m metric, a uint32) uint32 {
 	return uint32(math.Round(float64(g.Net.SegLength[s]) * 100))
 }
 
+// arcWeight is arc a's own cost under the search's conditions: its
+// travel time now, or its length; NoWay when it is closed now.
+func (sc *scratch) arcWeight(g *graph.Graph, a uint32) uint32 {
+	if sc.metric == byTime {
+		return sc.st.ArcTime(g, a)
+	}
+	if sc.st.ArcTime(g, a) == graph.NoWay {
+		return graph.NoWay
+	}
+	return weight(g, byDistance, a)
+}
+
 // search runs a Dijkstra from the origin's seeds over g's turn graph,
 // labelling every arc whose start lies within limit with the cost of
 // reaching its end (sc.cost, listed in sc.touched). Arcs are expanded
 // only while their end is within limit, and an arc is labelled only if
 // its start is, so the work is bounded by the reachable area, not the
-// graph. Departure is where time-conditioned turns and arcs will be
-// evaluated; none exist yet. It returns false when the origin lies on no
-// arc of g.
+// graph. Time conditions are those in force at departure (the zero time
+// means now), for the whole search. It returns false when the origin lies
+// on no arc of g usable then.
 func (sc *scratch) search(g *graph.Graph, origin snap.Result, m metric, limit uint32, departure time.Time) bool {
-	_ = departure // hook: see the package doc
+	if departure.IsZero() {
+		departure = time.Now()
+	}
+	sc.st = g.StateAt(departure)
 	sc.resetSearch(g)
 	if !sc.placeSeeds(g, origin, m) {
 		return false
 	}
 	for _, s := range sc.seeds {
-		sc.label(s.arc, weight(g, m, s.arc)-s.along)
+		sc.label(s.arc, sc.arcWeight(g, s.arc)-s.along)
 	}
 	for sc.heap.Len() > 0 {
 		c, u := sc.heap.Pop()
@@ -77,7 +92,10 @@ func (sc *scratch) placeSeeds(g *graph.Graph, origin snap.Result, m metric) bool
 		if a == graph.NoArc {
 			continue
 		}
-		w := weight(g, m, a)
+		w := sc.arcWeight(g, a)
+		if w == graph.NoWay {
+			continue // closed now
+		}
 		f := origin.Frac
 		if rev == 1 {
 			f = 1 - f
@@ -94,10 +112,14 @@ func (sc *scratch) relax(g *graph.Graph, u, c, limit uint32) {
 	for i := begin; i < end; i++ {
 		e := g.Turns.Edges[3*i : 3*i+3 : 3*i+3]
 		b := e[0]
+		w := sc.st.Edge(u, b, e[1], true)
+		if w == graph.NoWay {
+			continue // closed or forbidden now
+		}
 		start, nc := c, uint32(0) // cost at b's start and end
 		if sc.metric == byTime {
 			start = search.Add(c, e[2])
-			nc = search.Add(c, e[1])
+			nc = search.Add(c, w)
 		} else {
 			nc = search.Add(c, weight(g, byDistance, b))
 		}
