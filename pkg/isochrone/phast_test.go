@@ -13,12 +13,16 @@ import (
 // Dijkstra does, so either could feed the polygon steps.
 func TestPHASTMatchesSearch(t *testing.T) {
 	rel := openAndorra(t)
+	n := 30
+	if testing.Short() {
+		n = 6
+	}
 	for _, profile := range []string{"car", "pedestrian"} {
 		r := rel.Routers[profile]
 		g, h := r.Graph(), r.Hierarchy()
 		p := ch.NewPHAST(h, ch.NewSweep(h))
 		var dij, ph scratch
-		for i, o := range origins(t, r, 30, 11) {
+		for i, o := range origins(t, r, n, 11) {
 			limit := uint32(60_000 * (1 + 7*i%60)) // 1 to 60 minutes
 			dij.search(g, o, byTime, limit, time.Time{})
 			ph.searchPHAST(g, p, o, limit)
