@@ -14,13 +14,15 @@ import (
 // a PHAST run over the hierarchy instead of a bounded Dijkstra. It is not
 // used by Compute: PHAST sweeps every node of the country whatever the
 // budget, and the hierarchy cannot honour time-conditioned restrictions
-// or weigh by distance (see BENCHMARKS.md for the figures). It returns
-// false when the origin lies on no arc of g.
+// or weigh by distance (see BENCHMARKS.md for the figures). It uses the
+// graph's own weights, the hierarchy's, with no time conditions applied.
+// It returns false when the origin lies on no arc of g.
 //
 // PHAST runs unbounded because a partially reached arc needs the exact
 // cost of its end, which lies beyond limit; its upward phase is a few
 // hundred nodes either way.
 func (sc *scratch) searchPHAST(g *graph.Graph, p *ch.PHAST, origin snap.Result, limit uint32) bool {
+	sc.st = nil // no conditions: sample then weighs arcs as the hierarchy does
 	sc.resetSearch(g)
 	if !sc.placeSeeds(g, origin, byTime) {
 		return false

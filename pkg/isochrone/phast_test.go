@@ -10,7 +10,8 @@ import (
 
 // TestPHASTMatchesSearch: for random origins and time budgets on Andorra,
 // searchPHAST leaves exactly the labels and seed loops the bounded
-// Dijkstra does, so either could feed the polygon steps.
+// Dijkstra does, so either could feed the polygon steps. Andorra has no
+// time conditions, so both weigh arcs alike.
 func TestPHASTMatchesSearch(t *testing.T) {
 	rel := openAndorra(t)
 	n := 30
@@ -20,6 +21,9 @@ func TestPHASTMatchesSearch(t *testing.T) {
 	for _, profile := range []string{"car", "pedestrian"} {
 		r := rel.Routers[profile]
 		g, h := r.Graph(), r.Hierarchy()
+		if g.StateAt(time.Now()) != nil {
+			t.Fatalf("Andorra's %s graph now has time conditions: compare PHAST with a Dijkstra that ignores them", profile)
+		}
 		p := ch.NewPHAST(h, ch.NewSweep(h))
 		var dij, ph scratch
 		for i, o := range origins(t, r, n, 11) {
