@@ -3,7 +3,7 @@ package route
 import (
 	"context"
 	"math"
-	"slices"
+	"sync"
 
 	"github.com/mapsco/maps/pkg/ch"
 	"github.com/mapsco/maps/pkg/graph"
@@ -31,10 +31,9 @@ const (
 // Alternatives finds up to n routes from a to b that differ from best (a
 // two-waypoint route from Route). Candidates come from two sources: via
 // nodes that both upward hierarchy searches reach (cheap, but few on a
-// hierarchy), then the penalty method (Bader, Dees, Geisberger and Sanders,
-// "Alternative route graphs in road networks", 2011): the arcs of every
-// route found so far are made dearer by penaltyFactor and a Dijkstra on the
-// turn graph finds the next candidate. A candidate is kept when it passes
+// hierarchy), then the penalty method (penalty.go): the arcs of every
+// route found so far are made dearer by penaltyFactor and a goal-directed
+// search on the turn graph finds the next candidate. A candidate is kept when it passes
 // the three bounds above, measured in true times, against best and every
 // alternative kept before it.
 func (r *Router) Alternatives(ctx context.Context, best *Route, n int) []*Route {
@@ -69,12 +68,14 @@ func (r *Router) Alternatives(ctx context.Context, best *Route, n int) []*Route 
 			consider(leg)
 		}
 	}
-	p := newPenalties(r.g)
+	s := altWork.Get().(*penaltySearch)
+	defer altWork.Put(s)
+	s.begin(len(r.g.Fwd.Edges) / 3)
 	for round := 0; round < penaltyRounds && len(kept) <= n && ctx.Err() == nil; round++ {
 		for _, k := range kept {
-			p.penalize(k.Legs[0].Arcs)
+			s.penalize(k.Legs[0].Arcs)
 		}
-		leg, ok := r.penaltyLeg(p, st, e, a, b, limit)
+		leg, ok := r.penaltyLeg(s, st, e, a, b, limit)
 		if ok {
 			consider(leg)
 		}
@@ -197,117 +198,11 @@ func turnWeight(g *graph.Graph, st *graph.State, a, b uint32) (uint32, bool) {
 	return 0, false
 }
 
-// penalties holds a factor per arc for the penalty method.
-type penalties struct {
-	factor       []float32
-	cost, parent []uint32 // Dijkstra scratch, reused across rounds
-}
-
-func newPenalties(g *graph.Graph) *penalties {
-	n := len(g.Fwd.Edges) / 3
-	p := &penalties{factor: make([]float32, n), cost: make([]uint32, n), parent: make([]uint32, n)}
-	for i := range p.factor {
-		p.factor[i] = 1
-	}
-	return p
-}
-
-func (p *penalties) penalize(arcs []uint32) {
-	for _, a := range arcs {
-		p.factor[a] *= penaltyFactor
-	}
-}
-
-// penaltyLeg runs Dijkstra on the turn graph with penalised arc times and
-// returns its path with its true cost, when that is within limit.
-func (r *Router) penaltyLeg(p *penalties, st *graph.State, e Ends, a, b snap.Result, limit uint32) (Leg, bool) {
-	g := r.g
-	cost, parent := p.cost, p.parent
-	for i := range cost {
-		cost[i], parent[i] = search.Unreached, graph.NoArc
-	}
-	var h search.Heap
-	for _, s := range e.Sources {
-		c := uint32(float32(s.Cost) * p.factor[s.Node])
-		if c < cost[s.Node] {
-			cost[s.Node] = c
-			h.Push(c, s.Node)
-		}
-	}
-	// A path whose penalised time is past twice the stretch limit cannot be
-	// within the limit in true time once penalties are this small.
-	bound := uint32(min(float64(limit)*2, search.Unreached-1))
-	for h.Len() > 0 {
-		c, u := h.Pop()
-		if c != cost[u] {
-			continue
-		}
-		if c > bound || isTarget(e.Targets, u) {
-			break
-		}
-		begin, end := g.Turns.Out(u)
-		for i := begin; i < end; i++ {
-			to, weight, turn := g.Turn(i)
-			if st.Edge(u, to, weight, true) == graph.NoWay {
-				continue
-			}
-			w := uint32(float32(st.ArcTime(g, to)) * p.factor[to])
-			if nc := search.Add(search.Add(c, turn), w); nc < cost[to] {
-				cost[to], parent[to] = nc, u
-				h.Push(nc, to)
-			}
-		}
-	}
-	end := graph.NoArc
-	for _, t := range e.Targets {
-		if cost[t.Node] != search.Unreached && (end == graph.NoArc || cost[t.Node] < cost[end]) {
-			end = t.Node
-		}
-	}
-	if end == graph.NoArc {
-		return Leg{}, false
-	}
-	var arcs []uint32
-	for v := end; v != graph.NoArc; v = parent[v] {
-		arcs = append(arcs, v)
-	}
-	slices.Reverse(arcs)
-	if !r.simple(arcs) {
-		return Leg{}, false
-	}
-	total, ok := r.trueCost(st, e, arcs)
-	if !ok || total > uint64(limit) {
-		return Leg{}, false
-	}
-	leg := r.makeLeg(st, a, b, arcs, uint32(total))
-	leg.via = len(arcs) / 2
-	return leg, true
-}
-
-// trueCost is the unpenalised time of a path from its source seed to the
-// point on its last arc.
-func (r *Router) trueCost(st *graph.State, e Ends, arcs []uint32) (uint64, bool) {
-	var total uint64
-	found := false
-	for _, s := range e.Sources {
-		if s.Node == arcs[0] {
-			total, found = uint64(s.Cost), true
-		}
-	}
-	for i := 1; i < len(arcs) && found; i++ {
-		w, ok := turnWeight(r.g, st, arcs[i-1], arcs[i])
-		if !ok {
-			return 0, false
-		}
-		total += uint64(w)
-	}
-	for _, t := range e.Targets {
-		if t.Node == arcs[len(arcs)-1] && total >= uint64(t.Cost) {
-			return total - uint64(t.Cost), found
-		}
-	}
-	return 0, false
-}
+// altWork pools the penalty method's search memory (a few arrays the size
+// of the graph) across calls, routers and releases: it holds buffers only,
+// stamped per search, so nothing one call leaves behind is visible to the
+// next, and a call costs what its search touches rather than the graph's size.
+var altWork = sync.Pool{New: func() any { return new(penaltySearch) }}
 
 // simple reports whether a path travels no road twice (no turning back).
 func (r *Router) simple(arcs []uint32) bool {

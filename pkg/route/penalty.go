@@ -1,0 +1,193 @@
+package route
+
+import (
+	"math"
+	"slices"
+
+	"github.com/mapsco/maps/pkg/graph"
+	"github.com/mapsco/maps/pkg/search"
+	"github.com/mapsco/maps/pkg/snap"
+)
+
+// penaltySearch is the penalty method's search (Bader, Dees, Geisberger and
+// Sanders, "Alternative route graphs in road networks", 2011): the arcs of
+// the routes found so far cost penaltyFactor more per time they were
+// penalised, and the fastest path under those times is the next candidate.
+//
+// It is A* on the turn graph with the hierarchy's exact distances to the
+// target as potentials (potential.go), which are lower bounds of penalised
+// times and of times under any departure-time state, so it finds the same penalised optimum as Dijkstra while settling
+// only the arcs whose penalised detour is cheaper than that optimum's,
+// rather than the whole region around the start. It also carries each
+// label's true time and drops a label that cannot reach the target within
+// the stretch limit even by the fastest way: only such paths would be
+// rejected afterwards anyway, and the search stays inside the ellipse of
+// acceptable detours.
+//
+// Labels are stamped with a generation, so a search costs what it touches,
+// not the size of the graph.
+type penaltySearch struct {
+	gen       uint32
+	labels    []penaltyLabel
+	times     []uint8  // how often each arc has been penalised in this call
+	penalised []uint32 // arcs with times > 0, to clear them afterwards
+	heap      search.Heap
+	pot       potentials
+	potReady  bool // pot is set up for this call's targets
+}
+
+// penaltyLabel is what the search knows of one arc, valid when stamp is the
+// search's generation. One struct, so a relaxation touches one cache line.
+type penaltyLabel struct {
+	stamp  uint32
+	cost   uint32 // penalised time to the arc's end
+	real   uint32 // true time to the arc's end along the same path
+	parent uint32
+}
+
+// penaltyFactors[k] is penaltyFactor to the power k.
+var penaltyFactors = func() (f [math.MaxUint8 + 1]float64) {
+	for k := range f {
+		f[k] = math.Pow(penaltyFactor, float64(k))
+	}
+	return f
+}()
+
+// begin prepares the search for one Alternatives call on a graph of n arcs.
+func (s *penaltySearch) begin(n int) {
+	if len(s.labels) < n {
+		s.labels, s.times = make([]penaltyLabel, n), make([]uint8, n)
+		s.gen = 0
+	}
+	for _, a := range s.penalised {
+		s.times[a] = 0
+	}
+	s.penalised, s.potReady = s.penalised[:0], false
+}
+
+// penalize makes arcs dearer by penaltyFactor once more.
+func (s *penaltySearch) penalize(arcs []uint32) {
+	for _, a := range arcs {
+		if s.times[a] == 0 {
+			s.penalised = append(s.penalised, a)
+		}
+		if s.times[a] < math.MaxUint8 {
+			s.times[a]++
+		}
+	}
+}
+
+// penalised is time w of arc a with a's penalty.
+func (s *penaltySearch) penalisedTime(a, w uint32) uint32 {
+	if k := s.times[a]; k > 0 {
+		return uint32(min(float64(w)*penaltyFactors[k], search.Unreached-1))
+	}
+	return w
+}
+
+// label records a label for v if it is the first or a better one, and queues it.
+func (s *penaltySearch) label(v, cost, real, parent, pot uint32) {
+	l := &s.labels[v]
+	if l.stamp == s.gen && l.cost <= cost {
+		return
+	}
+	*l = penaltyLabel{stamp: s.gen, cost: cost, real: real, parent: parent}
+	s.heap.Push(search.Add(cost, pot), v)
+}
+
+// penaltyLeg finds the fastest path from a to b under the current
+// penalties and returns it with its true cost, when that is within limit.
+func (r *Router) penaltyLeg(s *penaltySearch, st *graph.State, e Ends, a, b snap.Result, limit uint32) (Leg, bool) {
+	if !s.potReady {
+		s.pot.reset(r.h, e.Targets)
+		s.potReady = true
+	}
+	s.gen++
+	if s.gen == 0 {
+		clear(s.labels)
+		s.gen = 1
+	}
+	maxTarget := uint32(0)
+	for _, t := range e.Targets {
+		maxTarget = max(maxTarget, t.Cost)
+	}
+	// A label whose true time plus the fastest way on exceeds this cannot
+	// end within limit (potentials are shifted by maxTarget, see potentials).
+	bound := uint64(limit) + uint64(maxTarget)
+	s.heap.Reset()
+	for _, src := range e.Sources {
+		if p := s.pot.at(src.Node); uint64(src.Cost)+uint64(p) <= bound {
+			s.label(src.Node, s.penalisedTime(src.Node, src.Cost), src.Cost, graph.NoArc, p)
+		}
+	}
+	end, best := r.searchPenalised(s, st, e, maxTarget, bound)
+	if end == graph.NoArc {
+		return Leg{}, false
+	}
+	arcs := s.path(end)
+	total := uint64(s.labels[end].real) - uint64(targetCost(e, end))
+	if !r.simple(arcs) || total > uint64(limit) || best == search.Unreached {
+		return Leg{}, false
+	}
+	leg := r.makeLeg(st, a, b, arcs, uint32(total))
+	leg.via = len(arcs) / 2
+	return leg, true
+}
+
+// searchPenalised runs the A* queued by penaltyLeg and returns the target
+// arc of the best path and that path's penalised cost to the target point
+// plus maxTarget (the potentials' shift), or NoArc.
+func (r *Router) searchPenalised(s *penaltySearch, st *graph.State, e Ends, maxTarget uint32, bound uint64) (end, best uint32) {
+	g := r.g
+	end, best = graph.NoArc, search.Unreached
+	for s.heap.Len() > 0 {
+		key, u := s.heap.Pop()
+		if key >= best {
+			break // keys are lower bounds of the paths behind them
+		}
+		lu := s.labels[u]
+		c := lu.cost
+		if search.Add(c, s.pot.at(u)) != key {
+			continue // superseded
+		}
+		if isTarget(e.Targets, u) {
+			if obj := search.Add(c, maxTarget-targetCost(e, u)); obj < best {
+				best, end = obj, u
+			}
+		}
+		begin, stop := g.Turns.Out(u)
+		for i := begin; i < stop; i++ {
+			to, w, turn := g.Turn(i)
+			if w = st.Edge(u, to, w, true); w == graph.NoWay {
+				continue // forbidden at the departure time
+			}
+			p := s.pot.at(to)
+			real := uint64(lu.real) + uint64(w)
+			if p == search.Unreached || real+uint64(p) > bound {
+				continue
+			}
+			s.label(to, search.Add(search.Add(c, turn), s.penalisedTime(to, w-turn)), uint32(real), u, p)
+		}
+	}
+	return end, best
+}
+
+// path follows parents back from end.
+func (s *penaltySearch) path(end uint32) []uint32 {
+	var arcs []uint32
+	for v := end; v != graph.NoArc; v = s.labels[v].parent {
+		arcs = append(arcs, v)
+	}
+	slices.Reverse(arcs)
+	return arcs
+}
+
+// targetCost is the cost of target arc t past the target point.
+func targetCost(e Ends, t uint32) uint32 {
+	for _, s := range e.Targets {
+		if s.Node == t {
+			return s.Cost
+		}
+	}
+	return 0
+}
