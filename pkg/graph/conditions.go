@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/mapsco/maps/pkg/artifact"
@@ -53,12 +54,33 @@ type State struct {
 }
 
 // StateAt evaluates g's conditions at t, in the network's time zone. It
-// returns nil when g has none.
+// returns nil when g has none. Schedules resolve to the minute, so the
+// last minute's state is kept and shared: most requests depart "now".
 func (g *Graph) StateAt(t time.Time) *State {
-	c := &g.Cond
-	if c.Empty() {
+	if g.Cond.Empty() {
 		return nil
 	}
+	minute := t.Unix() / 60
+	if t.Unix() < 0 && t.Unix()%60 != 0 {
+		minute-- // floor, for times before 1970
+	}
+	if last := g.lastState.Load(); last != nil && last.minute == minute {
+		return last.state
+	}
+	st := g.evaluate(t)
+	g.lastState.Store(&minuteState{minute: minute, state: st})
+	return st
+}
+
+// minuteState is a State and the minute (Unix time / 60) it holds for.
+type minuteState struct {
+	minute int64
+	state  *State
+}
+
+// evaluate computes the State at t.
+func (g *Graph) evaluate(t time.Time) *State {
+	c := &g.Cond
 	local := t.In(g.Net.Zone)
 	active := make([]bool, len(g.Net.Schedules))
 	for i := range g.Net.Schedules {
@@ -97,9 +119,10 @@ func (g *Graph) Marked(a uint32) bool {
 // markConditions derives the bit set Marked reads from Cond.
 func (g *Graph) markConditions() {
 	if g.Cond.Empty() {
-		g.condMark = nil
+		g.condMark, g.lastState = nil, nil
 		return
 	}
+	g.lastState = new(atomic.Pointer[minuteState])
 	g.condMark = make([]uint64, (len(g.Fwd.Edges)/3+63)/64)
 	mark := func(a uint32) { g.condMark[a>>6] |= 1 << (a & 63) }
 	for _, a := range g.Cond.Arcs {

@@ -36,6 +36,7 @@ package graph
 
 import (
 	"math"
+	"sync/atomic"
 	"time"
 
 	"github.com/mapsco/maps/pkg/geo"
@@ -95,8 +96,9 @@ type Graph struct {
 	// and t the turn's own cost, all in milliseconds.
 	Turns CSR
 	// Cond holds the arcs and turns that depend on the time of day.
-	Cond     Conditions
-	condMark []uint64 // Marked's bit set, derived from Cond
+	Cond      Conditions
+	condMark  []uint64                     // Marked's bit set, derived from Cond
+	lastState *atomic.Pointer[minuteState] // StateAt's cache, when Cond is not empty
 }
 
 // CSR is an adjacency in compressed sparse row form: the edges of node v are

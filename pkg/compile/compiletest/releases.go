@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/mapsco/maps/pkg/release"
 )
 
 // The releases below are compiled by the mapc binary rather than in the test
@@ -51,4 +53,22 @@ func AndorraRelease(t testing.TB, out, version string) string {
 		t.Fatalf("mapc build Andorra as %s: %v\n%s", version, err, b)
 	}
 	return filepath.Join(out, version)
+}
+
+// Extract compiles the extract ../shared/data/name (no DEM) with mapc into
+// a temporary directory and opens the release for the test or benchmark.
+func Extract(tb testing.TB, name string) *release.Release {
+	tb.Helper()
+	out := tb.TempDir()
+	cmd := exec.Command(mapcIn(tb, out), "build", "--osm", SharedData(name), "--profiles", filepath.Join(Root(), "profiles"),
+		"--data-version", "extract", "--out", out)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		tb.Fatalf("mapc build %s: %v\n%s", name, err, b)
+	}
+	rel, err := release.Open(filepath.Join(out, "extract"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { rel.Close() })
+	return rel
 }
