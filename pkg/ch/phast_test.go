@@ -33,9 +33,10 @@ func randomTurns(rng *rand.Rand, n int) *graph.Graph {
 	return g
 }
 
-// contract builds the hierarchy of g's turn graph.
-func contract(t *testing.T, g *graph.Graph) *ch.Hierarchy {
-	in := ch.Input{First: g.Turns.First, Edges: make([]ch.InputEdge, len(g.Turns.Edges)/3)}
+// contract builds the hierarchy of g's turn graph, leaving the nodes core
+// names uncontracted (none if nil).
+func contract(t *testing.T, g *graph.Graph, core func(uint32) bool) *ch.Hierarchy {
+	in := ch.Input{First: g.Turns.First, Edges: make([]ch.InputEdge, len(g.Turns.Edges)/3), Core: core}
 	for i := range in.Edges {
 		e := g.Turns.At(uint32(i))
 		in.Edges[i] = ch.InputEdge{Head: e.Head, Weight: e.Weight}
@@ -76,7 +77,7 @@ func TestPHASTMatchesDijkstra(t *testing.T) {
 	for range 8 {
 		n := 200 + rng.IntN(600)
 		g := randomTurns(rng, n)
-		h := contract(t, g)
+		h := contract(t, g, nil)
 		p := ch.NewPHAST(h, ch.NewSweep(h))
 		for range 50 {
 			limit := uint32(search.Unreached)
@@ -124,6 +125,42 @@ func TestPHASTCore(t *testing.T) {
 		for range 30 {
 			checkPHAST(t, p, g, randomSeeds(rng, n), search.Unreached)
 		}
+	}
+}
+
+// TestPHASTContractedCore: random graphs contracted around a random core
+// (as conditional arcs are), PHAST against Dijkstra.
+func TestPHASTContractedCore(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 6))
+	for range 6 {
+		n := 200 + rng.IntN(400)
+		g := randomTurns(rng, n)
+		inCore := make([]bool, n)
+		for v := range inCore {
+			inCore[v] = rng.IntN(10) == 0
+		}
+		h := contract(t, g, func(v uint32) bool { return inCore[v] })
+		p := ch.NewPHAST(h, ch.NewSweep(h))
+		for range 40 {
+			checkPHAST(t, p, g, randomSeeds(rng, n), search.Unreached)
+		}
+	}
+}
+
+// TestPHASTTimedTown: on a compiled town whose conditional streets and
+// turns form the car hierarchy's core, PHAST agrees with Dijkstra on every
+// arc (both without the conditions applied).
+func TestPHASTTimedTown(t *testing.T) {
+	rel := compiletest.TimedTown{W: 16, H: 16, Random: 10, Seed: 9}.Open(t)
+	rng := rand.New(rand.NewPCG(8, 8))
+	r := rel.Routers["car"]
+	g, h := r.Graph(), r.Hierarchy()
+	if g.Cond.Empty() {
+		t.Fatal("the town has no conditions: its hierarchy has no core")
+	}
+	p := ch.NewPHAST(h, ch.NewSweep(h))
+	for range 50 {
+		checkPHAST(t, p, g, randomSeeds(rng, h.NumNodes()), search.Unreached)
 	}
 }
 
