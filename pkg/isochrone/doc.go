@@ -70,7 +70,8 @@
 //
 // # Departure time
 //
-// Request.Departure is accepted and passed down to the search, where
-// time-conditioned restrictions will be evaluated once the graph carries
-// them; today no restriction depends on time, so it changes nothing.
+// Request.Departure (zero: now) selects the graph's time conditions in
+// force for the whole search (graph.State): arcs closed then and turns
+// forbidden then are not taken, and conditional speeds apply. They are
+// evaluated once, at departure, not again along the way.
 package isochrone
