@@ -20,9 +20,9 @@
 //     on the 3M-node synthetic country a 30-minute search is over ten
 //     times slower than the bounded Dijkstra (on Andorra, where an hour
 //     reaches nearly every arc, it is faster, but the search is a small
-//     part of an isochrone there); and the hierarchy weighs by time only
-//     and cannot apply time-conditioned restrictions. BENCHMARKS.md has
-//     the figures.
+//     part of an isochrone there); and the hierarchy weighs by time only,
+//     and PHAST uses its static weights, without the departure's time
+//     conditions. BENCHMARKS.md has the figures.
 //  2. sample.go: the reached part of every arc becomes a polyline in a local
 //     plane around the origin, with the cost at each vertex. Tunnels and
 //     ferries are left out: the land above a tunnel or around a ferry line is
