@@ -10,8 +10,8 @@ import (
 // syncDepth is how many journal fdatasyncs may be in flight at once. With
 // one, a commit that arrives while a group is syncing waits for that sync
 // and then its own; with several, its group starts syncing at once. This
-// disk serves concurrent syncs nearly as fast as one (4 at once took 1.4×
-// as long as 1 when it was quiet), and BenchmarkMeter at 4 and 8 in flight
+// disk serves concurrent syncs nearly as fast as one (4 at once took
+// 1.4–1.7× as long as 1), and BenchmarkMeter at 4 and 8 in flight
 // was fastest with 4 to 8 slots (1: 0.69 ms a charge at 4 in flight, 2:
 // 0.56, 4: 0.31, 8: 0.30). Under heavy load all slots are busy and groups
 // grow instead.
