@@ -30,11 +30,11 @@ type Sweep struct {
 // core (nodes left uncontracted, see Input.Core) has such cycles, and an
 // upward search explores the core whole, so these nodes' upward labels are
 // exact and the sweep must not read their tails, which may not be final.
+// Node ids stay below it: a country has tens of millions of arcs at most.
 const onCycle = 1 << 31
 
-// NewSweep orders h's nodes by height: a node none of whose Dn edges has a
-// tail has height 0, any other node 1 + the greatest height of its Dn
-// tails, which are all more important, so the recursion ends (a depth-first
+// NewSweep orders h's nodes by height: a node without Dn edges has height
+// 0, any other node 1 + the greatest height of its Dn tails, which are all more important, so the recursion ends (a depth-first
 // search; an edge back to a node still open closes a cycle, found only in
 // a core, and is left out). Sorting by height puts every tail before its
 // heads; within a height, ids stay ascending, which keeps neighbouring arcs
