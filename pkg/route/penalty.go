@@ -43,6 +43,7 @@ type penaltyLabel struct {
 	cost   uint32 // penalised time to the arc's end
 	real   uint32 // true time to the arc's end along the same path
 	parent uint32
+	pot    uint32 // the arc's potential, so a pop needs no lookup
 }
 
 // penaltyFactors[k] is penaltyFactor to the power k.
@@ -91,7 +92,7 @@ func (s *penaltySearch) label(v, cost, real, parent, pot uint32) {
 	if l.stamp == s.gen && l.cost <= cost {
 		return
 	}
-	*l = penaltyLabel{stamp: s.gen, cost: cost, real: real, parent: parent}
+	*l = penaltyLabel{stamp: s.gen, cost: cost, real: real, parent: parent, pot: pot}
 	s.heap.Push(search.Add(cost, pot), v)
 }
 
@@ -147,7 +148,7 @@ func (r *Router) searchPenalised(s *penaltySearch, st *graph.State, e Ends, maxT
 		}
 		lu := s.labels[u]
 		c := lu.cost
-		if search.Add(c, s.pot.at(u)) != key {
+		if search.Add(c, lu.pot) != key {
 			continue // superseded
 		}
 		if isTarget(e.Targets, u) {
