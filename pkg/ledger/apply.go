@@ -101,20 +101,24 @@ func signal(c chan struct{}) {
 func (a *applier) run() {
 	defer close(a.exited)
 	for {
+		hurried := false
 		select {
 		case <-a.wake:
 		case <-a.hurry:
+			hurried = true
 		case <-a.stop:
 			a.applyQueued()
 			return
 		}
-		t := time.NewTimer(applyInterval)
-		select {
-		case <-t.C:
-		case <-a.hurry:
-		case <-a.stop:
+		if !hurried { // let a batch build up unless someone waits for it
+			t := time.NewTimer(applyInterval)
+			select {
+			case <-t.C:
+			case <-a.hurry:
+			case <-a.stop:
+			}
+			t.Stop()
 		}
-		t.Stop()
 		a.applyQueued()
 	}
 }

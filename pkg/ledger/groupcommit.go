@@ -90,15 +90,23 @@ func (c *committer) run() {
 		case <-c.wake:
 		case <-c.stop:
 		}
-		for batch := c.take(); len(batch) > 0; batch = c.take() {
-			c.write(batch)
-		}
+		c.drain()
 		select {
 		case <-c.stop:
-			<-c.lastDone // closed was set before stop, so the queue stays empty
+			// closed was set before stop, so this last drain empties the
+			// queue for good (a job may have come after the one above).
+			c.drain()
+			<-c.lastDone
 			return
 		default:
 		}
+	}
+}
+
+// drain writes everything queued.
+func (c *committer) drain() {
+	for batch := c.take(); len(batch) > 0; batch = c.take() {
+		c.write(batch)
 	}
 }
 
@@ -125,6 +133,9 @@ func (c *committer) write(batch []*commitJob) {
 	jobs := c.dedup(batch)
 	for len(jobs) > 0 {
 		buf, n, err := c.encode(jobs)
+		if err == nil && n == 0 && c.j.off == 0 {
+			err = fmt.Errorf("%w: the charge of request %s does not fit in journal %s", ErrUnavailable, jobs[0].rec.RequestID, c.j.path)
+		}
 		if err == nil && n == 0 { // the journal is full
 			err = c.wrap()
 			if err == nil {
