@@ -45,9 +45,14 @@ func (p *Profiler) sampleLine(s Sampler, pts [][2]float64, structs []Structure, 
 	}
 	dist := 0.0
 	prev := Ground // structure of the last segment with a length; the start is a ground anchor
+	cosA := 0.0
+	if len(pts) > 0 {
+		cosA = math.Cos(pts[0][1] * rad)
+	}
 	for i := 0; i+1 < len(pts); i++ {
 		a, b := pts[i], pts[i+1]
-		l := geo.Distance(a[0], a[1], b[0], b[1])
+		var l float64
+		l, cosA = pieceLength(a, b, cosA)
 		if l < 1e-3 {
 			continue // repeated point, e.g. where two edges of a route join
 		}
@@ -67,6 +72,22 @@ func (p *Profiler) sampleLine(s Sampler, pts [][2]float64, structs []Structure, 
 	if n := len(pts); n > 0 {
 		p.add(s, dist, pts[n-1][0], pts[n-1][1], true) // the end is always a ground anchor
 	}
+}
+
+const rad = math.Pi / 180
+
+// pieceLength is geo.Distance(a, b) (haversine) given the cosine of a's
+// latitude, and returns b's for the next piece: the same operations in the
+// same order, so the same result, with one cosine per point of a line
+// rather than two.
+func pieceLength(a, b [2]float64, cosA float64) (l, cosB float64) {
+	dLat := (b[1] - a[1]) * rad
+	dLon := (b[0] - a[0]) * rad
+	s1 := math.Sin(dLat / 2)
+	s2 := math.Sin(dLon / 2)
+	cosB = math.Cos(b[1] * rad)
+	h := s1*s1 + cosA*cosB*s2*s2
+	return 2 * geo.EarthRadius * math.Asin(math.Min(1, math.Sqrt(h))), cosB
 }
 
 func (p *Profiler) add(s Sampler, d, lon, lat float64, anchored bool) {

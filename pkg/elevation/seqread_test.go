@@ -1,8 +1,11 @@
 package elevation
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/mapsco/maps/pkg/geo"
 )
 
 // TestSeqReaderMatchesAt reads lines of samples through the sequential
@@ -37,5 +40,25 @@ func TestSeqReaderMatchesAt(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestPieceLength checks that sampleLine's haversine with a carried cosine
+// gives geo.Distance's result to the bit, so profiles (and the per-segment
+// climbs mapc stores) do not change.
+func TestPieceLength(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	a := [2]float64{1.5, 42.5}
+	cosA := math.Cos(a[1] * math.Pi / 180)
+	for i := range 100000 {
+		b := [2]float64{a[0] + (rng.Float64()-0.5)*1e-3, a[1] + (rng.Float64()-0.5)*1e-3}
+		if i%1000 == 0 {
+			b = [2]float64{-180 + 360*rng.Float64(), -90 + 180*rng.Float64()}
+		}
+		l, cosB := pieceLength(a, b, cosA)
+		if want := geo.Distance(a[0], a[1], b[0], b[1]); l != want {
+			t.Fatalf("%v → %v: %v, geo.Distance %v", a, b, l, want)
+		}
+		a, cosA = b, cosB
 	}
 }
