@@ -119,13 +119,16 @@ func TestWatcherPolls(t *testing.T) {
 	defer cancel()
 	go w.Run(ctx, nil)
 	release.Use(data, "swap2")
+	// OnSwap runs just after the holder swaps: wait for both.
+	seen := func() int { mu.Lock(); defer mu.Unlock(); return len(swapped) }
 	deadline := time.Now().Add(10 * time.Second)
-	for serving(h) != "swap2" {
+	for serving(h) != "swap2" || seen() == 0 {
 		if time.Now().After(deadline) {
-			t.Fatal("the watcher did not swap within 10 s of the pointer moving")
+			t.Fatalf("the watcher did not swap within 10 s of the pointer moving (serving %s)", serving(h))
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+	time.Sleep(100 * time.Millisecond) // room for a wrong second swap to show
 	mu.Lock()
 	defer mu.Unlock()
 	if len(swapped) != 1 || swapped[0] != "swap2" {
