@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"bufio"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -107,7 +108,7 @@ func (j *journal) preallocate(size int64) error {
 	if st.Size() >= size {
 		return nil
 	}
-	zeros := make([]byte, 1<<20)
+	zeros := make([]byte, 64<<10)
 	for off := st.Size(); off < size; off += int64(len(zeros)) {
 		if _, err := j.f.WriteAt(zeros[:min(int64(len(zeros)), size-off)], off); err != nil {
 			return err
@@ -129,41 +130,50 @@ func syncDir(dir string) error {
 }
 
 // scan returns the records of the given epoch, from offset 0 up to the
-// first record that is not one.
+// first record that is not one. It reads only as far as that record, so
+// opening a ledger whose journal was started over costs one small read.
 func (j *journal) scan(epoch uint64) ([]journalRecord, error) {
-	data := make([]byte, j.size)
-	if _, err := j.f.ReadAt(data, 0); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("reading journal %s: %w", j.path, err)
-	}
+	r := bufio.NewReaderSize(io.NewSectionReader(j.f, 0, j.size), 64<<10)
 	var recs []journalRecord
-	for off := 0; ; {
-		payload, ok := decodeRecord(data[off:], epoch)
+	for off := int64(0); ; {
+		payload, ok, err := readRecord(r, epoch, j.size-off)
+		if err != nil {
+			return nil, fmt.Errorf("reading journal %s at offset %d: %w", j.path, off, err)
+		}
 		if !ok {
 			return recs, nil
 		}
-		var r journalRecord
-		if err := json.Unmarshal(payload, &r); err != nil {
+		var rec journalRecord
+		if err := json.Unmarshal(payload, &rec); err != nil {
 			return nil, fmt.Errorf("journal %s: decoding the record at offset %d: %w", j.path, off, err)
 		}
-		recs = append(recs, r)
-		off += journalHeader + len(payload)
+		recs = append(recs, rec)
+		off += journalHeader + int64(len(payload))
 	}
 }
 
-// decodeRecord returns the payload of the record at the start of b if it
-// is whole, intact and of the given epoch.
-func decodeRecord(b []byte, epoch uint64) ([]byte, bool) {
-	if len(b) < journalHeader {
-		return nil, false
+// readRecord reads the next record if it is whole, intact and of the
+// given epoch; left is how many bytes the journal has from here on.
+func readRecord(r *bufio.Reader, epoch uint64, left int64) (payload []byte, ok bool, err error) {
+	head, err := r.Peek(journalHeader)
+	if errors.Is(err, io.EOF) {
+		return nil, false, nil
 	}
-	n := int(binary.LittleEndian.Uint32(b))
-	if n == 0 || n > len(b)-journalHeader || binary.LittleEndian.Uint64(b[8:]) != epoch {
-		return nil, false
+	if err != nil {
+		return nil, false, err
 	}
-	if crc32.Checksum(b[8:journalHeader+n], castagnoli) != binary.LittleEndian.Uint32(b[4:]) {
-		return nil, false
+	n := int64(binary.LittleEndian.Uint32(head))
+	if n == 0 || n > left-journalHeader || binary.LittleEndian.Uint64(head[8:]) != epoch {
+		return nil, false, nil
 	}
-	return b[journalHeader : journalHeader+n], true
+	rec := make([]byte, journalHeader+n)
+	if _, err := io.ReadFull(r, rec); err != nil {
+		return nil, false, err
+	}
+	if crc32.Checksum(rec[8:], castagnoli) != binary.LittleEndian.Uint32(rec[4:]) {
+		return nil, false, nil
+	}
+	return rec[journalHeader:], true, nil
 }
 
 // appendRecord appends r's encoding in the given epoch to buf.
