@@ -3,6 +3,7 @@ package api
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/mapsco/maps/pkg/polyline"
 	"github.com/mapsco/maps/pkg/route"
@@ -68,6 +69,8 @@ func appendRoute(dst []byte, rc *runContext, req DirectionsRequest, id int, rt *
 	dst = appendKey(dst, "summary", true)
 	dst = appendTotals(dst, rt.DistanceM, rt.DurationS)
 	dst = appendKey(dst, "geometry", true)
+	// A polyline6 point takes 2 to 8 bytes: grow once rather than by doubling.
+	dst = slices.Grow(dst, 6*len(rt.Shape)+256)
 	dst = appendGeometry(dst, req.GeometryFormat, rt.Shape)
 	dst = appendKey(dst, "legs", true)
 	dst = append(dst, '[')
