@@ -19,6 +19,7 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	os.RemoveAll(releasesRoot)
+	compiletest.Cleanup()
 	os.Exit(code)
 }
 

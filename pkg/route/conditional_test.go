@@ -123,7 +123,7 @@ func TestTimedMatchesDijkstra(t *testing.T) {
 	rel := compiletest.TimedTown{W: 24, H: 24, Random: 4, Seed: 3}.Open(t)
 	pairs := 2000
 	if testing.Short() {
-		pairs = 300
+		pairs = 150
 	}
 	week := andorraTime(t, 23, 0) // Monday 00:00
 	for name, r := range rel.Routers {

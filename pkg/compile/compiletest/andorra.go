@@ -57,10 +57,16 @@ func Andorra(t testing.TB) string {
 	return dir
 }
 
-// Cleanup removes the release Andorra built, if any.
+// Cleanup removes the release Andorra built and the mapc binary, if any.
 func Cleanup() {
 	if out != "" {
 		os.RemoveAll(out)
+	}
+	mapcMu.Lock()
+	defer mapcMu.Unlock()
+	if mapcBin != "" {
+		os.RemoveAll(filepath.Dir(mapcBin))
+		mapcBin = ""
 	}
 }
 

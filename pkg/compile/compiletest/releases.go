@@ -1,6 +1,7 @@
 package compiletest
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"sync"
@@ -14,26 +15,33 @@ import (
 // long, and tests that need several releases would blow their time budget.
 
 var (
-	mapcMu   sync.Mutex
-	mapcBins = map[string]string{} // releases directory → mapc built into it
+	mapcMu  sync.Mutex
+	mapcBin string // built once per test binary, removed by Cleanup
 )
 
-// mapcIn builds cmd/mapc into out/.bin (hidden, so never taken for a
-// release; removed with out) once per directory, and returns its path.
+// mapcIn returns a mapc binary built from this checkout, once per test
+// binary (linking it costs seconds, and tests compile many small towns).
+// out is unused: releases of any directory share it.
 func mapcIn(t testing.TB, out string) string {
 	t.Helper()
+	_ = out
 	mapcMu.Lock()
 	defer mapcMu.Unlock()
-	if bin, ok := mapcBins[out]; ok {
-		return bin
+	if mapcBin != "" {
+		return mapcBin
 	}
-	bin := filepath.Join(out, ".bin", "mapc")
+	dir, err := os.MkdirTemp("", "compiletest-mapc-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "mapc")
 	cmd := exec.Command("go", "build", "-o", bin, "./cmd/mapc")
 	cmd.Dir = Root()
 	if b, err := cmd.CombinedOutput(); err != nil {
+		os.RemoveAll(dir)
 		t.Fatalf("build mapc: %v\n%s", err, b)
 	}
-	mapcBins[out] = bin
+	mapcBin = bin
 	return bin
 }
 
