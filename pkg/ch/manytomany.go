@@ -1,7 +1,8 @@
 package ch
 
 import (
-	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/mapsco/maps/pkg/graph"
 	"github.com/mapsco/maps/pkg/search"
@@ -21,11 +22,19 @@ type Endpoint struct {
 	Dists []int64
 }
 
-// bucket is a backward search's label left at a node for the forward
-// searches to find: target j reaches node's end at cost (biased by the
+// label left by a backward search at a node it settled, for the forward
+// searches to find: target reaches the node's end at cost (biased by the
 // target's bias) and distance.
 type bucket struct {
 	node   uint32
+	target uint32
+	cost   uint32
+	dist   int64
+}
+
+// entry is a bucket once grouped by node (the node is implied by where it
+// sits): 16 bytes, so that a node's entries share a cache line or two.
+type entry struct {
 	target uint32
 	cost   uint32
 	dist   int64
@@ -41,30 +50,45 @@ type bucket struct {
 // Pairs whose source and target share an arc are not answered correctly by
 // buckets (see route.MakeEnds); the caller answers those point to point.
 func (q *Query) Table(sources, targets []Endpoint, out []Cell) {
+	ParallelTable([]*Query{q}, sources, targets, out)
+}
+
+// ParallelTable is Table with the searches shared among len(qs) goroutines,
+// one query each. The queries must be on the same hierarchy and have the
+// same state (see SetState). The answer does not depend on len(qs) or on
+// how the searches were shared: a cell is the minimum over the nodes its
+// source's forward search settles, in that search's order, and one target
+// leaves at most one bucket at a node. qs[0] also holds the buckets' index
+// (in its backward labels), so it must not be used elsewhere meanwhile.
+func ParallelTable(qs []*Query, sources, targets []Endpoint, out []Cell) {
 	for i := range out {
 		out[i] = Cell{Cost: search.Unreached}
 	}
-	buckets := q.fillBuckets(targets)
+	lists := make([][]bucket, len(qs))
+	var next atomic.Int64
+	each(qs, func(w int, q *Query) { lists[w] = q.fillBuckets(targets, &next, lists[w]) })
+	ix := qs[0].indexBuckets(lists, len(sources))
 	biases := make([]uint32, len(targets))
 	for j, t := range targets {
 		biases[j] = bias(t.Seeds)
 	}
-	for i, s := range sources {
-		q.upward(&q.fwd, s, 0, func(u, cost uint32, dist int64) {
-			k, _ := slices.BinarySearchFunc(buckets, u, func(b bucket, u uint32) int { return int(b.node) - int(u) })
-			for ; k < len(buckets) && buckets[k].node == u; k++ {
-				b := &buckets[k]
-				total := uint64(cost) + uint64(b.cost)
-				if total < uint64(biases[b.target]) {
-					continue
-				}
-				c := &out[i*len(targets)+int(b.target)]
-				if t := total - uint64(biases[b.target]); t < uint64(c.Cost) {
-					c.Cost, c.DistCM = uint32(t), dist+b.dist
-				}
-			}
-		})
+	next.Store(0)
+	each(qs, func(_ int, q *Query) {
+		for i := int(next.Add(1) - 1); i < len(sources); i = int(next.Add(1) - 1) {
+			q.scanBuckets(sources[i], &ix, biases, out[i*len(targets):(i+1)*len(targets)])
+		}
+	})
+}
+
+// each runs fn once per query, on its own goroutine but for the first,
+// which runs on the caller's.
+func each(qs []*Query, fn func(w int, q *Query)) {
+	var wg sync.WaitGroup
+	for w := 1; w < len(qs); w++ {
+		wg.Go(func() { fn(w, qs[w]) })
 	}
+	fn(0, qs[0])
+	wg.Wait()
 }
 
 func bias(seeds []search.Seed) uint32 {
@@ -75,17 +99,36 @@ func bias(seeds []search.Seed) uint32 {
 	return b
 }
 
-// fillBuckets runs the backward searches and sorts their labels by node.
-func (q *Query) fillBuckets(targets []Endpoint) []bucket {
-	var buckets []bucket
-	for j, t := range targets {
-		b := bias(t.Seeds)
-		q.upward(&q.bwd, t, b, func(u, cost uint32, dist int64) {
-			buckets = append(buckets, bucket{node: u, target: uint32(j), cost: cost, dist: dist})
+// fillBuckets runs the backward searches of the targets it takes from next
+// and appends their labels to buf.
+func (q *Query) fillBuckets(targets []Endpoint, next *atomic.Int64, buf []bucket) []bucket {
+	for j := int(next.Add(1) - 1); j < len(targets); j = int(next.Add(1) - 1) {
+		t := targets[j]
+		q.upward(&q.bwd, t, bias(t.Seeds), func(u, cost uint32, dist int64) {
+			buf = append(buf, bucket{node: u, target: uint32(j), cost: cost, dist: dist})
 		})
 	}
-	slices.SortFunc(buckets, func(a, b bucket) int { return int(a.node) - int(b.node) })
-	return buckets
+	return buf
+}
+
+// scanBuckets runs the forward search of one source and improves its row
+// of the table with the buckets of every node it settles.
+func (q *Query) scanBuckets(s Endpoint, ix *bucketIndex, biases []uint32, row []Cell) {
+	q.upward(&q.fwd, s, 0, func(u, cost uint32, dist int64) {
+		l := &ix.labels[u]
+		if l.gen != ix.stamp {
+			return
+		}
+		for _, b := range ix.entries[l.parent:l.weight] {
+			total, bias := uint64(cost)+uint64(b.cost), uint64(biases[b.target])
+			if total < bias {
+				continue
+			}
+			if c := &row[b.target]; total-bias < uint64(c.Cost) {
+				c.Cost, c.DistCM = uint32(total-bias), dist+b.dist
+			}
+		}
+	})
 }
 
 // upward exhausts one direction's upward search from an endpoint and calls

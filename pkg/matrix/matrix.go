@@ -30,34 +30,36 @@ type Table struct {
 }
 
 // Compute fills a table from sources to targets on r's profile, under the
-// conditions q's state says are in force (see ch.Query.SetState).
+// conditions q's state says are in force (see ch.Query.SetState). Large
+// tables are computed on up to GOMAXPROCS goroutines, the others with
+// queries from r's pool given q's state; the table is the same either way.
 func Compute(r *route.Router, q *ch.Query, sources, targets []route.Point) Table {
-	src, srcOK := snapAll(r, sources)
-	dst, dstOK := snapAll(r, targets)
-	g := r.Graph()
-	se := make([]ch.Endpoint, len(src))
+	qs := queries(r, q, len(sources)+len(targets))
+	defer func() {
+		for _, w := range qs[1:] {
+			r.PutQuery(w)
+		}
+	}()
+	ends := snapAll(qs, r, q.State(), append(sources[:len(sources):len(sources)], targets...))
+	src, dst := ends[:len(sources)], ends[len(sources):]
+	se, te := make([]ch.Endpoint, len(src)), make([]ch.Endpoint, len(dst))
 	for i := range src {
-		if srcOK[i] {
-			se[i] = endpoint(g, q.State(), src[i])
-		}
+		se[i] = src[i].Endpoint
 	}
-	te := make([]ch.Endpoint, len(dst))
 	for j := range dst {
-		if dstOK[j] {
-			te[j] = endpoint(g, q.State(), dst[j])
-		}
+		te[j] = dst[j].Endpoint
 	}
 	cells := make([]ch.Cell, len(src)*len(dst))
-	q.Table(se, te, cells)
+	ch.ParallelTable(qs, se, te, cells)
 	t := newTable(len(src), len(dst))
 	for i := range src {
 		for j := range dst {
-			if !srcOK[i] || !dstOK[j] {
+			if !src[i].ok || !dst[j].ok {
 				continue
 			}
 			c := cells[i*len(dst)+j]
 			if sharesArc(se[i], te[j]) {
-				c = pointToPoint(r, q, src[i], dst[j])
+				c = pointToPoint(r, q, src[i].Result, dst[j].Result)
 			}
 			if c.Cost != search.Unreached {
 				t.Durations[i][j] = float64(c.Cost) / 1000
@@ -79,18 +81,6 @@ func newTable(rows, cols int) Table {
 		t.Distances[i] = cells[(2*i+1)*cols : (2*i+2)*cols : (2*i+2)*cols]
 	}
 	return t
-}
-
-func snapAll(r *route.Router, pts []route.Point) ([]snap.Result, []bool) {
-	res := make([]snap.Result, len(pts))
-	ok := make([]bool, len(pts))
-	for i, p := range pts {
-		s, err := r.Snap([]route.Point{p})
-		if err == nil {
-			res[i], ok[i] = s[0], true
-		}
-	}
-	return res, ok
 }
 
 // endpoint gives a point's seeds with their distances: for a source, from

@@ -1,0 +1,61 @@
+package matrix
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/mapsco/maps/pkg/ch"
+	"github.com/mapsco/maps/pkg/graph"
+	"github.com/mapsco/maps/pkg/route"
+	"github.com/mapsco/maps/pkg/snap"
+)
+
+// pointsPerWorker is how many points (sources plus targets) make another
+// goroutine worth its start and its query: a 10×10 table (0.2 ms) stays on
+// the caller's goroutine, a 100×100 one uses every core.
+const pointsPerWorker = 64
+
+// queries returns q followed by as many queries from r's pool as the
+// table's size and GOMAXPROCS allow, each given q's state so that every
+// search sees the same conditions.
+func queries(r *route.Router, q *ch.Query, points int) []*ch.Query {
+	n := min(runtime.GOMAXPROCS(0), max(1, points/pointsPerWorker))
+	qs := make([]*ch.Query, n)
+	qs[0] = q
+	for w := 1; w < n; w++ {
+		qs[w] = r.Query()
+		qs[w].SetState(q.State())
+	}
+	return qs
+}
+
+// end is a point snapped and turned into its search endpoint; ok is false
+// when no usable road is near.
+type end struct {
+	snap.Result
+	ch.Endpoint
+	ok bool
+}
+
+// snapAll snaps the points on len(qs) goroutines: snapping 200 points costs
+// about as much as the table's searches.
+func snapAll(qs []*ch.Query, r *route.Router, st *graph.State, pts []route.Point) []end {
+	ends := make([]end, len(pts))
+	var next atomic.Int64
+	work := func() {
+		for i := int(next.Add(1) - 1); i < len(pts); i = int(next.Add(1) - 1) {
+			s, err := r.Snap(pts[i : i+1])
+			if err == nil {
+				ends[i] = end{Result: s[0], Endpoint: endpoint(r.Graph(), st, s[0]), ok: true}
+			}
+		}
+	}
+	var wg sync.WaitGroup
+	for range len(qs) - 1 {
+		wg.Go(work)
+	}
+	work()
+	wg.Wait()
+	return ends
+}
