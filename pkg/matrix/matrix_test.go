@@ -119,6 +119,7 @@ func BenchmarkTable(b *testing.B) {
 		rng := rand.New(rand.NewPCG(5, 6))
 		src, dst := randomPoints(rng, r, n), randomPoints(rng, r, n)
 		b.Run(map[int]string{10: "10x10", 100: "100x100"}[n], func(b *testing.B) {
+			defer reportCPU(b)()
 			for b.Loop() {
 				matrix.Compute(r, q, src, dst)
 			}

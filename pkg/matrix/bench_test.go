@@ -1,0 +1,60 @@
+package matrix_test
+
+import (
+	"math/rand/v2"
+	"os"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mapsco/maps/pkg/ch"
+	"github.com/mapsco/maps/pkg/matrix"
+	"github.com/mapsco/maps/pkg/release"
+)
+
+// BenchmarkSynthTable is the issue's other figure: a 100×100 car table
+// (snapping included) between random points of the ~3M-node synthetic
+// country, which tests do not build: point MAPS_SYNTH_RELEASE at a release
+// of `mapc synth --nodes 3000000` (BENCHMARKS.md says how to build one).
+//
+//	MAPS_SYNTH_RELEASE=/tmp/iso-releases/iso-synth-3m-v2 go test -run X -bench SynthTable -count 6 ./pkg/matrix
+func BenchmarkSynthTable(b *testing.B) {
+	dir := os.Getenv("MAPS_SYNTH_RELEASE")
+	if dir == "" {
+		b.Skip("MAPS_SYNTH_RELEASE is not set: point it at a release of mapc synth --nodes 3000000 (see BENCHMARKS.md)")
+	}
+	rel, err := release.Open(dir)
+	if err != nil {
+		b.Fatalf("MAPS_SYNTH_RELEASE: %v", err)
+	}
+	defer rel.Close()
+	r := rel.Routers["car"]
+	q := ch.NewQuery(r.Hierarchy())
+	rng := rand.New(rand.NewPCG(5, 6))
+	src, dst := randomPoints(rng, r, 100), randomPoints(rng, r, 100)
+	matrix.Compute(r, q, src, dst) // the first table faults the mapping in
+	defer reportCPU(b)()
+	for b.Loop() {
+		matrix.Compute(r, q, src, dst)
+	}
+}
+
+// reportCPU reports the process's CPU time per operation (all threads) as
+// cpu-ns/op: tables use every core, so on a shared machine wall time says
+// how much of the cores the benchmark got as much as what it cost.
+func reportCPU(b *testing.B) func() {
+	start := cpuTime()
+	return func() {
+		if b.N > 0 {
+			b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+		}
+	}
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
