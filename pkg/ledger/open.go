@@ -77,6 +77,11 @@ func OpenWith(ctx context.Context, dsn string, opts Options) (Store, error) {
 	return openBolt(ctx, dsn, opts)
 }
 
+// Embedded reports whether dsn names the embedded file store, whose
+// commits block a thread in fdatasync (PostgreSQL's go through the network
+// poller instead).
+func Embedded(dsn string) bool { return dsn != "" && !isPostgres(dsn) }
+
 func isPostgres(dsn string) bool {
 	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
 }
