@@ -2,7 +2,7 @@ package isochrone
 
 import (
 	"context"
-	"os"
+	"github.com/mapsco/maps/pkg/compile/compiletest"
 	"syscall"
 	"testing"
 	"time"
@@ -47,7 +47,7 @@ func BenchmarkCar60(b *testing.B) {
 
 // BenchmarkSynth30 is the country figure: one 30-minute contour.
 func BenchmarkSynth30(b *testing.B) {
-	rel := openSynth(b)
+	rel := compiletest.OpenSynth(b)
 	for _, c := range synthOrigins {
 		b.Run(c.name, func(b *testing.B) {
 			r, o := snapCar(b, rel, c.point)
@@ -65,7 +65,7 @@ func BenchmarkSearch(b *testing.B) {
 		benchSearch(b, openAndorra(b), andorraOrigin, 3600_000)
 	})
 	b.Run("synth30", func(b *testing.B) {
-		rel := openSynth(b)
+		rel := compiletest.OpenSynth(b)
 		for _, c := range synthOrigins {
 			b.Run(c.name, func(b *testing.B) { benchSearch(b, rel, c.point, 1800_000) })
 		}
@@ -97,7 +97,7 @@ func BenchmarkSweepOrder(b *testing.B) {
 	for _, c := range []struct {
 		name string
 		open func(testing.TB) *release.Release
-	}{{"andorra", openAndorra}, {"synth", openSynth}} {
+	}{{"andorra", openAndorra}, {"synth", compiletest.OpenSynth}} {
 		b.Run(c.name, func(b *testing.B) {
 			h := c.open(b).Routers["car"].Hierarchy()
 			for b.Loop() {
@@ -147,19 +147,4 @@ func snapCar(b testing.TB, rel *release.Release, p route.Point) (*route.Router, 
 		b.Fatalf("%v snaps %.0f m away", p, d)
 	}
 	return r, sn[0]
-}
-
-// openSynth opens the release MAPS_SYNTH_RELEASE names, or skips.
-func openSynth(t testing.TB) *release.Release {
-	t.Helper()
-	dir := os.Getenv("MAPS_SYNTH_RELEASE")
-	if dir == "" {
-		t.Skip("MAPS_SYNTH_RELEASE is not set: point it at a release of mapc synth --nodes 3000000 (see BENCHMARKS.md, Isochrones)")
-	}
-	rel, err := release.Open(dir)
-	if err != nil {
-		t.Fatalf("MAPS_SYNTH_RELEASE: %v", err)
-	}
-	t.Cleanup(func() { rel.Close() })
-	return rel
 }

@@ -2,14 +2,13 @@ package matrix_test
 
 import (
 	"math/rand/v2"
-	"os"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/mapsco/maps/pkg/ch"
+	"github.com/mapsco/maps/pkg/compile/compiletest"
 	"github.com/mapsco/maps/pkg/matrix"
-	"github.com/mapsco/maps/pkg/release"
 )
 
 // BenchmarkSynthTable is the other figure: a 100×100 car table
@@ -19,16 +18,7 @@ import (
 //
 //	MAPS_SYNTH_RELEASE=/tmp/iso-releases/iso-synth-3m-v2 go test -run X -bench SynthTable -count 6 ./pkg/matrix
 func BenchmarkSynthTable(b *testing.B) {
-	dir := os.Getenv("MAPS_SYNTH_RELEASE")
-	if dir == "" {
-		b.Skip("MAPS_SYNTH_RELEASE is not set: point it at a release of mapc synth --nodes 3000000 (see BENCHMARKS.md)")
-	}
-	rel, err := release.Open(dir)
-	if err != nil {
-		b.Fatalf("MAPS_SYNTH_RELEASE: %v", err)
-	}
-	defer rel.Close()
-	r := rel.Routers["car"]
+	r := compiletest.OpenSynth(b).Routers["car"]
 	q := ch.NewQuery(r.Hierarchy())
 	rng := rand.New(rand.NewPCG(5, 6))
 	src, dst := randomPoints(rng, r, 100), randomPoints(rng, r, 100)
