@@ -6,14 +6,13 @@ import (
 	"net"
 	"runtime"
 	"sync/atomic"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/valyala/fasthttp"
 	"github.com/valyala/fasthttp/fasthttputil"
 
 	"github.com/mapsco/maps/pkg/compile/compiletest"
+	"github.com/mapsco/maps/pkg/internal/benchcpu"
 	"github.com/mapsco/maps/pkg/release"
 )
 
@@ -71,7 +70,7 @@ func BenchmarkDirectionsHandler(b *testing.B) {
 		b.Run(fmt.Sprintf("alt=%d", alts), func(b *testing.B) {
 			var ctx fasthttp.RequestCtx
 			i := 0
-			defer reportCPU(b)()
+			defer benchcpu.Report(b)()
 			for b.Loop() {
 				ctx.Request.Reset()
 				ctx.Response.Reset()
@@ -107,7 +106,7 @@ func BenchmarkDirectionsHTTP(b *testing.B) {
 			hc := &fasthttp.HostClient{Addr: "mapd", MaxConns: clients,
 				Dial: func(string) (net.Conn, error) { return ln.Dial() }}
 			var next atomic.Uint64
-			defer reportCPU(b)()
+			defer benchcpu.Report(b)()
 			// RunParallel starts parallelism × GOMAXPROCS goroutines: 4 on 2 cores.
 			b.SetParallelism(max(1, clients/runtime.GOMAXPROCS(0)))
 			b.ResetTimer()
@@ -132,26 +131,4 @@ func BenchmarkDirectionsHTTP(b *testing.B) {
 			})
 		})
 	}
-}
-
-// reportCPU reports the process's CPU time (user and system, all threads,
-// garbage collection included) per operation as cpu-ns/op, when the
-// returned function runs. On a machine shared with other work, wall time per
-// op depends on how much of the cores the benchmark got; CPU time per op
-// much less so, and 1e9 / cpu-ns/op is what one core would sustain.
-func reportCPU(b *testing.B) func() {
-	start := cpuTime()
-	return func() {
-		if b.N > 0 {
-			b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
-		}
-	}
-}
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

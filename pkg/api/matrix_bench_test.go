@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/valyala/fasthttp"
+
+	"github.com/mapsco/maps/pkg/internal/benchcpu"
 )
 
 // matrixBody returns a car matrix request from n random car-road points
@@ -42,7 +44,7 @@ func BenchmarkMatrixHandler(b *testing.B) {
 		body := d.matrixBody(n)
 		b.Run(fmt.Sprintf("%dx%d", n, n), func(b *testing.B) {
 			var ctx fasthttp.RequestCtx
-			defer reportCPU(b)()
+			defer benchcpu.Report(b)()
 			for b.Loop() {
 				ctx.Request.Reset()
 				ctx.Response.Reset()

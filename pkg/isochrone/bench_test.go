@@ -3,7 +3,7 @@ package isochrone
 import (
 	"context"
 	"github.com/mapsco/maps/pkg/compile/compiletest"
-	"syscall"
+	"github.com/mapsco/maps/pkg/internal/benchcpu"
 	"testing"
 	"time"
 
@@ -115,22 +115,13 @@ func benchCompute(b *testing.B, r *route.Router, o snap.Result, budgets ...Budge
 	req := Request{Budgets: budgets}
 	var e Engine
 	b.ReportAllocs()
-	cpu0 := cpuTime(b)
+	cpu0 := benchcpu.Now()
 	for b.Loop() {
 		if _, err := e.Compute(context.Background(), r.Graph(), o, req); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(cpuTime(b)-cpu0)/1e6/float64(b.N), "cpu-ms/op")
-}
-
-// cpuTime returns the user and system CPU time the process has used.
-func cpuTime(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	b.ReportMetric(float64(benchcpu.Now()-cpu0)/1e6/float64(b.N), "cpu-ms/op")
 }
 
 // snapCar snaps p for the car profile of rel; it fails if p is more than

@@ -2,12 +2,11 @@ package matrix_test
 
 import (
 	"math/rand/v2"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/mapsco/maps/pkg/ch"
 	"github.com/mapsco/maps/pkg/compile/compiletest"
+	"github.com/mapsco/maps/pkg/internal/benchcpu"
 	"github.com/mapsco/maps/pkg/matrix"
 )
 
@@ -23,28 +22,8 @@ func BenchmarkSynthTable(b *testing.B) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	src, dst := randomPoints(rng, r, 100), randomPoints(rng, r, 100)
 	matrix.Compute(r, q, src, dst) // the first table faults the mapping in
-	defer reportCPU(b)()
+	defer benchcpu.Report(b)()
 	for b.Loop() {
 		matrix.Compute(r, q, src, dst)
 	}
-}
-
-// reportCPU reports the process's CPU time per operation (all threads) as
-// cpu-ns/op: tables use every core, so on a shared machine wall time says
-// how much of the cores the benchmark got as much as what it cost.
-func reportCPU(b *testing.B) func() {
-	start := cpuTime()
-	return func() {
-		if b.N > 0 {
-			b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
-		}
-	}
-}
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mapsco/maps/pkg/ch"
 	"github.com/mapsco/maps/pkg/compile/compiletest"
+	"github.com/mapsco/maps/pkg/internal/benchcpu"
 	"github.com/mapsco/maps/pkg/matrix"
 	"github.com/mapsco/maps/pkg/release"
 	"github.com/mapsco/maps/pkg/route"
@@ -119,7 +120,7 @@ func BenchmarkTable(b *testing.B) {
 		rng := rand.New(rand.NewPCG(5, 6))
 		src, dst := randomPoints(rng, r, n), randomPoints(rng, r, n)
 		b.Run(map[int]string{10: "10x10", 100: "100x100"}[n], func(b *testing.B) {
-			defer reportCPU(b)()
+			defer benchcpu.Report(b)()
 			for b.Loop() {
 				matrix.Compute(r, q, src, dst)
 			}

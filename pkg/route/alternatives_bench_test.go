@@ -5,10 +5,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"syscall"
 	"testing"
-	"time"
 
+	"github.com/mapsco/maps/pkg/internal/benchcpu"
 	"github.com/mapsco/maps/pkg/route"
 )
 
@@ -45,28 +44,18 @@ func BenchmarkAlternatives(b *testing.B) {
 				}
 			}
 			i := 0
-			cpu := cpuTime()
+			cpu := benchcpu.Now()
 			for b.Loop() {
 				r.Alternatives(context.Background(), trips[i%len(trips)], n)
 				i++
 			}
-			b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(benchcpu.Now()-cpu)/float64(b.N), "cpu-ns/op")
 			b.ReportMetric(float64(found)/float64(len(trips)), "found/trip")
 			b.ReportMetric(float64(len(shares))/float64(len(trips)), "alts/trip")
 			b.ReportMetric(median(shares), "share")
 			b.ReportMetric(median(stretches), "stretch")
 		})
 	}
-}
-
-// cpuTime is the process's CPU time, all threads: on a shared machine it
-// varies less with other work than wall time does.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func median(v []float64) float64 {

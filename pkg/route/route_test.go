@@ -241,15 +241,7 @@ func randomSnap(t *testing.T, rng *rand.Rand, rel *release.Release, g *graph.Gra
 func BenchmarkLeg(b *testing.B) {
 	rel := compiletest.OpenAndorra(b)
 	r := rel.Routers["car"]
-	g := r.Graph()
-	rng := rand.New(rand.NewPCG(8, 9))
-	var pairs [][2]snap.Result
-	for len(pairs) < 1000 {
-		p, err := r.Snap([]route.Point{randomRoadPoint(rng, r), randomRoadPoint(rng, r)})
-		if err == nil && g.Big[p[0].Seg] == 1 && g.Big[p[1].Seg] == 1 {
-			pairs = append(pairs, [2]snap.Result{p[0], p[1]})
-		}
-	}
+	pairs := legPairs(r, 1000)
 	q := r.Query()
 	i := 0
 	for b.Loop() {
@@ -259,4 +251,19 @@ func BenchmarkLeg(b *testing.B) {
 			b.Fatal("no route")
 		}
 	}
+}
+
+// legPairs snaps n random pairs of points on r's roads, both ends in the
+// largest component, the same pairs on every run.
+func legPairs(r *route.Router, n int) [][2]snap.Result {
+	g := r.Graph()
+	rng := rand.New(rand.NewPCG(8, 9))
+	var pairs [][2]snap.Result
+	for len(pairs) < n {
+		p, err := r.Snap([]route.Point{randomRoadPoint(rng, r), randomRoadPoint(rng, r)})
+		if err == nil && g.Big[p[0].Seg] == 1 && g.Big[p[1].Seg] == 1 {
+			pairs = append(pairs, [2]snap.Result{p[0], p[1]})
+		}
+	}
+	return pairs
 }

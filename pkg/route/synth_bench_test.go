@@ -1,12 +1,9 @@
 package route_test
 
 import (
-	"math/rand/v2"
 	"testing"
 
 	"github.com/mapsco/maps/pkg/compile/compiletest"
-	"github.com/mapsco/maps/pkg/route"
-	"github.com/mapsco/maps/pkg/snap"
 )
 
 // BenchmarkSynthLeg is the issue's "car route under 0.5 ms of compute on the
@@ -18,15 +15,7 @@ import (
 //	MAPS_SYNTH_RELEASE=DIR go test -run X -bench SynthLeg -count 6 ./pkg/route
 func BenchmarkSynthLeg(b *testing.B) {
 	r := compiletest.OpenSynth(b).Routers["car"]
-	g := r.Graph()
-	rng := rand.New(rand.NewPCG(8, 9))
-	var pairs [][2]snap.Result
-	for len(pairs) < 1000 {
-		p, err := r.Snap([]route.Point{randomRoadPoint(rng, r), randomRoadPoint(rng, r)})
-		if err == nil && g.Big[p[0].Seg] == 1 && g.Big[p[1].Seg] == 1 {
-			pairs = append(pairs, [2]snap.Result{p[0], p[1]})
-		}
-	}
+	pairs := legPairs(r, 1000)
 	q := r.Query()
 	for _, p := range pairs { // fault the hierarchy's pages in, as a warm server has
 		r.Leg(q, p[0], p[1])
