@@ -91,8 +91,14 @@ type Result struct {
 // queue at bias − cost, where bias is the largest target cost, so that all
 // keys stay non-negative; meeting costs are therefore bias too high, and a
 // direction stops once its smallest key reaches the best meeting found
-// (the other direction cannot go below 0). Nodes reached more cheaply from
-// above are not expanded (stall-on-demand).
+// (the other direction cannot go below 0).
+//
+// It does not stall on demand. Checking every settled node's edges from
+// above for a cheaper way in doubles the memory each node touches, and on
+// our turn-expanded hierarchies it prunes too little to pay for that:
+// without it, car legs took 0.55–0.8× the time on Andorra and 0.4–0.65× on
+// the 3M synthetic country (BENCHMARKS.md, "Stall-on-demand"). Tables keep
+// it (see ParallelTable), where each stalled node also saves its buckets.
 func (q *Query) Shortest(sources, targets []search.Seed, buf []uint32) (Result, bool) {
 	q.nextGen()
 	var bias uint32
@@ -142,7 +148,7 @@ func (q *Query) improve(s *side, v, c, parent, middle, weight uint32) bool {
 }
 
 // step settles the head of side a, records a meeting with side b, and
-// relaxes the head's upward edges unless it is stalled.
+// relaxes the head's upward edges.
 func (q *Query) step(a, b *side, best, meet uint32) (uint32, uint32) {
 	c, u := a.heap.Pop()
 	if c != a.labels[u].cost {
@@ -150,9 +156,6 @@ func (q *Query) step(a, b *side, best, meet uint32) (uint32, uint32) {
 	}
 	if m := search.Add(c, b.cost(u, q.gen)); m < best {
 		best, meet = m, u
-	}
-	if q.stalled(a, u, c) {
-		return best, meet
 	}
 	q.relax(a, u, c)
 	return best, meet
