@@ -96,9 +96,11 @@ type Result struct {
 // It does not stall on demand. Checking every settled node's edges from
 // above for a cheaper way in doubles the memory each node touches, and on
 // our turn-expanded hierarchies it prunes too little to pay for that:
-// without it, car legs took 0.55–0.8× the time on Andorra and 0.4–0.65× on
-// the 3M synthetic country (BENCHMARKS.md, "Stall-on-demand"). Tables keep
-// it (see ParallelTable), where each stalled node also saves its buckets.
+// without it, car legs on the 3M synthetic country took two thirds of the
+// time (550 → 364 µs), and on Andorra the same within the noise
+// (BENCHMARKS.md, "Stall-on-demand"). Tables keep it (see ParallelTable):
+// there a stalled node also saves its buckets, and Andorra's tables were
+// 10–20 % slower without it.
 func (q *Query) Shortest(sources, targets []search.Seed, buf []uint32) (Result, bool) {
 	q.nextGen()
 	var bias uint32
