@@ -87,8 +87,12 @@ type Graph struct {
 	// not land on an island (a car park mapped on its own) it cannot leave.
 	Big []uint8
 	// Fwd holds the arcs, the directions of segments the profile may
-	// travel, by tail node: arc i is Fwd entry i.
+	// travel, by tail node: arc i is Fwd entry i. Entries beyond the last
+	// node's range are duplicate arcs (see dup.go), which Out never lists.
 	Fwd CSR
+	// Dup names each duplicate arc's original, ascending: arc
+	// Fwd.First[nodes]+i duplicates Dup[i].
+	Dup []uint32
 	// ArcOf maps a segment reference to its arc, NoArc where forbidden.
 	ArcOf []uint32
 	// Turns is the turn-expanded graph (see buildTurns): entry (b, w, t)
