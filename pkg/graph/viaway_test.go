@@ -217,3 +217,32 @@ func TestViaWayInteractions(t *testing.T) {
 		t.Errorf("no conditional turn from the duplicate onto T in %v", g.Cond.Turns)
 	}
 }
+
+// A duplicate of a conditional arc is conditional alike, sharing its
+// record, so departure-time searches price it as its original.
+func TestViaWayConditionalArc(t *testing.T) {
+	in := viaInput(noVia([]int64{wayW}, wayT))
+	for i := range in.Ways {
+		if in.Ways[i].ID == wayW {
+			in.Ways[i].Cond = &WayCond{Schedules: []uint32{0}, Speeds: [][][2]float32{{{36, 36}}, {{0, 0}}}}
+		}
+	}
+	_, graphs, _, err := Build(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := graphs[0]
+	d := g.firstDup()
+	if g.NumDuplicates() != 1 || !g.Marked(d) {
+		t.Fatalf("%d duplicates, the first marked %v", g.NumDuplicates(), g.Marked(d))
+	}
+	if err := g.Cond.check(len(g.Fwd.Edges)/3, 1); err != nil {
+		t.Fatal(err)
+	}
+	o := g.Original(d)
+	i, ok := slices.BinarySearch(g.Cond.Arcs, o)
+	j, okd := slices.BinarySearch(g.Cond.Arcs, d)
+	if !ok || !okd || g.Cond.ArcAt[i] != g.Cond.ArcAt[j] {
+		t.Errorf("conditional arcs %v (records %v): want original %d and duplicate %d sharing a record", g.Cond.Arcs, g.Cond.ArcAt, o, d)
+	}
+}

@@ -6,11 +6,13 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/mapsco/maps/pkg/ch"
 	"github.com/mapsco/maps/pkg/compile/compiletest"
 	"github.com/mapsco/maps/pkg/geo"
 	"github.com/mapsco/maps/pkg/graph"
+	"github.com/mapsco/maps/pkg/guidance"
 	"github.com/mapsco/maps/pkg/matrix"
 	"github.com/mapsco/maps/pkg/release"
 	"github.com/mapsco/maps/pkg/route"
@@ -48,6 +50,9 @@ func TestViaWayCrossover(t *testing.T) {
 	for _, to := range []route.Point{side, cross} {
 		was, is := driveVia(t, free, "car", a, to, crossSeg), driveVia(t, rel, "car", a, to, crossSeg)
 		t.Logf("car to %v: %.0f m in %.1f s, crossover %v (before %.0f m in %.1f s)", to, is.DistanceM, is.DurationS, is.viaCross, was.DistanceM, was.DurationS)
+		if got, want := narrate(rel, is.Route), narrate(free, was.Route); !slices.Equal(got, want) {
+			t.Errorf("car to %v: steps %q, want %q as before", to, got, want)
+		}
 		if !is.viaCross || math.Abs(is.DurationS-was.DurationS) > 0.001 {
 			t.Errorf("car to %v: %.1f s crossover %v arcs %v, want the crossover as before (%.1f s, %v, arcs %v)", to, is.DurationS, is.viaCross, is.Legs[0].Arcs, was.DurationS, was.viaCross, was.Legs[0].Arcs)
 		}
@@ -146,6 +151,17 @@ func driveVia(t *testing.T, rel *release.Release, profile string, a, b route.Poi
 	}
 	uses := slices.ContainsFunc(res.Legs[0].Arcs, func(x uint32) bool { return segOf(r.Graph(), x) == cross })
 	return crossing{res, uses}
+}
+
+// narrate returns a car route's instructions.
+func narrate(rel *release.Release, rt *route.Route) []string {
+	r := rel.Routers["car"]
+	a, b := rt.Snapped[0], rt.Snapped[1]
+	var out []string
+	for _, s := range guidance.Steps(r.Graph(), guidance.Leg{Pieces: r.Pieces(rt.Legs[0], a, b), Snapped: [2]float64{b.Lon, b.Lat}}) {
+		out = append(out, s.Instruction)
+	}
+	return out
 }
 
 // checkMatrix checks that a matrix row equals the routes it stands for,
@@ -311,4 +327,64 @@ func segMidpoint(net *graph.Network, s uint32) snap.Result {
 	lon0, lat0 := net.Node(net.SegFrom[s])
 	lon1, lat1 := net.Node(net.SegTo[s])
 	return snap.Result{Seg: s, Frac: 0.5, Lon: (lon0 + lon1) / 2, Lat: (lat0 + lat1) / 2}
+}
+
+// TestTimedViaWaysMatchDijkstra is TestTimedMatchesDijkstra on a town with
+// random via-way restrictions, half of them conditional, on top of random
+// conditional streets and turns: at random departure times the hierarchy
+// costs exactly what the time-aware Dijkstra finds, with the duplicate arcs
+// priced and restricted as the state says.
+func TestTimedViaWaysMatchDijkstra(t *testing.T) {
+	rel := compiletest.TimedTown{W: 16, H: 16, Random: 4, Seed: 3, ViaWays: 40}.Open(t)
+	t.Logf("mapc: %d via-way restrictions applied, %d unresolved; %d duplicate car arcs",
+		rel.Manifest.Stats["restrictions_via_way"], rel.Manifest.Stats["restrictions_unresolved"], rel.Manifest.Stats["duplicate_arcs.car"])
+	if rel.Manifest.Stats["restrictions_via_way"] < 30 {
+		t.Errorf("only %d of 40 via-way restrictions applied", rel.Manifest.Stats["restrictions_via_way"])
+	}
+	pairs := 1500
+	if testing.Short() {
+		pairs = 300
+	}
+	week := andorraTime(t, 23, 0)
+	for name, r := range rel.Routers {
+		t.Run(name, func(t *testing.T) {
+			g := r.Graph()
+			rng := rand.New(rand.NewPCG(13, uint64(len(name))))
+			var dupSegs []uint32
+			for d := g.Fwd.First[len(g.Fwd.First)-1]; d < uint32(len(g.Fwd.Edges)/3); d++ {
+				dupSegs = append(dupSegs, segOf(g, d))
+			}
+			pick := func() snap.Result {
+				p := randomOnGraph(rng, g)
+				if len(dupSegs) > 0 && rng.IntN(2) == 0 {
+					p.Seg = dupSegs[rng.IntN(len(dupSegs))]
+				}
+				return p
+			}
+			q := ch.NewQuery(r.Hierarchy())
+			routed := 0
+			for range pairs {
+				at := week.Add(time.Duration(rng.IntN(7*24*60)) * time.Minute)
+				st := r.StateAt(at)
+				a, b := pick(), pick()
+				e := route.MakeEnds(g, st, a, b)
+				q.SetState(st)
+				res, ok := q.Shortest(e.Sources, e.Targets, nil)
+				got := e.Direct
+				if ok {
+					got = min(got, res.Cost)
+				}
+				tree := search.DijkstraAt(g, st, e.Sources)
+				want, _ := search.Finish(func(arc uint32) uint32 { return tree[arc] }, e.Targets)
+				if want = min(want, e.Direct); got != want {
+					t.Fatalf("at %s: CH %d ms, Dijkstra %d ms (%+v -> %+v)", at.Format(time.RFC3339), got, want, a, b)
+				}
+				if got != search.Unreached {
+					routed++
+				}
+			}
+			t.Logf("%d pairs at random times (half the points on duplicated segments), %d routed, all equal to the time-aware Dijkstra; %d duplicate arcs",
+				pairs, routed, g.NumDuplicates())
+		})
+	}
 }
