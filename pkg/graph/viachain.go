@@ -37,17 +37,19 @@ type chainWalk struct {
 	g    *Graph
 	rs   *Restriction
 	from uint32
-	path []uint32
-	used map[uint32]bool // segments on path
-	out  []viaChain
+	path  []uint32
+	used  map[uint32]bool // segments on path
+	out   []viaChain
+	steps int // arcs tried, bounded by maxViaSteps
 }
 
 // walk extends the path with arc a, which lies on via way i.
 func (w *chainWalk) walk(a uint32, i int) {
 	s, _ := SplitSegRef(w.g.Fwd.Edges[3*a+2])
-	if w.used[s] || len(w.path) >= maxViaArcs || len(w.out) >= maxViaChains {
+	if w.used[s] || len(w.path) >= maxViaArcs || len(w.out) >= maxViaChains || w.steps >= maxViaSteps {
 		return
 	}
+	w.steps++
 	w.used[s], w.path = true, append(w.path, a)
 	defer func() { w.used[s], w.path = false, w.path[:len(w.path)-1] }()
 	head := w.g.Fwd.Edges[3*a]

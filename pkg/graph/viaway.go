@@ -20,10 +20,12 @@ import (
 // or the turn F→W1 would need two targets.
 
 // maxViaChains bounds the readings of one relation's members (a via way
-// that F or T touch at more than one node), maxViaArcs the arcs of one.
+// that F or T touch at more than one node), maxViaArcs the arcs of one and
+// maxViaSteps the search for them (via ways that form a mesh of cycles).
 const (
 	maxViaChains = 8
 	maxViaArcs   = 64
+	maxViaSteps  = 10000
 )
 
 // viaChain is a via-way restriction resolved to arcs: from arrives at the
