@@ -33,10 +33,10 @@ func (t *topology) viaChains(g *Graph, rs *Restriction) []viaChain {
 
 // chainWalk is the depth-first search viaChains runs.
 type chainWalk struct {
-	t    *topology
-	g    *Graph
-	rs   *Restriction
-	from uint32
+	t     *topology
+	g     *Graph
+	rs    *Restriction
+	from  uint32
 	path  []uint32
 	used  map[uint32]bool // segments on path
 	out   []viaChain
