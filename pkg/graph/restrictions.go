@@ -12,9 +12,11 @@ type turnRules struct {
 	next map[[2]uint32]uint32
 }
 
-// RestrictionStats counts what happened to the extract's restrictions.
+// RestrictionStats counts what happened to the extract's restrictions, each
+// as it resolved for the first profile it binds (a via way that car may not
+// use but bicycle may counts as unresolved, though bicycle obeys it).
 type RestrictionStats struct {
-	Applied     int // resolved to at least one turn of some profile, via node or via ways
+	Applied     int // resolved to at least one turn, via node or via ways
 	ViaWays     int // of Applied, those with via ways (modelled by duplicate arcs)
 	Unsupported int // several via nodes: not a valid restriction, not modelled
 	Unresolved  int // members missing from the graph or not meeting at the via node or ways

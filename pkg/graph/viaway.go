@@ -106,9 +106,10 @@ func (t *viaTrie) finish() []uint32 {
 	return dup
 }
 
-// addRules writes each chain's rule at its last duplicate into r: banned
-// or only turns, or for a conditional restriction the turns it forbids in
-// some states. Rules name original to-arcs; buildTurns maps them to the
+// addRules writes into r the redirections into duplicates and each
+// chain's rule at its last duplicate: banned or only turns, or for a
+// conditional restriction the turns it forbids in some states. Rules name
+// original to-arcs; buildTurns and expandCondTurns map them to the
 // duplicates the turns actually enter.
 func (t *viaTrie) addRules(r *turnRules, g *Graph) {
 	for _, e := range t.ends {
