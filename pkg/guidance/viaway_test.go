@@ -20,8 +20,8 @@ func TestViaWayDuplicate(t *testing.T) {
 		return graph.Way{ID: id, Nodes: nodes, Name: name, Class: "residential", Speeds: [][2]float32{{36, 36}}}
 	}
 	in := graph.Input{
-		Profiles: []string{"car"},
-		Ways:     []graph.Way{way(1, "Carrer Major", 1, 2), way(2, "Carrer Major", 2, 3), way(3, "Carrer Major", 3, 4), way(4, "Carrer Nou", 3, 5)},
+		Profiles:     []string{"car"},
+		Ways:         []graph.Way{way(1, "Carrer Major", 1, 2), way(2, "Carrer Major", 2, 3), way(3, "Carrer Major", 3, 4), way(4, "Carrer Nou", 3, 5)},
 		Restrictions: []graph.Restriction{{Relation: 1, From: []int64{1}, Via: []int64{2}, ViaWays: true, To: []int64{4}, Profiles: 1}},
 		Coord: func(id int64) (int32, int32, bool) {
 			c, ok := coords[id]
