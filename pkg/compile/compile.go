@@ -150,10 +150,10 @@ func build(ctx context.Context, o Options, profiles []*profile.Profile, dir stri
 		return nil, fmt.Errorf("compile: %w", err)
 	}
 	stats["restrictions_applied"], stats["restrictions_unsupported"] = int64(rstats.Applied), int64(rstats.Unsupported)
-	stats["restrictions_unresolved"] = int64(rstats.Unresolved)
+	stats["restrictions_unresolved"], stats["restrictions_via_way"] = int64(rstats.Unresolved), int64(rstats.ViaWays)
 	o.Log.Info("graph built", "nodes", net.NumNodes(), "segments", net.NumSegments(),
-		"restrictions_applied", rstats.Applied, "restrictions_via_way_unsupported", rstats.Unsupported,
-		"restrictions_unresolved", rstats.Unresolved, "elapsed", since(t))
+		"restrictions_applied", rstats.Applied, "restrictions_via_way_applied", rstats.ViaWays,
+		"restrictions_unsupported", rstats.Unsupported, "restrictions_unresolved", rstats.Unresolved, "elapsed", since(t))
 	in = graph.Input{} // let the extracted ways go before the index is built
 	debug.FreeOSMemory()
 	t = time.Now()
@@ -170,6 +170,7 @@ func build(ctx context.Context, o Options, profiles []*profile.Profile, dir stri
 	for _, g := range graphs {
 		stats["arcs."+g.Profile] = int64(len(g.Fwd.Edges) / 3)
 		stats["turns."+g.Profile] = int64(len(g.Turns.Edges) / 3)
+		stats["duplicate_arcs."+g.Profile] = int64(g.NumDuplicates())
 	}
 	m := &release.Manifest{
 		DataVersion: o.DataVersion, BuildTime: o.Now().UTC().Truncate(time.Second), FormatVersion: artifact.FormatVersion,

@@ -37,8 +37,9 @@ func testInput() Input {
 			{Relation: 1, From: []int64{101}, Via: []int64{2}, To: []int64{102}, Profiles: 1 << car},
 			// On foot, from CS-1 at b one may only continue onto the Avinguda.
 			{Relation: 2, From: []int64{102}, Via: []int64{2}, To: []int64{101, 105}, Only: true, Profiles: 1 << foot},
-			// Via ways are counted as unsupported.
-			{Relation: 3, From: []int64{101}, Via: []int64{103}, ViaWays: true, To: []int64{102}, Profiles: 1 << car},
+			// Car may not go from a along the Avinguda's b-c block into c-e:
+			// a via-way restriction, which duplicates b>c.
+			{Relation: 3, From: []int64{101}, Via: []int64{105}, ViaWays: true, To: []int64{103}, Profiles: 1 << car},
 		},
 		Coord: func(id int64) (int32, int32, bool) {
 			c, ok := testCoords[id]
@@ -58,7 +59,7 @@ func TestBuildSmallMap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if stats.Applied != 2 || stats.Unsupported != 1 || stats.Unresolved != 0 {
+	if stats.Applied != 3 || stats.ViaWays != 1 || stats.Unsupported != 0 || stats.Unresolved != 0 {
 		t.Errorf("restriction stats %+v", stats)
 	}
 	// Nodes: a b c d e (the missing node x cuts w4 into nothing usable
@@ -133,9 +134,12 @@ func TestBuildSmallMap(t *testing.T) {
 		}
 	}
 	for a := range uint32(len(c.Fwd.Edges) / 3) {
-		if c.ArcOf[c.Fwd.Edges[3*a+2]] != a {
+		if c.ArcOf[c.Fwd.Edges[3*a+2]] != c.Original(a) {
 			t.Fatalf("ArcOf does not invert arc %d", a)
 		}
+	}
+	if c.NumDuplicates() != 1 || arcName(c, c.Dup[0]) != "b>c" || f.NumDuplicates() != 0 {
+		t.Errorf("car duplicates %v, foot %d: want b>c once for car only", c.Dup, f.NumDuplicates())
 	}
 }
 

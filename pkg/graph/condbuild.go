@@ -41,14 +41,26 @@ func conditionalTimes(in Input, net *Network, p int, s uint32, wc *WayCond) (fwd
 }
 
 // buildConditions numbers the conditional arcs and keeps the conditional
-// turns that exist in the turn graph, as a Conditions.
+// turns that exist in the turn graph, as a Conditions. A duplicate of a
+// conditional arc is conditional alike and shares its record; duplicates
+// come after every original, so Arcs stays ascending.
 func buildConditions(g *Graph, arcs []condArc, turns []condTurn) Conditions {
 	var c Conditions
 	slices.SortFunc(arcs, func(a, b condArc) int { return cmp.Compare(g.ArcOf[a.segRef], g.ArcOf[b.segRef]) })
+	var dups []uint32 // pairs: duplicate, record offset
 	for _, a := range arcs {
-		c.Arcs = append(c.Arcs, g.ArcOf[a.segRef])
+		arc := g.ArcOf[a.segRef]
+		c.Arcs = append(c.Arcs, arc)
 		c.ArcAt = append(c.ArcAt, uint32(len(c.Data)))
+		begin, end := g.Duplicates(arc)
+		for d := begin; d < end; d++ {
+			dups = append(dups, d, uint32(len(c.Data)))
+		}
 		c.Data = appendRecord(c.Data, a.schedules, a.times...)
+	}
+	for i := 0; i < len(dups); i += 2 {
+		c.Arcs = append(c.Arcs, dups[i])
+		c.ArcAt = append(c.ArcAt, dups[i+1])
 	}
 	slices.SortStableFunc(turns, func(a, b condTurn) int {
 		return cmp.Or(cmp.Compare(a.from, b.from), cmp.Compare(a.to, b.to))
@@ -61,6 +73,40 @@ func buildConditions(g *Graph, arcs []condArc, turns []condTurn) Conditions {
 		c.Data = appendRecord(c.Data, t.schedules, uint32(t.when))
 	}
 	return c
+}
+
+// expandCondTurns restates conditional turns, which name original to-arcs
+// and an original or duplicate from-arc, as the turn graph's entries: a
+// turn that enters a duplicate of the to-arc instead, and the turns of the
+// from-arc's duplicates, which obey its restrictions too.
+func expandCondTurns(g *Graph, turns []condTurn) []condTurn {
+	if len(turns) == 0 {
+		return nil
+	}
+	byFrom := map[uint32][]int{}
+	for i, t := range turns {
+		byFrom[t.from] = append(byFrom[t.from], i)
+	}
+	var out []condTurn
+	for x := range uint32(len(g.Fwd.Edges) / 3) {
+		own, inherited := byFrom[x], []int(nil)
+		if o := g.Original(x); o != x {
+			inherited = byFrom[o]
+		}
+		if len(own) == 0 && len(inherited) == 0 {
+			continue
+		}
+		begin, end := g.Turns.Out(x)
+		for i := begin; i < end; i++ {
+			y := g.Turns.Edges[3*i]
+			for _, k := range append(own[:len(own):len(own)], inherited...) {
+				if t := turns[k]; t.to == g.Original(y) {
+					out = append(out, condTurn{x, y, t.schedules, t.when})
+				}
+			}
+		}
+	}
+	return out
 }
 
 func appendRecord(data []uint32, schedules []uint32, payload ...uint32) []uint32 {

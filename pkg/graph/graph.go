@@ -27,6 +27,23 @@
 // Turn restrictions, barriers (which allow only turning back) and turn costs
 // live there, so every search honours them alike.
 //
+// A restriction via a node bans turns (or, for only_*, all other turns) from
+// its from arcs. A restriction via ways (from F along W1..Wn onto T) bans no
+// single turn, so the via arcs are duplicated, as OSRM does (viaway.go): the
+// turn F→W1 enters a copy of W1 whose turn onto W2 enters a copy of W2, and
+// so on; the last copy lacks the turn onto T (no_*) or keeps only it
+// (only_*). Copies keep every other turn, cost and restriction of their
+// originals, and restrictions sharing a from arc and via prefix share
+// copies. Duplicate arcs are extra Fwd entries after the originals, outside
+// every node's range, with their originals' head, time and segment (dup.go):
+// Fwd.Out lists originals only, ArcOf names originals only (points snap
+// onto originals), and a search ending on a segment accepts its duplicates
+// as targets (Duplicates). Conditional via-way restrictions become
+// conditional turns of the last copy, and copies of conditional arcs are
+// conditional alike. Limit: a vehicle on a copy is bound by the via-way
+// restrictions that start from the copy's original, except where both
+// would continue onto the same arc, when the copy's own chain wins.
+//
 // # Lifetimes
 //
 // A Network or Graph loaded by Load views an artifact.File's mapping: it is
@@ -87,8 +104,12 @@ type Graph struct {
 	// not land on an island (a car park mapped on its own) it cannot leave.
 	Big []uint8
 	// Fwd holds the arcs, the directions of segments the profile may
-	// travel, by tail node: arc i is Fwd entry i.
+	// travel, by tail node: arc i is Fwd entry i. Entries beyond the last
+	// node's range are duplicate arcs (see dup.go), which Out never lists.
 	Fwd CSR
+	// Dup names each duplicate arc's original, ascending: arc
+	// Fwd.First[nodes]+i duplicates Dup[i].
+	Dup []uint32
 	// ArcOf maps a segment reference to its arc, NoArc where forbidden.
 	ArcOf []uint32
 	// Turns is the turn-expanded graph (see buildTurns): entry (b, w, t)

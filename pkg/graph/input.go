@@ -40,7 +40,7 @@ type Input struct {
 type Restriction struct {
 	Relation int64   // OSM relation id, for reports
 	From     []int64 // OSM way ids (several for no_entry)
-	Via      []int64 // one OSM node id, or OSM way ids when ViaWays
+	Via      []int64 // one OSM node id, or OSM way ids when ViaWays, in the order travelled
 	ViaWays  bool
 	To       []int64 // OSM way ids (several for no_exit)
 	Only     bool    // only_*: the turn to To is the only one allowed from From

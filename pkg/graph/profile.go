@@ -38,13 +38,14 @@ func buildProfile(in Input, net *Network, p int, topo *topology, stats *Restrict
 	for id, v := range topo.index {
 		blocked[v] = in.Barrier(id)&(1<<p) != 0
 	}
-	rules := resolveRestrictions(in, g, p, topo, stats)
+	rules, dup := resolveRestrictions(in, g, p, topo, stats)
+	g.addDuplicates(dup)
 	model := DefaultTurnModel()
 	if p < len(in.Turns) {
 		model = in.Turns[p]
 	}
 	g.Turns = buildTurns(g, blocked, &rules, model)
-	g.Cond = buildConditions(g, conds, rules.cond)
+	g.Cond = buildConditions(g, conds, expandCondTurns(g, rules.cond))
 	g.markConditions()
 	comp := largestComponent(&g.Turns)
 	for a, in := range comp {

@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -26,6 +27,11 @@ const (
 	secSchedules = "net.schedules"  // newline-separated opening_hours texts
 	secZone      = "net.zone"       // IANA time zone name
 )
+
+// dupSection names a profile's duplicate arcs' originals (see dup.go). A
+// file without it, written before via-way restrictions were modelled, has
+// no duplicates.
+func dupSection(name string) string { return name + ".arc_dup" }
 
 // condSections names a profile's Conditions sections.
 func condSections(name string) (arcs, arcAt, turns, data string) {
@@ -70,7 +76,7 @@ func Write(w *artifact.Writer, net *Network, graphs []*Graph) error {
 			artifact.AddSlice(w, af, g.Fwd.First), artifact.AddSlice(w, ae, g.Fwd.Edges), artifact.AddSlice(w, ao, g.ArcOf),
 			artifact.AddSlice(w, tf, g.Turns.First), artifact.AddSlice(w, te, g.Turns.Edges))
 		ca, cat, ct, cd := condSections(g.Profile)
-		errs = append(errs, artifact.AddSlice(w, ca, g.Cond.Arcs), artifact.AddSlice(w, cat, g.Cond.ArcAt),
+		errs = append(errs, artifact.AddSlice(w, dupSection(g.Profile), g.Dup), artifact.AddSlice(w, ca, g.Cond.Arcs), artifact.AddSlice(w, cat, g.Cond.ArcAt),
 			artifact.AddSlice(w, ct, g.Cond.Turns), artifact.AddSlice(w, cd, g.Cond.Data))
 	}
 	for _, err := range errs {
@@ -125,6 +131,12 @@ func Load(f *artifact.File) (*Network, map[string]*Graph, error) {
 		g := &Graph{Net: net, Profile: name, WF: view[uint32](l, wf), WB: view[uint32](l, wb), Big: view[uint8](l, big),
 			Fwd: CSR{First: view[uint32](l, af), Edges: view[uint32](l, ae)}, ArcOf: view[uint32](l, ao),
 			Turns: CSR{First: view[uint32](l, tf), Edges: view[uint32](l, te)}}
+		if l.err == nil {
+			g.Dup, l.err = artifact.SectionView[uint32](f, dupSection(name))
+			if errors.Is(l.err, artifact.ErrNoSection) {
+				g.Dup, l.err = nil, nil
+			}
+		}
 		ca, cat, ct, cd := condSections(name)
 		g.Cond = Conditions{Arcs: view[uint32](l, ca), ArcAt: view[uint32](l, cat), Turns: view[uint32](l, ct), Data: view[uint32](l, cd)}
 		if l.err != nil {
@@ -157,12 +169,14 @@ func (n *Network) check() error {
 	return nil
 }
 
+// check is Network.check for a profile: O(1) but for the duplicate arcs,
+// which are few.
 func (g *Graph) check() error {
 	s, n := g.Net.NumSegments(), g.Net.NumNodes()
 	arcs := len(g.Fwd.Edges) / 3
 	ok := len(g.WF) == s && len(g.WB) == s && len(g.Big) == s && len(g.ArcOf) == 2*s &&
-		len(g.Fwd.First) == n+1 && 3*int(g.Fwd.First[n]) == len(g.Fwd.Edges) &&
-		len(g.Turns.First) == arcs+1 && 3*int(g.Turns.First[arcs]) == len(g.Turns.Edges)
+		len(g.Fwd.First) == n+1 && 3*int(g.Fwd.First[n]) <= len(g.Fwd.Edges) && len(g.Fwd.Edges)%3 == 0 &&
+		len(g.Turns.First) == arcs+1 && 3*int(g.Turns.First[arcs]) == len(g.Turns.Edges) && g.checkDuplicates()
 	if !ok {
 		return fmt.Errorf("graph: %w: profile %s arrays disagree in length", artifact.ErrCorrupt, g.Profile)
 	}

@@ -4,14 +4,15 @@ package graph
 // writes: OSM ids of nodes and segments' ways, and which segments touch each
 // node. It lives only while building.
 type topology struct {
-	index    map[int64]uint32 // OSM node id → node
-	segWay   []uint32         // segment → index into Input.Ways
-	wayID    []int64          // index into Input.Ways → OSM way id
-	incident CSR              // node → segments touching it (Edges holds one id per entry, stride 1)
+	index    map[int64]uint32   // OSM node id → node
+	segWay   []uint32           // segment → index into Input.Ways
+	wayID    []int64            // index into Input.Ways → OSM way id
+	incident CSR                // node → segments touching it (Edges holds one id per entry, stride 1)
+	waySegs  map[int64][]uint32 // OSM way id → its segments, for the via ways of restrictions only
 }
 
 func newTopology(in Input, net *Network, index map[int64]uint32, segWay []uint32) *topology {
-	t := &topology{index: index, segWay: segWay, wayID: make([]int64, len(in.Ways))}
+	t := &topology{index: index, segWay: segWay, wayID: make([]int64, len(in.Ways)), waySegs: viaWaySegments(in, segWay)}
 	for i, w := range in.Ways {
 		t.wayID[i] = w.ID
 	}

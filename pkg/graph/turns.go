@@ -6,7 +6,9 @@ package graph
 // onto, the turn's cost plus that arc's travel time (the search weight), and
 // the turn's cost alone. Searching this graph rather than the road graph is
 // how restrictions, U-turn rules and turn costs are honoured exactly by
-// every search (the approach OSRM calls edge-based).
+// every search (the approach OSRM calls edge-based). A duplicate arc gets
+// its original's turns, minus what its own restrictions forbid, each
+// entering the duplicate rules.target names (see viaway.go).
 func buildTurns(g *Graph, blocked []bool, rules *turnRules, m TurnModel) CSR {
 	numArcs := uint32(len(g.Fwd.Edges) / 3)
 	first := make([]uint32, numArcs+1)
@@ -21,7 +23,10 @@ func buildTurns(g *Graph, blocked []bool, rules *turnRules, m TurnModel) CSR {
 }
 
 // appendTurns adds the allowed turns from arc a, which arrives at node v.
+// The arcs leaving v, Fwd.Out(v), are originals only: duplicates are
+// entered by redirected turns, never chosen at a node.
 func appendTurns(edges []uint32, g *Graph, v, a uint32, blocked bool, rules *turnRules, m TurnModel) []uint32 {
+	o := g.Original(a)
 	in := g.Fwd.Edges[3*a+2]
 	inSeg, _ := SplitSegRef(in)
 	begin, end := g.Fwd.Out(v)
@@ -36,7 +41,7 @@ func appendTurns(edges []uint32, g *Graph, v, a uint32, blocked bool, rules *tur
 		outSeg, _ := SplitSegRef(out)
 		uTurn := outSeg == inSeg
 		switch {
-		case !rules.allows(a, b):
+		case !rules.allows(a, o, b):
 			continue
 		case blocked && !uTurn: // a barrier: the only way on is back
 			continue
@@ -49,7 +54,7 @@ func appendTurns(edges []uint32, g *Graph, v, a uint32, blocked bool, rules *tur
 		} else {
 			cost = m.cost(g.Net.TurnAngle(in, out))
 		}
-		edges = append(edges, b, add32(cost, g.Fwd.Edges[3*b+1]), cost)
+		edges = append(edges, rules.target(a, o, b), add32(cost, g.Fwd.Edges[3*b+1]), cost)
 	}
 	return edges
 }

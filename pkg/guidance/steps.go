@@ -170,13 +170,15 @@ func (n *narrator) classify(p, c uint32) Step {
 }
 
 // alternatives lists the arcs leaving p's head other than c and the way
-// back.
+// back. Out lists originals only, so c, which may duplicate one (a via-way
+// restriction's copy, see graph.Graph.Dup), is compared by its original.
 func (n *narrator) alternatives(p, c uint32) []uint32 {
 	v := n.g.Fwd.Edges[3*p]
 	begin, end := n.g.Fwd.Out(v)
+	oc := n.g.Original(c)
 	var out []uint32
 	for a := begin; a < end; a++ {
-		if a != c && n.seg(a) != n.seg(p) {
+		if a != oc && n.seg(a) != n.seg(p) {
 			out = append(out, a)
 		}
 	}

@@ -107,7 +107,7 @@ func pointCost(g *graph.Graph, cost []uint32, unit Unit, s uint32, f float64) fl
 	best := math.Inf(1)
 	for rev := range 2 {
 		a := g.ArcOf[graph.SegRef(s, rev == 1)]
-		if a == graph.NoArc || cost[a] == search.Unreached {
+		if a == graph.NoArc {
 			continue
 		}
 		w := float64(weight(g, metric(unit), a))
@@ -115,7 +115,12 @@ func pointCost(g *graph.Graph, cost []uint32, unit Unit, s uint32, f float64) fl
 		if rev == 1 {
 			along = 1 - f
 		}
-		best = min(best, float64(cost[a])-w+along*w)
+		begin, end := g.Duplicates(a) // a via-way restriction's copies are the same road
+		for _, x := range append([]uint32{a}, seq(begin, end)...) {
+			if cost[x] != search.Unreached {
+				best = min(best, float64(cost[x])-w+along*w)
+			}
+		}
 	}
 	return best
 }
@@ -159,4 +164,13 @@ func compute(t testing.TB, e *Engine, g *graph.Graph, origin snap.Result, budget
 		t.Fatal(err)
 	}
 	return cs
+}
+
+// seq lists the integers in [begin, end).
+func seq(begin, end uint32) []uint32 {
+	var out []uint32
+	for i := begin; i < end; i++ {
+		out = append(out, i)
+	}
+	return out
 }

@@ -13,6 +13,7 @@ package matrix
 
 import (
 	"math"
+	"slices"
 
 	"github.com/mapsco/maps/pkg/ch"
 	"github.com/mapsco/maps/pkg/graph"
@@ -47,7 +48,7 @@ func Compute(r *route.Router, q *ch.Query, sources, targets []route.Point) Table
 		se[i] = src[i].Endpoint
 	}
 	for j := range dst {
-		te[j] = dst[j].Endpoint
+		te[j] = withDuplicates(r.Graph(), dst[j].Endpoint)
 	}
 	cells := make([]ch.Cell, len(src)*len(dst))
 	ch.ParallelTable(qs, se, te, cells)
@@ -98,6 +99,23 @@ func endpoint(g *graph.Graph, st *graph.State, p snap.Result) ch.Endpoint {
 		e.Dists = append(e.Dists, int64(math.Round(left)))
 	}
 	return e
+}
+
+// withDuplicates makes a point's endpoint a target's: its arcs'
+// duplicates (see route.Targets) are reached as the arcs are.
+func withDuplicates(g *graph.Graph, e ch.Endpoint) ch.Endpoint {
+	if g.NumDuplicates() == 0 {
+		return e
+	}
+	out := ch.Endpoint{Seeds: slices.Clone(e.Seeds), Dists: slices.Clone(e.Dists)}
+	for i, s := range e.Seeds {
+		begin, end := g.Duplicates(s.Node)
+		for d := begin; d < end; d++ {
+			out.Seeds = append(out.Seeds, search.Seed{Node: d, Cost: s.Cost})
+			out.Dists = append(out.Dists, e.Dists[i])
+		}
+	}
+	return out
 }
 
 func sharesArc(a, b ch.Endpoint) bool {

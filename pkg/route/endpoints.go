@@ -56,6 +56,23 @@ func Sources(g *graph.Graph, st *graph.State, p snap.Result) []search.Seed {
 	return seeds
 }
 
+// Targets returns the seeds of a search arriving at point p under st: each
+// arc p lies on and each of its duplicates (via-way restrictions' copies,
+// see graph.Graph.Dup), with the time from p to the arc's end. Reaching a
+// copy is reaching its road; sources, by contrast, are originals only, as
+// a journey that starts on a road is bound by no restriction entered before.
+func Targets(g *graph.Graph, st *graph.State, p snap.Result) []search.Seed {
+	var seeds []search.Seed
+	pointArcs(g, st, p, func(arc, along, whole uint32) {
+		seeds = append(seeds, search.Seed{Node: arc, Cost: whole - along})
+		begin, end := g.Duplicates(arc)
+		for d := begin; d < end; d++ {
+			seeds = append(seeds, search.Seed{Node: d, Cost: whole - along})
+		}
+	})
+	return seeds
+}
+
 // Ends are the seeds of a search between two snapped points.
 type Ends struct {
 	Sources []search.Seed
@@ -72,9 +89,7 @@ type Ends struct {
 // st is the state of g's conditions to use, nil for none.
 func MakeEnds(g *graph.Graph, st *graph.State, a, b snap.Result) Ends {
 	var e Ends
-	pointArcs(g, st, b, func(arc, along, whole uint32) {
-		e.Targets = append(e.Targets, search.Seed{Node: arc, Cost: whole - along})
-	})
+	e.Targets = Targets(g, st, b)
 	pointArcs(g, st, a, func(arc, along, whole uint32) {
 		left := whole - along
 		if !isTarget(e.Targets, arc) {

@@ -39,6 +39,10 @@ type TimedTown struct {
 	W, H   int
 	Random int    // percent of blocks given a random condition
 	Seed   uint64 // for Random
+	// ViaWays adds that many random restrictions with via ways (one or two
+	// blocks of a row), half of them conditional, drawn from their own
+	// random stream so that the rest of the town does not change.
+	ViaWays int
 }
 
 // Corner returns the position of corner (row, col).
@@ -84,7 +88,9 @@ func (t TimedTown) WritePBF(path string) error {
 			return err
 		}
 	}
-	for i, rel := range t.restrictions(rng, blocks) {
+	rels := t.restrictions(rng, blocks)
+	rels = append(rels, t.viaWayRestrictions(blocks)...)
+	for i, rel := range rels {
 		if err := w.Relation(int64(i+1), rel.members, rel.tags); err != nil {
 			return err
 		}
@@ -198,6 +204,41 @@ func (t TimedTown) restrictions(rng *rand.Rand, blocks []block) []relation {
 		from := wayAt(r, c-1, true)
 		to := []int64{wayAt(r, c, true), wayAt(r, c, false), wayAt(r-1, c, false)}[rng.IntN(3)]
 		out = append(out, restrict(from, to, t.node(r, c), kind, townSchedules[rng.IntN(len(townSchedules))]))
+	}
+	return out
+}
+
+// viaWayRestrictions returns t.ViaWays random restrictions from a block of
+// a row eastward along one or two more blocks of it onto a block leaving
+// the last corner, half of them conditional.
+func (t TimedTown) viaWayRestrictions(blocks []block) []relation {
+	rng := rand.New(rand.NewPCG(t.Seed, 11))
+	wayAt := func(r, c int, horizontal bool) int64 {
+		for i, b := range blocks {
+			if b.row == r && b.col == c && b.horizontal == horizontal {
+				return int64(i + 1)
+			}
+		}
+		return 0
+	}
+	var out []relation
+	for range t.ViaWays {
+		n := 1 + rng.IntN(2) // via blocks
+		r, c := 1+rng.IntN(t.H-2), 1+rng.IntN(t.W-2-n)
+		members := []synth.Member{{Type: "w", ID: wayAt(r, c-1, true), Role: "from"}}
+		for k := range n {
+			members = append(members, synth.Member{Type: "w", ID: wayAt(r, c+k, true), Role: "via"})
+		}
+		end := c + n // the last corner's column
+		to := []int64{wayAt(r, end, true), wayAt(r, end, false), wayAt(r-1, end, false)}[rng.IntN(3)]
+		members = append(members, synth.Member{Type: "w", ID: to, Role: "to"})
+		kind := []string{"no_left_turn", "no_straight_on", "only_right_turn"}[rng.IntN(3)]
+		tags := []synth.Tag{{Key: "restriction", Value: kind}, {Key: "type", Value: "restriction"}}
+		if rng.IntN(2) == 0 {
+			when := townSchedules[rng.IntN(len(townSchedules))]
+			tags = []synth.Tag{{Key: "restriction:conditional", Value: kind + " @ (" + when + ")"}, {Key: "type", Value: "restriction"}}
+		}
+		out = append(out, relation{members: members, tags: tags})
 	}
 	return out
 }
