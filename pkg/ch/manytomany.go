@@ -132,15 +132,13 @@ func (q *Query) scanBuckets(s Endpoint, ix *bucketIndex, biases []uint32, row []
 }
 
 // upward exhausts one direction's upward search from an endpoint and calls
-// visit for every settled node that is not stalled. Target seeds enter at
-// bias − cost (see Shortest) and with negated distances.
+// visit for every node it settles. Target seeds enter at bias − cost (see
+// Shortest) and with negated distances. Like Shortest it does not stall on
+// demand: without it, 100×100 tables took three quarters of the time on the
+// 3M synthetic country and the same on Andorra (BENCHMARKS.md,
+// "Stall-on-demand"); the via-node candidates of alternatives want every
+// node the search reaches anyway.
 func (q *Query) upward(s *side, e Endpoint, bias uint32, visit func(u, cost uint32, dist int64)) {
-	q.search(s, e, bias, true, visit)
-}
-
-// search is upward with stall-on-demand optional: candidate via nodes for
-// alternatives want every node the upward search reaches, stalled or not.
-func (q *Query) search(s *side, e Endpoint, bias uint32, stall bool, visit func(u, cost uint32, dist int64)) {
 	q.nextGen()
 	s.heap.Reset()
 	backward := s == &q.bwd
@@ -157,9 +155,6 @@ func (q *Query) search(s *side, e Endpoint, bias uint32, stall bool, visit func(
 	for s.heap.Len() > 0 {
 		c, u := s.heap.Pop()
 		if c != s.labels[u].cost {
-			continue
-		}
-		if stall && q.stalled(s, u, c) {
 			continue
 		}
 		visit(u, c, dists[u])

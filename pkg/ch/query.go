@@ -22,8 +22,6 @@ type side struct {
 	heap   search.Heap
 	list   []uint32 // Up for the forward side, Dn for the backward side
 	first  []uint32
-	stall  []uint32 // the opposite list, read for stall-on-demand
-	sfirst []uint32
 	up     bool // list is Up: an entry of node u is an edge u→other
 }
 
@@ -48,8 +46,8 @@ type Query struct {
 func NewQuery(h *Hierarchy) *Query {
 	n := h.NumNodes()
 	return &Query{h: h,
-		fwd: side{labels: make([]label, n), list: h.Up, first: h.UpFirst, stall: h.Dn, sfirst: h.DnFirst, up: true},
-		bwd: side{labels: make([]label, n), list: h.Dn, first: h.DnFirst, stall: h.Up, sfirst: h.UpFirst},
+		fwd: side{labels: make([]label, n), list: h.Up, first: h.UpFirst, up: true},
+		bwd: side{labels: make([]label, n), list: h.Dn, first: h.DnFirst},
 	}
 }
 
@@ -98,9 +96,7 @@ type Result struct {
 // our turn-expanded hierarchies it prunes too little to pay for that:
 // without it, car legs on the 3M synthetic country took two thirds of the
 // time (550 → 364 µs), and on Andorra the same within the noise
-// (BENCHMARKS.md, "Stall-on-demand"). Tables keep it (see ParallelTable):
-// there a stalled node also saves its buckets, and Andorra's tables were
-// 10–20 % slower without it.
+// (BENCHMARKS.md, "Stall-on-demand").
 func (q *Query) Shortest(sources, targets []search.Seed, buf []uint32) (Result, bool) {
 	q.nextGen()
 	var bias uint32
@@ -172,19 +168,6 @@ func (q *Query) relax(a *side, u, c uint32) {
 			q.improve(a, e.other, search.Add(c, w), u, e.middle, e.weight)
 		}
 	}
-}
-
-// stalled reports whether u is reached more cheaply through a more
-// important node than by its current label: then no shortest path
-// continues upward from u in this direction.
-func (q *Query) stalled(a *side, u, c uint32) bool {
-	for i := a.sfirst[u]; i < a.sfirst[u+1]; i++ {
-		e := at(a.stall, i)
-		if w := q.now(u, e, !a.up); w != graph.NoWay && search.Add(a.cost(e.other, q.gen), w) < c {
-			return true
-		}
-	}
-	return false
 }
 
 func (q *Query) nextGen() {

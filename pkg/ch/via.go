@@ -23,7 +23,7 @@ type Via struct {
 func (q *Query) Vias(sources, targets []search.Seed, limit uint32, max int) []Via {
 	bias := bias(targets)
 	var fwd []Via
-	q.search(&q.fwd, Endpoint{Seeds: sources, Dists: make([]int64, len(sources))}, 0, false, func(u, c uint32, _ int64) {
+	q.upward(&q.fwd, Endpoint{Seeds: sources, Dists: make([]int64, len(sources))}, 0, func(u, c uint32, _ int64) {
 		if c < limit {
 			fwd = append(fwd, Via{u, c})
 		}
@@ -33,7 +33,7 @@ func (q *Query) Vias(sources, targets []search.Seed, limit uint32, max int) []Vi
 		costs[v.Node] = v.Cost
 	}
 	var out []Via
-	q.search(&q.bwd, Endpoint{Seeds: targets, Dists: make([]int64, len(targets))}, bias, false, func(u, c uint32, _ int64) {
+	q.upward(&q.bwd, Endpoint{Seeds: targets, Dists: make([]int64, len(targets))}, bias, func(u, c uint32, _ int64) {
 		if f, ok := costs[u]; ok && uint64(f)+uint64(c) >= uint64(bias) {
 			if total := uint64(f) + uint64(c) - uint64(bias); total < uint64(limit) {
 				out = append(out, Via{u, uint32(total)})
