@@ -61,10 +61,16 @@ func (q *Query) State() *graph.State { return q.st }
 
 // now returns the weight, under the query's state, of edge e in the list of
 // node u: Up (up) or Dn. NoWay means the edge may not be used now.
+// It is split so that the common case, no state, inlines into the loops.
 func (q *Query) now(u uint32, e edge, up bool) uint32 {
 	if q.st == nil {
 		return e.weight
 	}
+	return q.nowIn(u, e, up)
+}
+
+// nowIn is now under a state.
+func (q *Query) nowIn(u uint32, e edge, up bool) uint32 {
 	tail, head := u, e.other
 	if !up {
 		tail, head = e.other, u
