@@ -210,25 +210,8 @@ func checkExact(t *testing.T, r *route.Router, sources, perSource int) {
 		tree := search.Dijkstra(g, route.Sources(g, nil, a))
 		for range perSource {
 			b := pick()
-			e := route.MakeEnds(g, nil, a, b)
-			res, ok := q.Shortest(e.Sources, e.Targets, nil)
-			got := e.Direct
-			if ok {
-				got = min(got, res.Cost)
-			}
-			ref := tree
-			if a.Seg == b.Seg {
-				ref = search.Dijkstra(g, e.Sources)
-			}
-			want, _ := search.Finish(func(arc uint32) uint32 { return ref[arc] }, e.Targets)
-			if want = min(want, e.Direct); got != want {
-				t.Fatalf("cost %d ms, Dijkstra %d ms (%+v -> %+v)", got, want, a, b)
-			}
-			if got != search.Unreached {
+			if pairMatches(t, q, g, tree, a, b) != search.Unreached {
 				routed++
-			}
-			if ok {
-				checkPath(t, g, e, res)
 			}
 		}
 	}
@@ -365,21 +348,7 @@ func TestTimedViaWaysMatchDijkstra(t *testing.T) {
 			routed := 0
 			for range pairs {
 				at := week.Add(time.Duration(rng.IntN(7*24*60)) * time.Minute)
-				st := r.StateAt(at)
-				a, b := pick(), pick()
-				e := route.MakeEnds(g, st, a, b)
-				q.SetState(st)
-				res, ok := q.Shortest(e.Sources, e.Targets, nil)
-				got := e.Direct
-				if ok {
-					got = min(got, res.Cost)
-				}
-				tree := search.DijkstraAt(g, st, e.Sources)
-				want, _ := search.Finish(func(arc uint32) uint32 { return tree[arc] }, e.Targets)
-				if want = min(want, e.Direct); got != want {
-					t.Fatalf("at %s: CH %d ms, Dijkstra %d ms (%+v -> %+v)", at.Format(time.RFC3339), got, want, a, b)
-				}
-				if got != search.Unreached {
+				if timedPairMatches(t, r, q, at, pick(), pick()) != search.Unreached {
 					routed++
 				}
 			}

@@ -2,8 +2,6 @@ package compiletest
 
 import (
 	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 
 	"github.com/mapsco/maps/pkg/release"
@@ -164,20 +162,5 @@ func (Crossover) ways() []crossWay {
 // temporary directory and opens the release for the test.
 func (c Crossover) Open(tb testing.TB) *release.Release {
 	tb.Helper()
-	out := tb.TempDir()
-	pbf := filepath.Join(out, "crossover.osm.pbf")
-	if err := c.WritePBF(pbf); err != nil {
-		tb.Fatal(err)
-	}
-	cmd := exec.Command(mapcIn(tb, out), "build", "--osm", pbf, "--profiles", filepath.Join(Root(), "profiles"),
-		"--data-version", "crossover", "--out", out)
-	if b, err := cmd.CombinedOutput(); err != nil {
-		tb.Fatalf("mapc build crossover: %v\n%s", err, b)
-	}
-	rel, err := release.Open(filepath.Join(out, "crossover"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { rel.Close() })
-	return rel
+	return openFixture(tb, "crossover", c.WritePBF)
 }

@@ -80,3 +80,27 @@ func Extract(tb testing.TB, name string) *release.Release {
 	tb.Cleanup(func() { rel.Close() })
 	return rel
 }
+
+// openFixture writes a synthetic fixture with write into a temporary
+// directory as name.osm.pbf, compiles it with mapc (every profile, plus any
+// extra build flags) as data version name, and opens the release for the
+// test.
+func openFixture(tb testing.TB, name string, write func(pbf string) error, extra ...string) *release.Release {
+	tb.Helper()
+	out := tb.TempDir()
+	pbf := filepath.Join(out, name+".osm.pbf")
+	if err := write(pbf); err != nil {
+		tb.Fatal(err)
+	}
+	args := append([]string{"build", "--osm", pbf, "--profiles", filepath.Join(Root(), "profiles"),
+		"--data-version", name, "--out", out}, extra...)
+	if b, err := exec.Command(mapcIn(tb, out), args...).CombinedOutput(); err != nil {
+		tb.Fatalf("mapc build %s: %v\n%s", name, err, b)
+	}
+	rel, err := release.Open(filepath.Join(out, name))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { rel.Close() })
+	return rel
+}

@@ -5,8 +5,6 @@ import (
 	"maps"
 	"math/rand/v2"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"testing"
 
@@ -256,20 +254,5 @@ func sortedTags(m map[string]string) []synth.Tag {
 // test.
 func (t TimedTown) Open(tb testing.TB) *release.Release {
 	tb.Helper()
-	out := tb.TempDir()
-	pbf := filepath.Join(out, "town.osm.pbf")
-	if err := t.WritePBF(pbf); err != nil {
-		tb.Fatal(err)
-	}
-	cmd := exec.Command(mapcIn(tb, out), "build", "--osm", pbf, "--profiles", filepath.Join(Root(), "profiles"),
-		"--data-version", "town", "--out", out, "--timezone", "Europe/Andorra")
-	if b, err := cmd.CombinedOutput(); err != nil {
-		tb.Fatalf("mapc build town: %v\n%s", err, b)
-	}
-	rel, err := release.Open(filepath.Join(out, "town"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { rel.Close() })
-	return rel
+	return openFixture(tb, "town", t.WritePBF, "--timezone", "Europe/Andorra")
 }
