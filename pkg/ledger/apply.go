@@ -159,18 +159,30 @@ func (a *applier) close() error {
 	return a.err
 }
 
-// applyRecords writes charges to bbolt. A record whose usage record exists
-// is skipped: replay after a crash meets records that were already applied.
+// applyRecords writes charges and their cancellations to bbolt, in journal
+// order. A charge whose usage record exists is skipped, and so is a
+// cancellation whose usage record does not: replay after a crash meets
+// records that were already applied. (A charge and its cancellation are
+// always replayed together, in order, so re-applying a charge whose
+// cancellation was applied before the crash is undone by that
+// cancellation again.)
 func applyRecords(tx *bolt.Tx, recs []journalRecord) error {
 	usage := tx.Bucket([]byte(bucketUsage))
 	accounts := batchAccounts{records: make(map[string]*accountRecord)}
 	for _, r := range recs {
-		if usage.Get([]byte(r.RequestID)) != nil {
+		if exists := usage.Get([]byte(r.RequestID)) != nil; exists != r.Cancel {
 			continue
 		}
 		acct, err := accounts.get(tx, r.AccountID)
 		if err != nil {
 			return fmt.Errorf("applying the charge of request %s: %w", r.RequestID, err)
+		}
+		if r.Cancel {
+			if err := usage.Delete([]byte(r.RequestID)); err != nil {
+				return fmt.Errorf("cancelling the charge of request %s: %w", r.RequestID, err)
+			}
+			acct.uncharge(r)
+			continue
 		}
 		if err := putJSON(usage, []byte(r.RequestID), r.Usage); err != nil {
 			return err
@@ -193,6 +205,25 @@ func (acct *accountRecord) charge(r journalRecord) {
 	op.Credits += r.Credits
 	op.Requests++
 	acct.Ops[r.Operation] = op
+}
+
+// uncharge takes a cancelled charge back out of the account record.
+func (acct *accountRecord) uncharge(r journalRecord) {
+	acct.Balance += r.Credits
+	acct.Spend = acct.Spend.minus(r.Day, r.Month, r.Credits)
+	acct.Charged -= r.Credits
+	acct.Requests--
+	if acct.Ops == nil {
+		acct.Ops = make(map[string]OperationTotals)
+	}
+	op := acct.Ops[r.Operation]
+	op.Credits -= r.Credits
+	op.Requests--
+	if op.Requests == 0 {
+		delete(acct.Ops, r.Operation)
+	} else {
+		acct.Ops[r.Operation] = op
+	}
 }
 
 // batchAccounts caches the account records one transaction reads and

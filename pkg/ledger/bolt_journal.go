@@ -46,6 +46,7 @@ func (s *boltStore) openJournal(size int64) (*journal, error) {
 // journal. If a charge could not be applied the ledger stays marked open,
 // and the next Open replays the journal.
 func (s *boltStore) closeJournal() error {
+	s.cancelOutstanding()
 	s.commits.close()
 	err := s.apply.close()
 	if err == nil {

@@ -46,7 +46,13 @@ func (s *boltStore) Authenticate(ctx context.Context, presentedKey string) (KeyI
 	return info, nil
 }
 
-// Reserve holds credits in memory; nothing is written to the file.
+// Reserve holds credits in memory and starts journaling the charge at
+// once, so that its fdatasync runs while the request computes: Commit then
+// waits only for what is left of it. A request that fails has its charge
+// cancelled by Release, durably, before its failure is answered. The cost
+// is the crash window: a request that is still computing when the process
+// dies has a durable charge and no answer, like one whose answer had not
+// left yet (docs/metering.md, "Crash and the in-flight few").
 func (s *boltStore) Reserve(ctx context.Context, key KeyInfo, operation string, credits int64, requestID string) (Reservation, error) {
 	if err := checkRequest(key, operation, credits, requestID); err != nil {
 		return Reservation{}, err
@@ -64,8 +70,14 @@ func (s *boltStore) Reserve(ctx context.Context, key KeyInfo, operation string, 
 	if short := capCheck(key.AccountID, a.balance-a.held, a.caps, sp, credits); short != nil {
 		return Reservation{}, short
 	}
+	usage := Usage{RequestID: requestID, AccountID: key.AccountID, KeyID: key.KeyID,
+		Operation: operation, Credits: credits, At: now.UTC()}
+	h := hold{credits: credits, day: sp.Day, month: sp.Month,
+		charge: s.commits.enqueue(journalRecord{Usage: usage, Day: sp.Day, Month: sp.Month})}
+	if h.charge.failedAtOnce() {
+		return Reservation{}, fmt.Errorf("reserving for request %s: %w", requestID, h.charge.err)
+	}
 	id := s.nextHold.Add(1)
-	h := hold{credits: credits, day: sp.Day, month: sp.Month}
 	a.spend = sp.plus(h.day, h.month, credits)
 	a.held += credits
 	a.holds[id] = h
@@ -94,23 +106,14 @@ func (s *boltStore) loadedAccount(accountID string) (*liveAccount, error) {
 	return a, nil
 }
 
-// Commit journals the charge and usage record through the group committer
-// and returns once they are on disk; they reach bbolt in the background.
+// Commit returns once the charge and usage record that Reserve started
+// journaling are on disk; they reach bbolt in the background.
 func (s *boltStore) Commit(ctx context.Context, r Reservation) error {
-	a, ok := s.live.peek(r.AccountID)
-	if !ok {
-		return fmt.Errorf("committing request %s: %w", r.RequestID, ErrUnknownReservation)
+	a, h, err := s.takeHold(r, "committing")
+	if err != nil {
+		return err
 	}
-	a.mu.Lock()
-	h, ok := a.holds[r.ID]
-	delete(a.holds, r.ID) // from here on Release refuses it; held still counts it
-	a.mu.Unlock()
-	if !ok {
-		return fmt.Errorf("committing request %s: %w", r.RequestID, ErrUnknownReservation)
-	}
-	usage := Usage{RequestID: r.RequestID, AccountID: r.AccountID, KeyID: r.KeyID,
-		Operation: r.Operation, Credits: h.credits, At: s.utcNow()}
-	err := s.commits.submit(journalRecord{Usage: usage, Day: h.day, Month: h.month})
+	err = h.charge.wait()
 
 	a.mu.Lock()
 	a.held -= h.credits
@@ -126,22 +129,75 @@ func (s *boltStore) Commit(ctx context.Context, r Reservation) error {
 	return nil
 }
 
-// Release forgets the hold.
+// Release cancels the charge Reserve journaled, durably, and gives the
+// credits back.
 func (s *boltStore) Release(ctx context.Context, r Reservation) error {
+	a, h, err := s.takeHold(r, "releasing")
+	if err != nil {
+		return err
+	}
+	return s.cancel(a, h)
+}
+
+// takeHold removes reservation r's hold from its account: from then on
+// neither Commit nor Release can take it again; held still counts it.
+func (s *boltStore) takeHold(r Reservation, doing string) (*liveAccount, hold, error) {
 	a, ok := s.live.peek(r.AccountID)
 	if !ok {
-		return fmt.Errorf("releasing request %s: %w", r.RequestID, ErrUnknownReservation)
+		return nil, hold{}, fmt.Errorf("%s request %s: %w", doing, r.RequestID, ErrUnknownReservation)
+	}
+	a.mu.Lock()
+	h, ok := a.holds[r.ID]
+	delete(a.holds, r.ID)
+	a.mu.Unlock()
+	if !ok {
+		return nil, hold{}, fmt.Errorf("%s request %s: %w", doing, r.RequestID, ErrUnknownReservation)
+	}
+	return a, h, nil
+}
+
+// cancel voids a taken hold's charge: once its journal write is done, a
+// cancellation record goes after it and is synced, then the credits are
+// free again. If the charge never became durable there is nothing to
+// cancel. If the cancellation cannot be written the charge stands, and
+// the account's view says so.
+func (s *boltStore) cancel(a *liveAccount, h hold) error {
+	var err error
+	if h.charge.wait() == nil {
+		rec := h.charge.rec
+		rec.Cancel = true
+		err = s.commits.submit(rec)
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	h, ok := a.holds[r.ID]
-	if !ok {
-		return fmt.Errorf("releasing request %s: %w", r.RequestID, ErrUnknownReservation)
-	}
-	delete(a.holds, r.ID)
 	a.held -= h.credits
+	if err != nil {
+		a.balance -= h.credits
+		return fmt.Errorf("cancelling the charge of request %s of account %s: %w", h.charge.rec.RequestID, h.charge.rec.AccountID, err)
+	}
 	a.spend = a.spend.minus(h.day, h.month, h.credits)
 	return nil
+}
+
+// cancelOutstanding cancels the charges of every reservation still held,
+// so that a clean Close gives their credits back, as it did when holds
+// lived only in memory. Call it before the committer closes.
+func (s *boltStore) cancelOutstanding() {
+	s.live.mu.Lock()
+	accounts := make([]*liveAccount, 0, len(s.live.accounts))
+	for _, a := range s.live.accounts {
+		accounts = append(accounts, a)
+	}
+	s.live.mu.Unlock()
+	for _, a := range accounts {
+		a.mu.Lock()
+		holds := a.holds
+		a.holds = make(map[int64]hold)
+		a.mu.Unlock()
+		for _, h := range holds {
+			s.cancel(a, h)
+		}
+	}
 }
 
 // utcNow is the store clock in UTC, for timestamps written to the file.

@@ -66,19 +66,41 @@ func newCommitter(j *journal, db *bolt.DB, apply *applier, maxBatch int) *commit
 	return c
 }
 
-// submit queues a charge and waits until it is durable. It does not watch a
-// context: once queued, the write completes within a few syncs and the
-// caller must learn its outcome.
-func (c *committer) submit(rec journalRecord) error {
+// submit queues a record and waits until it is durable.
+func (c *committer) submit(rec journalRecord) error { return c.enqueue(rec).wait() }
+
+// enqueue queues a record without waiting: the caller goes on with other
+// work while the group it joins is written and synced, and learns the
+// outcome from wait. A record queued after close fails at once.
+func (c *committer) enqueue(rec journalRecord) *commitJob {
 	job := &commitJob{rec: rec, done: make(chan struct{})}
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()
-		return fmt.Errorf("%w: ledger is closed", ErrUnavailable)
+		fail([]*commitJob{job}, fmt.Errorf("%w: ledger is closed", ErrUnavailable))
+		return job
 	}
 	c.queue = append(c.queue, job)
 	c.mu.Unlock()
 	signal(c.wake)
+	return job
+}
+
+// failedAtOnce reports whether enqueue refused the job (the ledger is
+// closed) without writing anything.
+func (job *commitJob) failedAtOnce() bool {
+	select {
+	case <-job.done:
+		return job.err != nil
+	default:
+		return false
+	}
+}
+
+// wait returns once the job's record is durable, or why it is not. It does
+// not watch a context: once queued, the write completes within a few syncs
+// and the caller must learn its outcome.
+func (job *commitJob) wait() error {
 	<-job.done
 	return job.err
 }
@@ -197,9 +219,11 @@ func (c *committer) group(jobs []*commitJob, buf []byte) {
 // a reader that follows a Commit finds its charge.
 func (c *committer) finish(jobs []*commitJob, err error) {
 	if err != nil {
-		ids := make([]string, len(jobs))
-		for i, job := range jobs {
-			ids[i] = job.rec.RequestID
+		ids := make([]string, 0, len(jobs))
+		for _, job := range jobs {
+			if !job.rec.Cancel { // a cancellation never claimed its id
+				ids = append(ids, job.rec.RequestID)
+			}
 		}
 		c.apply.unclaim(ids...)
 		fail(jobs, err)
@@ -258,7 +282,12 @@ func (c *committer) close() {
 // the second.
 func (c *committer) dedup(batch []*commitJob) []*commitJob {
 	fresh := make([]*commitJob, 0, len(batch))
+	var cancels []*commitJob // they void a charge of the same id: no check
 	for _, job := range batch {
+		if job.rec.Cancel {
+			cancels = append(cancels, job)
+			continue
+		}
 		if c.apply.claim(job.rec.RequestID) {
 			fresh = append(fresh, job)
 		} else {
@@ -267,7 +296,7 @@ func (c *committer) dedup(batch []*commitJob) []*commitJob {
 	}
 	tx, err := c.db.Begin(false)
 	if err != nil {
-		c.finish(fresh, fmt.Errorf("%w: checking request ids: %v", ErrUnavailable, err))
+		c.finish(append(fresh, cancels...), fmt.Errorf("%w: checking request ids: %v", ErrUnavailable, err))
 		return nil
 	}
 	defer tx.Rollback()
@@ -281,7 +310,9 @@ func (c *committer) dedup(batch []*commitJob) []*commitJob {
 			kept = append(kept, job)
 		}
 	}
-	return kept
+	// A cancellation is queued only once its charge is durable, so the two
+	// never share a batch and their order in the journal is kept.
+	return append(kept, cancels...)
 }
 
 func (c *committer) refuse(job *commitJob) { fail([]*commitJob{job}, ErrDuplicateRequest) }

@@ -63,6 +63,10 @@ type journalRecord struct {
 	Usage
 	Day   int `json:"day"`
 	Month int `json:"month"`
+	// Cancel voids the earlier charge of the same request: the embedded
+	// store journals a charge when it is reserved and, if the request
+	// fails, cancels it before the failure is answered.
+	Cancel bool `json:"cancel,omitempty"`
 }
 
 // journal is the open journal file. off and epoch belong to the

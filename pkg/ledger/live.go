@@ -35,10 +35,11 @@ type liveAccount struct {
 }
 
 // hold is an outstanding reservation: credits and the day and month they
-// count in.
+// count in, and the journal write of its charge, started when it was made.
 type hold struct {
 	credits    int64
 	day, month int
+	charge     *commitJob
 }
 
 func newLiveAccounts() *liveAccounts {
