@@ -28,9 +28,13 @@
 // # Reservations and crash safety
 //
 // A reservation holds credits without spending them. The embedded store keeps
-// holds in memory only: the process owns the file (bbolt takes an exclusive
-// lock), so a crash simply forgets the holds and the durable balance is
-// intact. The PostgreSQL store writes holds to a table (replicas must see each
+// holds in memory (the process owns the file: bbolt takes an exclusive lock)
+// but starts journaling the charge at once, so that its fdatasync runs while
+// the request computes; Commit waits for that write, and Release appends a
+// cancellation and waits for it, so a failed request is answered only once
+// it costs nothing. A crash therefore leaves the charges of the requests in
+// flight (an answer may not have left), and a clean Close cancels the holds
+// still outstanding. The PostgreSQL store writes holds to a table (replicas must see each
 // other's holds) with an expiry (Options.HoldTTL, default 10 minutes); any
 // replica returns expired holds to their account. Commit makes the charge and
 // the usage record durable together, so a charge is either fully recorded or
@@ -40,9 +44,9 @@
 //
 // The embedded store is a pair of files: FILE (bbolt: accounts, keys,
 // grants, usage records) and FILE-journal (a preallocated write-ahead log of
-// charges, 8 MiB by default). Commit appends its charge to the journal in a
-// group commit and returns after the group's fdatasync; several groups may
-// be syncing at once. A background applier then writes the charges to bbolt
+// charges and their cancellations, 8 MiB by default). Reserve appends its
+// charge to the journal in a group commit and Commit returns after the
+// group's fdatasync; several groups may be syncing at once. A background applier then writes the charges to bbolt
 // in batches, and Open replays into bbolt whatever a crashed process left
 // in the journal. Readers of balances and usage (GetAccount, LookupUsage,
 // Verify, AddCredits) first wait for the applier, so they see every

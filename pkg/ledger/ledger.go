@@ -39,8 +39,10 @@ type Meter interface {
 	// LookupUsage(requestID) tells. Either way do not answer 200.
 	Commit(ctx context.Context, r Reservation) error
 
-	// Release gives the held credits back. Releasing a reservation that
-	// was already committed or released returns ErrUnknownReservation.
+	// Release gives the held credits back; once it returns, the request
+	// costs nothing (the embedded store has durably cancelled the charge it
+	// journaled at Reserve). Releasing a reservation that was already
+	// committed or released returns ErrUnknownReservation.
 	Release(ctx context.Context, r Reservation) error
 }
 
