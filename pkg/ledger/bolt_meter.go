@@ -72,11 +72,11 @@ func (s *boltStore) Reserve(ctx context.Context, key KeyInfo, operation string, 
 	}
 	usage := Usage{RequestID: requestID, AccountID: key.AccountID, KeyID: key.KeyID,
 		Operation: operation, Credits: credits, At: now.UTC()}
-	h := hold{credits: credits, day: sp.Day, month: sp.Month,
-		charge: s.commits.enqueue(journalRecord{Usage: usage, Day: sp.Day, Month: sp.Month})}
-	if h.charge.failedAtOnce() {
-		return Reservation{}, fmt.Errorf("reserving for request %s: %w", requestID, h.charge.err)
+	job, err := s.commits.enqueue(journalRecord{Usage: usage, Day: sp.Day, Month: sp.Month})
+	if err != nil {
+		return Reservation{}, fmt.Errorf("reserving for request %s: %w", requestID, err)
 	}
+	h := hold{credits: credits, day: sp.Day, month: sp.Month, charge: job}
 	id := s.nextHold.Add(1)
 	a.spend = sp.plus(h.day, h.month, credits)
 	a.held += credits

@@ -67,34 +67,28 @@ func newCommitter(j *journal, db *bolt.DB, apply *applier, maxBatch int) *commit
 }
 
 // submit queues a record and waits until it is durable.
-func (c *committer) submit(rec journalRecord) error { return c.enqueue(rec).wait() }
+func (c *committer) submit(rec journalRecord) error {
+	job, err := c.enqueue(rec)
+	if err != nil {
+		return err
+	}
+	return job.wait()
+}
 
 // enqueue queues a record without waiting: the caller goes on with other
 // work while the group it joins is written and synced, and learns the
-// outcome from wait. A record queued after close fails at once.
-func (c *committer) enqueue(rec journalRecord) *commitJob {
+// outcome from wait. After close it refuses the record and queues nothing.
+func (c *committer) enqueue(rec journalRecord) (*commitJob, error) {
 	job := &commitJob{rec: rec, done: make(chan struct{})}
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()
-		fail([]*commitJob{job}, fmt.Errorf("%w: ledger is closed", ErrUnavailable))
-		return job
+		return nil, fmt.Errorf("%w: ledger is closed", ErrUnavailable)
 	}
 	c.queue = append(c.queue, job)
 	c.mu.Unlock()
 	signal(c.wake)
-	return job
-}
-
-// failedAtOnce reports whether enqueue refused the job (the ledger is
-// closed) without writing anything.
-func (job *commitJob) failedAtOnce() bool {
-	select {
-	case <-job.done:
-		return job.err != nil
-	default:
-		return false
-	}
+	return job, nil
 }
 
 // wait returns once the job's record is durable, or why it is not. It does
