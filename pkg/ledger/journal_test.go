@@ -36,6 +36,25 @@ func leaveOpen(t *testing.T, path string) uint64 {
 	return epoch
 }
 
+// crashedAfterOneCharge makes a ledger with one account of 100 credits
+// charged 1 for request "applied" (in bbolt), left as a crashed process
+// leaves it; it returns the path, the key and the epoch a replay reads.
+func crashedAfterOneCharge(t *testing.T) (string, KeyInfo, uint64) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "ledger.db")
+	s := openStore(t, path, Options{})
+	_, key := newAccount(t, s, 100, &Caps{})
+	charge(t, s, key, "directions", 1, "applied")
+	s.Close()
+	return path, key, leaveOpen(t, path)
+}
+
+// charged is the journal record of a charge to key's account at now.
+func charged(key KeyInfo, id, op string, credits int64, now time.Time) journalRecord {
+	return journalRecord{Usage: Usage{RequestID: id, AccountID: key.AccountID, KeyID: key.KeyID,
+		Operation: op, Credits: credits, At: now}, Day: dayOf(now), Month: monthOf(now)}
+}
+
 func writeJournal(t *testing.T, path string, epoch uint64, recs ...journalRecord) []byte {
 	t.Helper()
 	var buf []byte
@@ -52,18 +71,9 @@ func writeJournal(t *testing.T, path string, epoch uint64, recs ...journalRecord
 // the journal, skips those already applied, stops at a torn record, and
 // does not apply anything twice on the next Open.
 func TestBoltJournalReplay(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "ledger.db")
-	s := openStore(t, path, Options{})
-	_, key := newAccount(t, s, 100, &Caps{})
-	charge(t, s, key, "directions", 1, "applied")
-	s.Close()
-
-	epoch := leaveOpen(t, path)
+	path, key, epoch := crashedAfterOneCharge(t)
 	now := time.Now().UTC()
-	rec := func(id string, credits int64) journalRecord {
-		return journalRecord{Usage: Usage{RequestID: id, AccountID: key.AccountID, KeyID: key.KeyID,
-			Operation: "matrix", Credits: credits, At: now}, Day: dayOf(now), Month: monthOf(now)}
-	}
+	rec := func(id string, credits int64) journalRecord { return charged(key, id, "matrix", credits, now) }
 	buf := writeJournal(t, path, epoch, rec("applied", 1), rec("lost-1", 2), rec("lost-2", 3))
 	torn := writeJournal(t, path, epoch, rec("torn", 4))
 	torn[len(torn)-1] ^= 0xff
@@ -73,7 +83,7 @@ func TestBoltJournalReplay(t *testing.T) {
 	}
 
 	for range 2 { // the second Open must find nothing new to apply
-		s = openStore(t, path, Options{})
+		s := openStore(t, path, Options{})
 		a, err := s.GetAccount(bg, key.AccountID)
 		if err != nil {
 			t.Fatal(err)

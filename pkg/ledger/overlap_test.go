@@ -89,18 +89,13 @@ func TestBoltReleaseCancelsDurably(t *testing.T) {
 // order, also to charges bbolt already had, and replaying a charge whose
 // cancellation was applied before the crash ends with neither.
 func TestBoltJournalReplayCancels(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "ledger.db")
-	s := openStore(t, path, Options{})
-	_, key := newAccount(t, s, 100, &Caps{})
-	charge(t, s, key, "directions", 1, "applied")
-	s.Close()
-
-	epoch := leaveOpen(t, path)
+	path, key, epoch := crashedAfterOneCharge(t)
 	now := time.Now().UTC()
 	// A cancellation is a copy of its charge's record (Release makes it so).
 	rec := func(id, op string, credits int64, cancel bool) journalRecord {
-		return journalRecord{Usage: Usage{RequestID: id, AccountID: key.AccountID, KeyID: key.KeyID,
-			Operation: op, Credits: credits, At: now}, Day: dayOf(now), Month: monthOf(now), Cancel: cancel}
+		r := charged(key, id, op, credits, now)
+		r.Cancel = cancel
+		return r
 	}
 	buf := writeJournal(t, path, epoch,
 		rec("applied", "directions", 1, true), // bbolt has it: cancelled
@@ -111,7 +106,7 @@ func TestBoltJournalReplayCancels(t *testing.T) {
 	if err := writeAt(path+journalSuffix, buf); err != nil {
 		t.Fatal(err)
 	}
-	s = openStore(t, path, Options{})
+	s := openStore(t, path, Options{})
 	a, err := s.GetAccount(bg, key.AccountID)
 	if err != nil {
 		t.Fatal(err)
