@@ -33,6 +33,31 @@ func TestHeapSorts(t *testing.T) {
 	}
 }
 
+// Interleaved pushes and pops, as a search does them, always pop the
+// smallest entry queued.
+func TestHeapInterleaved(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	var h Heap
+	var ref []uint64
+	for step := range 20000 {
+		if len(ref) == 0 || rng.IntN(3) > 0 {
+			c, n := rng.Uint32N(5000), rng.Uint32()
+			h.Push(c, n)
+			ref = append(ref, pack(c, n))
+			continue
+		}
+		i := slices.Index(ref, slices.Min(ref))
+		want := ref[i]
+		ref = slices.Delete(ref, i, i+1)
+		if c, n := h.Pop(); pack(c, n) != want {
+			t.Fatalf("step %d: popped (%d,%d), want %x", step, c, n, want)
+		}
+		if h.Len() != len(ref) {
+			t.Fatalf("step %d: Len %d, want %d", step, h.Len(), len(ref))
+		}
+	}
+}
+
 func TestAddSaturates(t *testing.T) {
 	if Add(Unreached-1, 5) != Unreached || Add(2, 3) != 5 {
 		t.Fatal("Add")
