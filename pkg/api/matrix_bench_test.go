@@ -46,16 +46,7 @@ func BenchmarkMatrixHandler(b *testing.B) {
 			var ctx fasthttp.RequestCtx
 			defer benchcpu.Report(b)()
 			for b.Loop() {
-				ctx.Request.Reset()
-				ctx.Response.Reset()
-				ctx.Request.Header.SetMethod("POST")
-				ctx.Request.SetRequestURI("/v1/matrix")
-				ctx.Request.Header.SetContentType("application/json")
-				ctx.Request.SetBody(body)
-				d.s.Handle(&ctx)
-				if ctx.Response.StatusCode() != 200 {
-					b.Fatalf("status %d: %s", ctx.Response.StatusCode(), ctx.Response.Body())
-				}
+				d.handle(b, &ctx, "/v1/matrix", body)
 			}
 		})
 	}
