@@ -63,6 +63,6 @@ func routeClimb(rc *runContext, router *route.Router, rt *route.Route) (elevatio
 	if rc.rel.DEM == nil {
 		return elevation.Climb{}, false
 	}
-	c := router.Elevation(rc.rel.DEM, rt)
+	c := router.Elevation(rc.rel.DEM, rc.rel.Terrain, rt)
 	return c, c.Covered
 }

@@ -208,6 +208,9 @@ func writeGraph(o Options, dir string, net *graph.Network, graphs []*graph.Graph
 		if err := artifact.AddSlice(w, ClimbsSection, terr.climbs); err != nil {
 			return err
 		}
+		if err := terr.samples.Write(w); err != nil {
+			return err
+		}
 	}
 	if err := w.WriteFile(filepath.Join(dir, release.GraphFile)); err != nil {
 		return err

@@ -27,8 +27,9 @@ type terrain struct {
 	grades []*profile.Grade // per profile index; nil is flat ground
 	log    func(msg string, args ...any)
 
-	net    *graph.Network
-	climbs []float32 // ClimbsSection's layout
+	net     *graph.Network
+	climbs  []float32 // ClimbsSection's layout
+	samples *elevation.Samples
 }
 
 func newTerrain(dem *elevation.DEM, profiles []*profile.Profile, log func(string, ...any)) *terrain {
@@ -84,7 +85,12 @@ func (t *terrain) profileNetwork(net *graph.Network) {
 		}()
 	}
 	wg.Wait()
-	t.log("terrain profiled", "segments", n, "structure_nodes", len(heights), "elapsed", since(start))
+	t.samples = elevation.BuildSamples(t.dem, n, func(s int, dst [][2]float64) ([][2]float64, elevation.Structure) {
+		f := net.SegFlags[s]
+		return segmentPoints(dst, net, uint32(s)), elevation.StructureOf(f&graph.FlagBridge != 0, f&graph.FlagTunnel != 0)
+	})
+	t.log("terrain profiled", "segments", n, "structure_nodes", len(heights), "samples", len(t.samples.Off),
+		"elapsed", since(start))
 }
 
 // segmentClimb is one segment's climb along its point order.

@@ -42,6 +42,16 @@ const HysteresisM = 3
 type Profiler struct {
 	d, h, s []float64
 	seq     seqReader // reads a *DEM sample after sample (see sampleLine)
+
+	// The line being sampled (see begin): where its heights come from, its
+	// length so far and the structure of its last piece.
+	src  Sampler
+	dist float64
+	prev Structure
+	// last is the line's last point so far, when has; a route assembled
+	// piece by piece (trace.go) joins each piece to it.
+	last [2]float64
+	has  bool
 }
 
 // Edge returns the Climb of the polyline pts (each [lon, lat]) with one

@@ -81,6 +81,12 @@
 // MaxGrade, and a Profiler call allocates nothing once its buffers have
 // grown. docs/elevation.md explains the choices.
 //
+// Since a line is sampled piece by piece, the same way in both directions, a
+// route takes exactly the samples its whole segments take alone: mapc stores
+// them per segment (Samples, samples.go) and mapd assembles a route's
+// profile from them, sampling only the partial segments at its ends
+// (trace.go).
+//
 // # Concurrency and lifetimes
 //
 // A DEM is safe for concurrent use and reads the artifact's mapping on cache

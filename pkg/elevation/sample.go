@@ -25,6 +25,18 @@ const (
 	Tunnel
 )
 
+// StructureOf is the Structure of a road that is a bridge, a tunnel, or
+// neither (a tunnel under a bridge is a tunnel: it is inside the ground).
+func StructureOf(bridge, tunnel bool) Structure {
+	switch {
+	case tunnel:
+		return Tunnel
+	case bridge:
+		return Bridge
+	}
+	return Ground
+}
+
 // SampleSpacingM is the largest distance between two height samples along a
 // line: about the post spacing of a 1 arc-second (30 m) DEM, so no post is
 // skipped, and a third of SRTM3's, so bilinear slopes are followed closely.
@@ -38,13 +50,30 @@ const SampleSpacingM = 30
 // interpolates both. structs[i] is segment i's structure; when structs is nil
 // every segment has structure all.
 func (p *Profiler) sampleLine(s Sampler, pts [][2]float64, structs []Structure, all Structure) {
+	p.begin(s)
+	defer p.seq.end()
+	p.appendPieces(pts, structs, all)
+	if n := len(pts); n > 0 {
+		p.add(p.src, p.dist, pts[n-1][0], pts[n-1][1], true) // the end is always a ground anchor
+	}
+	p.src = nil // a pooled Profiler must not keep a closed release's DEM reachable
+}
+
+// begin starts a profile read from s: no samples, at distance 0, after
+// ground (the start is a ground anchor).
+func (p *Profiler) begin(s Sampler) {
 	p.d, p.h = p.d[:0], p.h[:0]
+	p.src, p.dist, p.prev = s, 0, Ground
 	if d, ok := s.(*DEM); ok {
 		p.seq.begin(d)
-		defer p.seq.end()
 	}
-	dist := 0.0
-	prev := Ground // structure of the last segment with a length; the start is a ground anchor
+}
+
+// appendPieces samples the pieces pts[i]→pts[i+1], continuing the profile
+// at p.dist after a piece of structure p.prev, but not pts' last point,
+// which starts whatever follows. Pieces shorter than a millimetre (a point
+// repeated where two edges join) are skipped.
+func (p *Profiler) appendPieces(pts [][2]float64, structs []Structure, all Structure) {
 	cosA := 0.0
 	if len(pts) > 0 {
 		cosA = math.Cos(pts[0][1] * rad)
@@ -54,7 +83,7 @@ func (p *Profiler) sampleLine(s Sampler, pts [][2]float64, structs []Structure, 
 		var l float64
 		l, cosA = pieceLength(a, b, cosA)
 		if l < 1e-3 {
-			continue // repeated point, e.g. where two edges of a route join
+			continue
 		}
 		seg := all
 		if structs != nil {
@@ -63,14 +92,11 @@ func (p *Profiler) sampleLine(s Sampler, pts [][2]float64, structs []Structure, 
 		k := max(1, int(math.Ceil(l/SampleSpacingM)))
 		for j := 0; j < k; j++ {
 			f := float64(j) / float64(k)
-			anchored := seg == Ground || (j == 0 && prev == Ground)
-			p.add(s, dist+f*l, a[0]+f*(b[0]-a[0]), a[1]+f*(b[1]-a[1]), anchored)
+			anchored := seg == Ground || (j == 0 && p.prev == Ground)
+			p.add(p.src, p.dist+f*l, a[0]+f*(b[0]-a[0]), a[1]+f*(b[1]-a[1]), anchored)
 		}
-		dist += l
-		prev = seg
-	}
-	if n := len(pts); n > 0 {
-		p.add(s, dist, pts[n-1][0], pts[n-1][1], true) // the end is always a ground anchor
+		p.dist += l
+		p.prev = seg
 	}
 }
 

@@ -22,7 +22,10 @@ type Release struct {
 	Network  *graph.Network
 	Routers  map[string]*route.Router
 	DEM      *elevation.DEM // nil when the release has no elevation.map
-	files    []*artifact.File
+	// Terrain holds the height samples along every segment (nil when the
+	// release was built without a DEM, or before they were stored).
+	Terrain *elevation.Samples
+	files   []*artifact.File
 
 	closeOnce sync.Once
 	unmapped  chan struct{} // closed by Close
@@ -55,6 +58,10 @@ func Open(dir string) (*Release, error) {
 		return nil, fmt.Errorf("release %s: %w", dir, err)
 	}
 	r.Network = net
+	if r.Terrain, err = elevation.OpenSamples(f, net.NumSegments()); err != nil {
+		r.Close()
+		return nil, fmt.Errorf("release %s: %w", dir, err)
+	}
 	if err := r.makeRouters(f, graphs, ix); err != nil {
 		r.Close()
 		return nil, err

@@ -18,68 +18,75 @@ import (
 // the smoothed profile keeps its end heights, AscentM − DescentM equals
 // EndM − StartM. d is the release's DEM; the Climb's Covered is false when
 // no sample of the route lies in coverage.
-func (r *Router) Elevation(d elevation.Sampler, rt *Route) elevation.Climb {
+//
+// m holds the height samples mapc stored for every segment: whole segments
+// of the route are read from it, and only the parts of segments where legs
+// start and end are sampled from d now. With m nil (a release built before
+// samples were stored) every piece is sampled now; the answer is the same
+// up to float32 rounding of the stored offsets and heights.
+func (r *Router) Elevation(d elevation.Sampler, m *elevation.Samples, rt *Route) elevation.Climb {
 	w := terrainWork.Get().(*terrainScratch)
 	defer terrainWork.Put(w)
-	l := &w.line
-	l.pts, l.structs = l.pts[:0], l.structs[:0]
+	w.prof.Begin(d)
 	for i, leg := range rt.Legs {
-		l.addLeg(r.g, rt.Snapped[i], rt.Snapped[i+1], leg)
+		w.addLeg(r.g, m, rt.Snapped[i], rt.Snapped[i+1], leg)
 	}
-	return w.prof.Route(d, l.pts, l.structs)
+	return w.prof.End()
 }
 
-// terrainScratch is the memory of one Elevation call: a route's line and
-// its sampled profile, thousands of points each, grown once and reused.
+// terrainScratch is the memory of one Elevation call: the profile being
+// assembled and a piece of line, grown once and reused.
 type terrainScratch struct {
-	line terrainLine
 	prof elevation.Profiler
+	pts  []Point
 }
 
 // terrainWork pools terrainScratch across routers and calls. It holds no
 // state a caller can observe, only buffers, so sharing it between releases
 // and profiles is harmless; without it every directions request would
-// allocate and grow four slices of its route's length.
+// allocate and grow slices of its route's length.
 var terrainWork = sync.Pool{New: func() any { return new(terrainScratch) }}
-
-// terrainLine is a route's shape with the structure of each of its
-// segments: structs[i] belongs to pts[i]→pts[i+1].
-type terrainLine struct {
-	pts     []Point
-	structs []elevation.Structure
-}
 
 // addLeg follows appendShape: the part of the first arc after the start,
 // whole middle segments, the part of the last arc before the end.
-func (l *terrainLine) addLeg(g *graph.Graph, a, b snap.Result, leg Leg) {
+func (w *terrainScratch) addLeg(g *graph.Graph, m *elevation.Samples, a, b snap.Result, leg Leg) {
 	net := g.Net
 	if leg.Direct {
-		l.add(net, a.Seg, func(pts []Point) []Point { return AppendPart(pts, net, a.Seg, a.Frac, b.Frac) })
+		w.line(net, a.Seg, AppendPart(w.pts[:0], net, a.Seg, a.Frac, b.Frac))
 		return
 	}
 	first, last := leg.Arcs[0], leg.Arcs[len(leg.Arcs)-1]
 	_, rev := graph.SplitSegRef(g.Fwd.Edges[3*first+2])
-	l.add(net, a.Seg, func(pts []Point) []Point { return AppendPart(pts, net, a.Seg, a.Frac, boolFrac(!rev)) })
+	w.line(net, a.Seg, AppendPart(w.pts[:0], net, a.Seg, a.Frac, boolFrac(!rev)))
 	for _, arc := range leg.Arcs[1 : len(leg.Arcs)-1] {
 		ref := g.Fwd.Edges[3*arc+2]
-		s, _ := graph.SplitSegRef(ref)
-		l.add(net, s, func(pts []Point) []Point { return appendSegment(pts, net, ref) })
+		s, rev := graph.SplitSegRef(ref)
+		st := structureOf(net, s)
+		from, to := segmentEnds(net, s, rev)
+		if !w.prof.Stored(m, s, rev, st, from, to) {
+			w.line(net, s, appendSegment(w.pts[:0], net, ref))
+		}
 	}
 	_, rev = graph.SplitSegRef(g.Fwd.Edges[3*last+2])
-	l.add(net, b.Seg, func(pts []Point) []Point { return AppendPart(pts, net, b.Seg, boolFrac(rev), b.Frac) })
+	w.line(net, b.Seg, AppendPart(w.pts[:0], net, b.Seg, boolFrac(rev), b.Frac))
 }
 
-// add appends a piece of segment s's shape with appendPiece and gives every
-// new segment of the line s's structure. A piece's first point usually
-// repeats the line's last and is dropped, so the segment leading to the
-// first new point belongs to the piece, as it should.
-func (l *terrainLine) add(net *graph.Network, s uint32, appendPiece func([]Point) []Point) {
-	n := len(l.pts)
-	l.pts = appendPiece(l.pts)
-	st := structureOf(net.SegFlags[s])
-	for i := max(n, 1); i < len(l.pts); i++ {
-		l.structs = append(l.structs, st)
+// line samples pts, a piece of segment s, now.
+func (w *terrainScratch) line(net *graph.Network, s uint32, pts []Point) {
+	w.pts = pts
+	w.prof.Line(pts, structureOf(net, s))
+}
+
+// segmentEnds returns segment s's first and last points in the direction
+// travelled.
+func segmentEnds(net *graph.Network, s uint32, reversed bool) (from, to Point) {
+	begin, end := net.Points(s)
+	from[0], from[1] = net.Point(begin)
+	to[0], to[1] = net.Point(end - 1)
+	if reversed {
+		from, to = to, from
 	}
+	return from, to
 }
 
 // boolFrac is the fraction of a segment's far end: 1 for its last point.
@@ -90,13 +97,8 @@ func boolFrac(toEnd bool) float64 {
 	return 0
 }
 
-// structureOf maps segment flags to how the segment meets the terrain.
-func structureOf(flags uint8) elevation.Structure {
-	switch {
-	case flags&graph.FlagTunnel != 0:
-		return elevation.Tunnel
-	case flags&graph.FlagBridge != 0:
-		return elevation.Bridge
-	}
-	return elevation.Ground
+// structureOf says how segment s meets the terrain.
+func structureOf(net *graph.Network, s uint32) elevation.Structure {
+	f := net.SegFlags[s]
+	return elevation.StructureOf(f&graph.FlagBridge != 0, f&graph.FlagTunnel != 0)
 }

@@ -30,7 +30,7 @@ func TestEnvaliraTunnel(t *testing.T) {
 	if !usesTunnel(rel, rt, "Túnel d'Envalira") {
 		t.Fatal("the car route does not take the Envalira tunnel")
 	}
-	road := r.Elevation(rel.DEM, rt)
+	road := r.Elevation(rel.DEM, rel.Terrain, rt)
 	mountain := elevation.RouteClimb(rel.DEM, rt.Shape, nil) // every piece read from the DEM
 	t.Logf("road: ascent %.0f m, descent %.0f m, max grade %.3f, %.0f → %.0f m", road.AscentM, road.DescentM, road.MaxGrade, road.StartM, road.EndM)
 	t.Logf("read over the mountain: ascent %.0f m, descent %.0f m, max grade %.3f", mountain.AscentM, mountain.DescentM, mountain.MaxGrade)
@@ -72,7 +72,7 @@ func TestToblerUphill(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := r.Elevation(rel.DEM, up)
+	c := r.Elevation(rel.DEM, rel.Terrain, up)
 	upS, downS := pathTimes(r.Graph(), up)
 	predicted := walker.Grade.Seconds(up.DistanceM, c.AscentM, c.DescentM, 5) / walker.Grade.Seconds(up.DistanceM, c.DescentM, c.AscentM, 5)
 	t.Logf("%.1f km, %.0f → %.0f m (ascent %.0f, descent %.0f): up %.0f min, same path down %.0f min, ratio %.3f; Tobler at the route's grade %.3f",
@@ -151,7 +151,7 @@ func TestClimbBalances(t *testing.T) {
 			if err != nil {
 				continue // islands
 			}
-			c := r.Elevation(rel.DEM, rt)
+			c := r.Elevation(rel.DEM, rel.Terrain, rt)
 			first, last := rt.Shape[0], rt.Shape[len(rt.Shape)-1]
 			h0, ok0 := rel.DEM.At(first[0], first[1])
 			h1, ok1 := rel.DEM.At(last[0], last[1])
@@ -170,4 +170,99 @@ func TestClimbBalances(t *testing.T) {
 			t.Errorf("%s: only %d of 150 random routes found", name, checked)
 		}
 	}
+}
+
+// TestStoredTerrainMatchesSampling: routes read their whole segments'
+// heights from the release's stored samples; the Climb must be what
+// sampling every piece at request time gives, and what Profiler.Route gives
+// over the route's line with each piece's structure (the definition), up to
+// float32 rounding, for random routes of several profiles, some with a
+// waypoint between.
+func TestStoredTerrainMatchesSampling(t *testing.T) {
+	rel := openAndorra(t)
+	if rel.Terrain == nil || len(rel.Terrain.Off) == 0 {
+		t.Fatal("the Andorra release has no stored terrain samples")
+	}
+	rng := rand.New(rand.NewPCG(9, 9))
+	n := 300
+	if testing.Short() {
+		n = 60
+	}
+	for _, name := range []string{"car", "pedestrian", "bicycle"} {
+		r := rel.Routers[name]
+		compared := 0
+		for range n {
+			pts := make([]route.Point, 2+rng.IntN(2))
+			for i := range pts {
+				s := randomSnap(t, rng, rel, r.Graph())
+				pts[i] = pointAlong(t, rel, s.Seg, s.Frac)
+			}
+			rt, err := r.Route(context.Background(), pts, nil)
+			if err != nil {
+				continue // islands
+			}
+			got, now := r.Elevation(rel.DEM, rel.Terrain, rt), r.Elevation(rel.DEM, nil, rt)
+			line, structs := routeLine(r.Graph(), rt)
+			whole := elevation.RouteClimb(rel.DEM, line, structs)
+			if !climbsAgree(got, now) || !climbsAgree(got, whole) {
+				t.Fatalf("%s %v: stored %+v, sampled now %+v, whole line %+v", name, pts, got, now, whole)
+			}
+			compared++
+		}
+		t.Logf("%s: %d routes compared", name, compared)
+		if compared < n*2/3 {
+			t.Errorf("%s: only %d routes of %d", name, compared, n)
+		}
+	}
+}
+
+func climbsAgree(a, b elevation.Climb) bool {
+	near := func(x, y, tol float64) bool { return math.Abs(x-y) <= tol }
+	return a.Covered == b.Covered && near(a.AscentM, b.AscentM, 0.01) && near(a.DescentM, b.DescentM, 0.01) &&
+		near(a.MaxGrade, b.MaxGrade, 1e-4) && near(a.StartM, b.StartM, 0.001) && near(a.EndM, b.EndM, 0.001) &&
+		near(a.LengthM, b.LengthM, 0.01)
+}
+
+// routeLine is rt's line with the structure of each of its pieces: the
+// part of each leg's first arc after its start, whole middle segments, the
+// part of its last arc before its end, written out independently of
+// Router.Elevation.
+func routeLine(g *graph.Graph, rt *route.Route) ([]route.Point, []elevation.Structure) {
+	var pts []route.Point
+	var structs []elevation.Structure
+	add := func(s uint32, part []route.Point) {
+		f := g.Net.SegFlags[s]
+		st := elevation.StructureOf(f&graph.FlagBridge != 0, f&graph.FlagTunnel != 0)
+		for _, p := range part {
+			if len(pts) > 0 && pts[len(pts)-1] == p {
+				continue
+			}
+			if len(pts) > 0 {
+				structs = append(structs, st)
+			}
+			pts = append(pts, p)
+		}
+	}
+	end := func(rev bool) float64 {
+		if rev {
+			return 0
+		}
+		return 1
+	}
+	for i, leg := range rt.Legs {
+		a, b := rt.Snapped[i], rt.Snapped[i+1]
+		if leg.Direct {
+			add(a.Seg, route.AppendPart(nil, g.Net, a.Seg, a.Frac, b.Frac))
+			continue
+		}
+		_, rev := graph.SplitSegRef(g.Fwd.Edges[3*leg.Arcs[0]+2])
+		add(a.Seg, route.AppendPart(nil, g.Net, a.Seg, a.Frac, end(rev)))
+		for _, arc := range leg.Arcs[1 : len(leg.Arcs)-1] {
+			s, rev := graph.SplitSegRef(g.Fwd.Edges[3*arc+2])
+			add(s, route.AppendPart(nil, g.Net, s, 1-end(rev), end(rev)))
+		}
+		_, rev = graph.SplitSegRef(g.Fwd.Edges[3*leg.Arcs[len(leg.Arcs)-1]+2])
+		add(b.Seg, route.AppendPart(nil, g.Net, b.Seg, 1-end(rev), b.Frac))
+	}
+	return pts, structs
 }
