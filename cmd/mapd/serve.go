@@ -26,6 +26,7 @@ type serveOptions struct {
 	deprecate     []string      // PATH=SUNSET or PATH=DEPRECATED/SUNSET
 	drainTimeout  time.Duration
 	metering      meteringOptions
+	unmetered     bool // only settable in a benchmark build (unmetered_on.go)
 }
 
 func newServeCmd(log *slog.Logger) *cobra.Command {
@@ -52,6 +53,7 @@ keeps serving. SIGTERM stops accepting connections, lets requests in flight fini
 	f.StringArrayVar(&o.deprecate, "deprecate", nil, "announce a deprecated path: /v1/PATH=SUNSET or /v1/PATH=DEPRECATED/SUNSET, dates YYYY-MM-DD (repeatable)")
 	f.DurationVar(&o.drainTimeout, "drain-timeout", 30*time.Second, "on SIGTERM, how long to wait for requests in flight")
 	addMeteringFlags(cmd, &o.metering)
+	addBenchmarkFlags(cmd, &o)
 	return cmd
 }
 
@@ -71,12 +73,19 @@ func serve(ctx context.Context, log *slog.Logger, o serveOptions) error {
 	if cfg.Deprecations, err = parseDeprecations(o.deprecate); err != nil {
 		return err
 	}
-	metering, ready, closeMetering, err := openMetering(ctx, o.metering)
-	if err != nil {
-		return err
+	if o.unmetered {
+		if err := checkUnmetered(log, o.listen); err != nil {
+			return err
+		}
+	} else {
+		metering, ready, closeMetering, err := openMetering(ctx, o.metering)
+		if err != nil {
+			return err
+		}
+		defer closeMetering()
+		cfg.Metering, cfg.Ready = metering, ready
 	}
-	defer closeMetering()
-	cfg.Metering, cfg.Ready = metering, ready
+	tuneGC()
 	srv, err := api.New(cfg)
 	if err != nil {
 		return err
@@ -98,6 +107,17 @@ func serve(ctx context.Context, log *slog.Logger, o serveOptions) error {
 	log.Info("serving", "listen", ln.Addr().String(), "metrics_listen", metricsAddr, "release", dir,
 		"data_version", rel.Manifest.DataVersion, "startup_ms", time.Since(start).Milliseconds(), "rss_mib", rssMiB())
 	return serveUntilDone(ctx, log, srv, ln, o.drainTimeout)
+}
+
+// checkUnmetered allows a benchmark build's unmetered server only on a
+// loopback address, and says loudly that it is one.
+func checkUnmetered(log *slog.Logger, listen string) error {
+	host, _, err := net.SplitHostPort(listen)
+	if ip := net.ParseIP(host); err != nil || ip == nil || !ip.IsLoopback() {
+		return fmt.Errorf("--unmetered serves only on a loopback address, not %q", listen)
+	}
+	log.Warn("serving UNMETERED: a benchmark build (-tags benchunmetered); never deploy it")
+	return nil
 }
 
 // serveUntilDone answers on ln until ctx is done (SIGTERM), then stops

@@ -168,19 +168,25 @@ func maxGrade(d, h []float64) float64 {
 	if total <= GradeWindowM {
 		return math.Abs(h[n-1]-h[0]) / total
 	}
+	// The steepest rise is found first and divided once; heights are never
+	// NaN here (fillGaps ran), so plain comparisons replace math.Max.
 	best := 0.0
 	ahead, behind := 0, 0 // segments holding d[i]+GradeWindowM and d[i]-GradeWindowM
 	for i := 0; i < n; i++ {
 		if x := d[i] + GradeWindowM; x <= total {
 			ahead = segmentAt(d, x, ahead)
-			best = math.Max(best, math.Abs(interpAt(d, h, x, ahead)-h[i])/GradeWindowM)
+			if rise := math.Abs(interpAt(d, h, x, ahead) - h[i]); rise > best {
+				best = rise
+			}
 		}
 		if x := d[i] - GradeWindowM; x >= 0 {
 			behind = segmentAt(d, x, behind)
-			best = math.Max(best, math.Abs(h[i]-interpAt(d, h, x, behind))/GradeWindowM)
+			if rise := math.Abs(h[i] - interpAt(d, h, x, behind)); rise > best {
+				best = rise
+			}
 		}
 	}
-	return best
+	return best / GradeWindowM
 }
 
 // segmentAt returns the index j, searching forward from j, of the segment

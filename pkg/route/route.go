@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -204,6 +205,7 @@ func (r *Router) appendShape(pts []Point, a, b snap.Result, leg Leg) []Point {
 	if leg.Direct {
 		return AppendPart(pts, net, a.Seg, a.Frac, b.Frac)
 	}
+	pts = slices.Grow(pts, r.shapePoints(leg))
 	first, last := leg.Arcs[0], leg.Arcs[len(leg.Arcs)-1]
 	if _, rev := graph.SplitSegRef(r.g.Fwd.Edges[3*first+2]); rev {
 		pts = AppendPart(pts, net, a.Seg, a.Frac, 0)
@@ -217,6 +219,19 @@ func (r *Router) appendShape(pts []Point, a, b snap.Result, leg Leg) []Point {
 		return AppendPart(pts, net, b.Seg, 1, b.Frac)
 	}
 	return AppendPart(pts, net, b.Seg, 0, b.Frac)
+}
+
+// shapePoints is at most how many points appendShape adds for leg, so that
+// a route's shape is allocated once at its size rather than grown by
+// doubling (which made most of a directions request's garbage).
+func (r *Router) shapePoints(leg Leg) int {
+	n := 0
+	for _, arc := range leg.Arcs {
+		s, _ := graph.SplitSegRef(r.g.Fwd.Edges[3*arc+2])
+		begin, end := r.g.Net.Points(s)
+		n += int(end-begin) + 1 // +1: a partial segment adds its cut point
+	}
+	return n
 }
 
 func abs(x float64) float64 {
