@@ -41,6 +41,7 @@ const HysteresisM = 3
 // goroutine its own.
 type Profiler struct {
 	d, h, s []float64
+	line    profileLine // p.d with p.h, then with p.s, for climb's sweeps
 	seq     seqReader // reads a *DEM sample after sample (see sampleLine)
 
 	// The line being sampled (see begin): where its heights come from, its
@@ -124,9 +125,11 @@ func (p *Profiler) climb() Climb {
 	}
 	c.Covered = true
 	c.StartM, c.EndM = p.h[0], p.h[n-1]
-	p.s = smooth(p.s, p.d, p.h)
+	p.line.set(p.d, p.h)
+	p.s = smooth(p.s, &p.line)
 	c.AscentM, c.DescentM = ascentDescent(p.s)
-	c.MaxGrade = maxGrade(p.d, p.s)
+	p.line.set(p.d, p.s)
+	c.MaxGrade = maxGrade(&p.line)
 	return c
 }
 
@@ -155,11 +158,13 @@ func ascentDescent(h []float64) (up, down float64) {
 	return up, down
 }
 
-// maxGrade returns the largest |rise|/run over the windows of GradeWindowM
-// that start or end at a sample, reading heights between samples by linear
-// interpolation; or the mean grade of a profile shorter than the window.
-// Taking windows both ways makes the result the same in both directions.
-func maxGrade(d, h []float64) float64 {
+// maxGrade returns the largest |rise|/run of the profile pl over the
+// windows of GradeWindowM that start or end at a sample, reading heights
+// between samples by linear interpolation; or the mean grade of a profile
+// shorter than the window. Taking windows both ways makes the result the
+// same in both directions.
+func maxGrade(pl *profileLine) float64 {
+	d, h := pl.d, pl.h
 	n := len(d)
 	total := d[n-1]
 	if total <= 0 {
@@ -174,34 +179,17 @@ func maxGrade(d, h []float64) float64 {
 	ahead, behind := 0, 0 // segments holding d[i]+GradeWindowM and d[i]-GradeWindowM
 	for i := 0; i < n; i++ {
 		if x := d[i] + GradeWindowM; x <= total {
-			ahead = segmentAt(d, x, ahead)
-			if rise := math.Abs(interpAt(d, h, x, ahead) - h[i]); rise > best {
+			ahead = pl.segmentAt(x, ahead)
+			if rise := math.Abs(pl.at(x, ahead) - h[i]); rise > best {
 				best = rise
 			}
 		}
 		if x := d[i] - GradeWindowM; x >= 0 {
-			behind = segmentAt(d, x, behind)
-			if rise := math.Abs(h[i] - interpAt(d, h, x, behind)); rise > best {
+			behind = pl.segmentAt(x, behind)
+			if rise := math.Abs(h[i] - pl.at(x, behind)); rise > best {
 				best = rise
 			}
 		}
 	}
 	return best / GradeWindowM
-}
-
-// segmentAt returns the index j, searching forward from j, of the segment
-// [d[j], d[j+1]] holding x.
-func segmentAt(d []float64, x float64, j int) int {
-	for j+1 < len(d)-1 && d[j+1] <= x {
-		j++
-	}
-	return j
-}
-
-// interpAt returns h at distance x inside segment j.
-func interpAt(d, h []float64, x float64, j int) float64 {
-	if j+1 >= len(d) || d[j+1] <= d[j] {
-		return h[j]
-	}
-	return h[j] + (h[j+1]-h[j])*(x-d[j])/(d[j+1]-d[j])
 }

@@ -11,56 +11,82 @@ package elevation
 const SmoothWindowM = 150
 
 // smooth writes into out the moving average of the piecewise-linear profile
-// (d, h): out[i] is the mean of h over [d[i]-r, d[i]+r], with r = half the
+// pl: out[i] is the mean of h over [d[i]-r, d[i]+r], with r = half the
 // window, shrunk near the ends so the window stays centred. Two properties
 // follow and the rest of the package relies on them: the end heights are
 // kept, and a straight ramp stays exactly the same ramp. It runs in O(n),
-// with two cursors sweeping the window's ends forward.
-func smooth(out, d, h []float64) []float64 {
+// with two indices sweeping the window's ends forward.
+func smooth(out []float64, pl *profileLine) []float64 {
 	out = out[:0]
+	d, h := pl.d, pl.h
 	n := len(d)
 	if n == 0 {
 		return out
 	}
 	total := d[n-1]
-	lo, hi := newCursor(d, h), newCursor(d, h)
+	lo, hi := 0, 0
 	for i := 0; i < n; i++ {
 		r := min(SmoothWindowM/2, d[i], total-d[i])
 		if r <= 0 {
 			out = append(out, h[i])
 			continue
 		}
-		a := lo.integralTo(d[i] - r)
-		b := hi.integralTo(d[i] + r)
-		out = append(out, (b-a)/(2*r))
+		lo = pl.segmentAt(d[i]-r, lo)
+		hi = pl.segmentAt(d[i]+r, hi)
+		out = append(out, (pl.integralTo(d[i]+r, hi)-pl.integralTo(d[i]-r, lo))/(2*r))
 	}
 	return out
 }
 
-// cursor integrates a piecewise-linear profile from d[0] up to increasing
-// positions, remembering where it is so a sweep costs O(n) in all.
-type cursor struct {
-	d, h []float64
-	k    int     // segment [d[k], d[k+1]] holding the last position
-	acc  float64 // integral from d[0] to d[k]
+// profileLine is a piecewise-linear profile: heights h at distances d,
+// with each segment's slope and the area under the profile up to each
+// sample worked out once (set), so that the smoothing's and the grade's
+// sweeps, two each, read heights and areas between samples with no
+// division.
+type profileLine struct {
+	d, h  []float64
+	slope []float64 // slope[k] of segment [d[k], d[k+1]]; 0 when it has no length
+	area  []float64 // area[k] = integral of h from d[0] to d[k]
 }
 
-func newCursor(d, h []float64) cursor { return cursor{d: d, h: h} }
+// set makes pl the profile (d, h), reusing its buffers.
+func (pl *profileLine) set(d, h []float64) {
+	pl.d, pl.h = d, h
+	pl.slope, pl.area = pl.slope[:0], pl.area[:0]
+	if len(d) == 0 {
+		return
+	}
+	acc := 0.0
+	pl.area = append(pl.area, 0)
+	for k := 0; k+1 < len(d); k++ {
+		m := 0.0
+		if w := d[k+1] - d[k]; w > 0 {
+			m = (h[k+1] - h[k]) / w
+		}
+		pl.slope = append(pl.slope, m)
+		acc += (d[k+1] - d[k]) * (h[k] + h[k+1]) / 2
+		pl.area = append(pl.area, acc)
+	}
+}
 
-// integralTo returns the integral of h from d[0] to x; x must not decrease
-// between calls.
-func (c *cursor) integralTo(x float64) float64 {
-	for c.k+1 < len(c.d)-1 && c.d[c.k+1] <= x {
-		c.acc += (c.d[c.k+1] - c.d[c.k]) * (c.h[c.k] + c.h[c.k+1]) / 2
-		c.k++
+// segmentAt returns the index k, searching forward from k, of the segment
+// [d[k], d[k+1]] holding x (the last segment for x beyond it).
+func (pl *profileLine) segmentAt(x float64, k int) int {
+	for k+1 < len(pl.d)-1 && pl.d[k+1] <= x {
+		k++
 	}
-	if c.k+1 >= len(c.d) {
-		return c.acc
+	return k
+}
+
+// at returns the height at distance x inside segment k.
+func (pl *profileLine) at(x float64, k int) float64 {
+	if k >= len(pl.slope) {
+		return pl.h[k]
 	}
-	x0, x1 := c.d[c.k], c.d[c.k+1]
-	hx := c.h[c.k]
-	if x1 > x0 {
-		hx += (c.h[c.k+1] - c.h[c.k]) * (x - x0) / (x1 - x0)
-	}
-	return c.acc + (x-x0)*(c.h[c.k]+hx)/2
+	return pl.h[k] + pl.slope[k]*(x-pl.d[k])
+}
+
+// integralTo returns the integral of h from d[0] to x inside segment k.
+func (pl *profileLine) integralTo(x float64, k int) float64 {
+	return pl.area[k] + (x-pl.d[k])*(pl.h[k]+pl.at(x, k))/2
 }

@@ -66,7 +66,7 @@ func (ix *Index) Nearest(g *graph.Graph, lon, lat, maxDist float64) (Result, err
 		if reach := float64(ring-1) * cellM; reach > bestBig.dist || reach > maxDist {
 			break
 		}
-		ix.scanRing(g, lon, lat, k, cx, cy, ring, &best, &bestBig)
+		ix.scanRing(g, lon, lat, k, maxDist, cx, cy, ring, &best, &bestBig)
 	}
 	switch {
 	case bestBig.dist <= maxDist:
@@ -83,7 +83,11 @@ type candidate struct {
 	dist       float64
 }
 
-func (ix *Index) scanRing(g *graph.Graph, lon, lat, k float64, cx, cy, ring int, best, bestBig *candidate) {
+// scanRing scans the cells of a ring that may still hold something nearer
+// than the best candidate in the big component (or than maxDist while there
+// is none): a cell farther than that cannot change the answer, and points
+// on a road in a town skip the eight neighbours of their cell this way.
+func (ix *Index) scanRing(g *graph.Graph, lon, lat, k, maxDist float64, cx, cy, ring int, best, bestBig *candidate) {
 	for y := cy - ring; y <= cy+ring; y++ {
 		if y < 0 || y >= ix.rows {
 			continue
@@ -93,7 +97,7 @@ func (ix *Index) scanRing(g *graph.Graph, lon, lat, k float64, cx, cy, ring int,
 			step = 2 * ring // only the ring's left and right cells
 		}
 		for x := cx - ring; x <= cx+ring; x += max(step, 1) {
-			if x >= 0 && x < ix.cols {
+			if x >= 0 && x < ix.cols && ix.cellDist(lon, lat, k, x, y) <= min(bestBig.dist, maxDist) {
 				ix.scanCell(g, lon, lat, k, y*ix.cols+x, best, bestBig)
 			}
 		}
@@ -155,6 +159,19 @@ func (ix *Index) result(g *graph.Graph, c candidate) Result {
 		frac = math.Min(1, before/total)
 	}
 	return Result{Seg: c.seg, Frac: frac, Lon: c.proj.Lon, Lat: c.proj.Lat, Dist: c.dist}
+}
+
+// cellDist is a lower bound on the distance, in geo.Project's metres, from
+// (lon, lat) to anything in cell (x, y): the distance to the cell's
+// rectangle, less a millimetre so that rounding at its edges never skips a
+// cell that holds the answer. Pieces are listed in every cell their bounding
+// box touches, so a piece's nearest point to (lon, lat) lies in a cell that
+// lists it.
+func (ix *Index) cellDist(lon, lat, k float64, x, y int) float64 {
+	x0, y0 := ix.minLon+float64(x)*ix.cell, ix.minLat+float64(y)*ix.cell
+	dx := max(0, x0-lon, lon-(x0+ix.cell)) * k
+	dy := max(0, y0-lat, lat-(y0+ix.cell))
+	return math.Sqrt(dx*dx+dy*dy)*geo.MetresPerDegreeLat - 1e-3
 }
 
 // cellOf returns the (possibly out of range) cell holding a point.
