@@ -42,7 +42,7 @@ const HysteresisM = 3
 type Profiler struct {
 	d, h, s []float64
 	line    profileLine // p.d with p.h, then with p.s, for climb's sweeps
-	seq     seqReader // reads a *DEM sample after sample (see sampleLine)
+	seq     seqReader   // reads a *DEM sample after sample (see sampleLine)
 
 	// The line being sampled (see begin): where its heights come from, its
 	// length so far and the structure of its last piece.
