@@ -139,22 +139,7 @@ func TestSamplesRoundTrip(t *testing.T) {
 	l := randomCutLine(rand.New(rand.NewPCG(3, 3)))
 	m := l.samples(d)
 	n := len(l.sts)
-	path := filepath.Join(t.TempDir(), "s.map")
-	w, err := artifact.NewWriter("graph", "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Write(w); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.WriteFile(path); err != nil {
-		t.Fatal(err)
-	}
-	f, err := artifact.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f := writtenArtifact(t, m.Write)
 	got, err := OpenSamples(f, n)
 	if err != nil {
 		t.Fatal(err)
@@ -185,12 +170,18 @@ func slicesEqualNaN(a, b []float32) bool {
 
 // openedWithout is an artifact with no sample sections.
 func openedWithout(t *testing.T) *artifact.File {
-	path := filepath.Join(t.TempDir(), "empty.map")
+	return writtenArtifact(t, func(w *artifact.Writer) error { return w.Add("other", []byte{1}) })
+}
+
+// writtenArtifact writes an artifact whose sections add gives, and opens
+// it until the test ends.
+func writtenArtifact(t *testing.T, add func(*artifact.Writer) error) *artifact.File {
+	path := filepath.Join(t.TempDir(), "test.map")
 	w, err := artifact.NewWriter("graph", "test")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Add("other", []byte{1}); err != nil {
+	if err := add(w); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.WriteFile(path); err != nil {
