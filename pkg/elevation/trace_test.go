@@ -194,3 +194,40 @@ func writtenArtifact(t *testing.T, add func(*artifact.Writer) error) *artifact.F
 	t.Cleanup(func() { f.Close() })
 	return f
 }
+
+// FuzzStoredSamples feeds Stored arbitrary sample sections, as a corrupt
+// graph.map could hold them (Open checks sizes, not contents): a route's
+// profile must come out, or the segment be refused, without a panic or a
+// hang, whatever the ranges, offsets and heights say.
+func FuzzStoredSamples(f *testing.F) {
+	f.Add([]byte{0, 0, 0, 0, 3, 0, 0, 0, 6, 0, 0, 0}, []byte{0, 0, 0, 0, 0, 0, 0x20, 0x41, 0, 0, 0xa0, 0x41}, uint8(0), false)
+	f.Add([]byte{5, 0, 0, 0, 2, 0, 0, 0}, []byte{0, 0, 0xc0, 0x7f, 0, 0, 0x80, 0x7f}, uint8(1), true)
+	ramp := surface(func(d float64) float64 { return 800 + 0.03*d })
+	f.Fuzz(func(t *testing.T, first, floats []byte, seg uint8, reverse bool) {
+		m := &Samples{First: fuzzU32(first), Off: fuzzF32(floats), H: fuzzF32(floats)}
+		var p Profiler
+		p.Begin(ramp)
+		p.Line(northLine(0, 40), Ground)
+		for s := range 3 {
+			p.Stored(m, uint32(seg)+uint32(s), reverse, Structure(s%3), northLine(40)[0], northLine(90)[0])
+		}
+		p.Line(northLine(90, 120), Ground)
+		p.End()
+	})
+}
+
+func fuzzU32(b []byte) []uint32 {
+	out := make([]uint32, len(b)/4)
+	for i := range out {
+		out[i] = uint32(b[4*i]) | uint32(b[4*i+1])<<8 | uint32(b[4*i+2])<<16 | uint32(b[4*i+3])<<24
+	}
+	return out
+}
+
+func fuzzF32(b []byte) []float32 {
+	out := make([]float32, len(b)/4)
+	for i := range out {
+		out[i] = math.Float32frombits(uint32(b[4*i]) | uint32(b[4*i+1])<<8 | uint32(b[4*i+2])<<16 | uint32(b[4*i+3])<<24)
+	}
+	return out
+}
