@@ -72,10 +72,30 @@ func (pl *profileLine) set(d, h []float64) {
 // segmentAt returns the index k, searching forward from k, of the segment
 // [d[k], d[k+1]] holding x (the last segment for x beyond it).
 func (pl *profileLine) segmentAt(x float64, k int) int {
-	for k+1 < len(pl.d)-1 && pl.d[k+1] <= x {
+	d := pl.d
+	last := len(d) - 2 // the last segment
+	// Callers step x by one sample's spacing, so k usually moves by 0, 1 or
+	// 2: two conditional increments the compiler turns into flag
+	// arithmetic, then a loop that rarely runs, rather than a loop whose
+	// trip count a new profile mispredicts at every sample.
+	if k < last {
+		k += b2i(d[k+1] <= x)
+	}
+	if k < last {
+		k += b2i(d[k+1] <= x)
+	}
+	for k < last && d[k+1] <= x {
 		k++
 	}
 	return k
+}
+
+// b2i is 1 for true and 0 for false, without a branch.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // at returns the height at distance x inside segment k.
