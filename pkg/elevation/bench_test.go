@@ -1,8 +1,8 @@
 package elevation
 
 import (
-	"math"
 	"context"
+	"math"
 	"math/rand/v2"
 	"testing"
 
