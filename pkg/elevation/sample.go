@@ -54,16 +54,16 @@ func (p *Profiler) sampleLine(s Sampler, pts [][2]float64, structs []Structure, 
 	defer p.seq.end()
 	p.appendPieces(pts, structs, all)
 	if n := len(pts); n > 0 {
-		p.add(p.src, p.dist, pts[n-1][0], pts[n-1][1], true) // the end is always a ground anchor
+		p.add(p.dist, pts[n-1][0], pts[n-1][1], true) // the end is always a ground anchor
 	}
 	p.src = nil // a pooled Profiler must not keep a closed release's DEM reachable
 }
 
-// begin starts a profile read from s: no samples, at distance 0, after
-// ground (the start is a ground anchor).
+// begin starts a profile read from s: no samples, no last point, at
+// distance 0, after ground (the start is a ground anchor).
 func (p *Profiler) begin(s Sampler) {
 	p.d, p.h = p.d[:0], p.h[:0]
-	p.src, p.dist, p.prev = s, 0, Ground
+	p.src, p.dist, p.prev, p.has = s, 0, Ground, false
 	if d, ok := s.(*DEM); ok {
 		p.seq.begin(d)
 	}
@@ -93,7 +93,7 @@ func (p *Profiler) appendPieces(pts [][2]float64, structs []Structure, all Struc
 		for j := 0; j < k; j++ {
 			f := float64(j) / float64(k)
 			anchored := seg == Ground || (j == 0 && p.prev == Ground)
-			p.add(p.src, p.dist+f*l, a[0]+f*(b[0]-a[0]), a[1]+f*(b[1]-a[1]), anchored)
+			p.add(p.dist+f*l, a[0]+f*(b[0]-a[0]), a[1]+f*(b[1]-a[1]), anchored)
 		}
 		p.dist += l
 		p.prev = seg
@@ -116,10 +116,10 @@ func pieceLength(a, b [2]float64, cosA float64) (l, cosB float64) {
 	return 2 * geo.EarthRadius * math.Asin(math.Min(1, math.Sqrt(h))), cosB
 }
 
-func (p *Profiler) add(s Sampler, d, lon, lat float64, anchored bool) {
+func (p *Profiler) add(d, lon, lat float64, anchored bool) {
 	h := math.NaN()
 	if anchored {
-		if v, ok := p.at(s, lon, lat); ok {
+		if v, ok := p.at(lon, lat); ok {
 			h = v
 		}
 	}
@@ -127,12 +127,13 @@ func (p *Profiler) add(s Sampler, d, lon, lat float64, anchored bool) {
 	p.h = append(p.h, h)
 }
 
-// at reads s through the sequential reader when sampleLine set one up.
-func (p *Profiler) at(s Sampler, lon, lat float64) (float64, bool) {
+// at reads the line's Sampler, through the sequential reader when begin
+// set one up.
+func (p *Profiler) at(lon, lat float64) (float64, bool) {
 	if p.seq.d != nil {
 		return p.seq.at(lon, lat)
 	}
-	return s.At(lon, lat)
+	return p.src.At(lon, lat)
 }
 
 // fillGaps replaces NaN heights by linear interpolation, by distance, between

@@ -16,10 +16,7 @@ import "math"
 // anchored by the ground heights at its ends, exactly as in Route.
 
 // Begin starts a route's profile, its heights read from s.
-func (p *Profiler) Begin(s Sampler) {
-	p.begin(s)
-	p.has = false
-}
+func (p *Profiler) Begin(s Sampler) { p.begin(s) }
 
 // Line appends the samples of a line pts of structure st, sampled now.
 func (p *Profiler) Line(pts [][2]float64, st Structure) {
@@ -74,7 +71,7 @@ func (p *Profiler) Stored(m *Samples, seg uint32, reverse bool, st Structure, fr
 func (p *Profiler) End() Climb {
 	defer p.seq.end()
 	if p.has {
-		p.add(p.src, p.dist, p.last[0], p.last[1], true)
+		p.add(p.dist, p.last[0], p.last[1], true)
 	}
 	p.src, p.has = nil, false
 	return p.climb()
