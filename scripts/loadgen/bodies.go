@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"fmt"
+	"os"
 	"strconv"
 )
 
@@ -45,4 +48,19 @@ func makeBodies(pts [][2]float64, c config) [][]byte {
 		bodies[i] = append(b, '}')
 	}
 	return bodies
+}
+
+// dumpBodies writes bodies to path, one per line, so that another load
+// generator (wrk, with scripts/wrk-bodies.lua) sends exactly what loadgen
+// would.
+func dumpBodies(path string, bodies [][]byte) error {
+	var b bytes.Buffer
+	for _, body := range bodies {
+		b.Write(body)
+		b.WriteByte('\n')
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("-dump: %w", err)
+	}
+	return nil
 }

@@ -40,6 +40,7 @@ type config struct {
 	timeout  time.Duration
 	seed     uint64
 	header   bool
+	dump     string // write the bodies to this file, one per line, and exit
 }
 
 func parseFlags() (config, error) {
@@ -58,6 +59,7 @@ func parseFlags() (config, error) {
 	flag.DurationVar(&c.timeout, "timeout", 10*time.Second, "per-request timeout")
 	flag.Uint64Var(&c.seed, "seed", 1, "random seed for the sampled points")
 	flag.BoolVar(&c.header, "header", false, "print the table header before the row")
+	flag.StringVar(&c.dump, "dump", "", "write the request bodies to this file, one per line, and exit (for wrk: scripts/wrk-bodies.lua)")
 	headerOnly := flag.Bool("header-only", false, "print the table header and exit (scripts/bench)")
 	flag.Parse()
 	if *headerOnly {
@@ -104,6 +106,9 @@ func run(ctx context.Context, c config) error {
 		return err
 	}
 	bodies := makeBodies(pts, c)
+	if c.dump != "" {
+		return dumpBodies(c.dump, bodies)
+	}
 	u, _ := url.Parse(c.url)
 	if c.warmup > 0 {
 		if _, err := load(ctx, c, u, bodies, c.warmup); err != nil {
