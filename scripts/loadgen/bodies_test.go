@@ -1,0 +1,55 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestDumpBodies checks that -dump writes exactly the bodies loadgen sends,
+// one JSON document per line, which scripts/wrk-bodies.lua relies on.
+func TestDumpBodies(t *testing.T) {
+	pts := [][2]float64{{1.5232153, 42.5308469}, {1.5977479, 42.5704876}, {1.5898863, 42.5372645}}
+	for _, c := range []config{
+		{profile: "car", alts: 0, bodies: 5},
+		{profile: "foot", alts: -1, bodies: 3},
+		{profile: "car", size: 2, bodies: 2},
+	} {
+		bodies := makeBodies(pts, c)
+		path := filepath.Join(t.TempDir(), "bodies")
+		if err := dumpBodies(path, bodies); err != nil {
+			t.Fatal(err)
+		}
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := bytes.Split(bytes.TrimSuffix(raw, []byte("\n")), []byte("\n"))
+		if len(lines) != len(bodies) {
+			t.Fatalf("%+v: %d lines, want %d", c, len(lines), len(bodies))
+		}
+		for i, line := range lines {
+			if !bytes.Equal(line, bodies[i]) {
+				t.Fatalf("%+v: line %d = %s, want %s", c, i, line, bodies[i])
+			}
+			var body struct {
+				Profile      string       `json:"profile"`
+				Alternatives *int         `json:"alternatives"`
+				Coordinates  [][2]float64 `json:"coordinates"`
+				Sources      [][2]float64 `json:"sources"`
+			}
+			if err := json.Unmarshal(line, &body); err != nil {
+				t.Fatalf("%+v: line %d is not JSON: %v", c, i, err)
+			}
+			if body.Profile != c.profile || (body.Alternatives != nil) != (c.size == 0 && c.alts >= 0) ||
+				(c.size == 0 && len(body.Coordinates) != 2) || (c.size > 0 && len(body.Sources) != c.size) {
+				t.Fatalf("%+v: line %d = %s", c, i, line)
+			}
+		}
+	}
+	if err := dumpBodies(filepath.Join(t.TempDir(), "missing", "bodies"), nil); err == nil {
+		t.Fatal("dumping into a missing directory succeeded")
+	}
+}
