@@ -46,7 +46,7 @@
 // grants, usage records) and FILE-journal (a preallocated write-ahead log of
 // charges and their cancellations, 8 MiB by default). Reserve appends its
 // charge to the journal in a group commit and Commit returns after the
-// group's fdatasync; several groups may be syncing at once. A background applier then writes the charges to bbolt
+// group's fdatasync; two groups may be syncing at once (syncDepth). A background applier then writes the charges to bbolt
 // in batches, and Open replays into bbolt whatever a crashed process left
 // in the journal. Readers of balances and usage (GetAccount, LookupUsage,
 // Verify, AddCredits) first wait for the applier, so they see every

@@ -9,13 +9,18 @@ import (
 
 // syncDepth is how many journal fdatasyncs may be in flight at once. With
 // one, a commit that arrives while a group is syncing waits for that sync
-// and then its own; with several, its group starts syncing at once. This
-// disk serves concurrent syncs nearly as fast as one (4 at once took
-// 1.4–1.7× as long as 1), and BenchmarkMeter at 4 and 8 in flight
-// was fastest with 4 to 8 slots (1: 0.69 ms a charge at 4 in flight, 2:
-// 0.56, 4: 0.31, 8: 0.30). Under heavy load all slots are busy and groups
-// grow instead.
-const syncDepth = 8
+// and then its own; with several, its group starts syncing at once. Alone,
+// the disk serves concurrent syncs nearly as fast as one, and BenchmarkMeter
+// (no routing beside it) likes 4 to 8 slots (0.69 ms a charge at 4 in flight
+// with 1 slot, 0.56 with 2, 0.31 with 4 or 8). Under real load two are
+// better: every sync costs CPU (writeback, a virtio kick, interrupts and
+// thread wake-ups, about 7 % of a metered mapd's CPU at 8 slots), and with
+// fewer slots the commits that arrive meanwhile form larger groups. Metered
+// HTTP on Andorra, alternated (BENCHMARKS.md, "wrk, and two syncs in flight"): at 64
+// clients 2 slots beat 8 in 8 of 9 pairs (median +6 %), and 1 slot lost
+// what 2 gained; at 4 clients, where each request waits for its own sync,
+// 1, 2 and 8 slots served the same within noise.
+const syncDepth = 2
 
 // committer is the embedded store's pipelined group commit into the
 // journal. Callers queue charge records; one goroutine takes everything
