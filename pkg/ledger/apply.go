@@ -184,8 +184,12 @@ func applyRecords(tx *bolt.Tx, recs []journalRecord) error {
 			acct.uncharge(r)
 			continue
 		}
-		if err := putJSON(usage, []byte(r.RequestID), r.Usage); err != nil {
-			return err
+		raw, err := encodeUsage(r.Usage)
+		if err != nil {
+			return fmt.Errorf("encoding the usage record of request %s: %w", r.RequestID, err)
+		}
+		if err := usage.Put([]byte(r.RequestID), raw); err != nil {
+			return fmt.Errorf("writing the usage record of request %s: %w", r.RequestID, err)
 		}
 		acct.charge(r)
 	}

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/mapsco/maps/pkg/internal/benchcpu"
 )
 
 // BenchmarkMeter measures the metering overhead per request:
@@ -13,7 +15,9 @@ import (
 // exactly inflight requests in flight (goroutines calling in a loop, like
 // that many synchronous HTTP clients), on one hot account and on 64
 // accounts. Run with -benchtime=3000x or so; ns/op is wall time per request
-// across all goroutines, so requests/s = 1e9 / ns/op.
+// across all goroutines, so requests/s = 1e9 / ns/op; cpu-ns/op is the
+// process's CPU per request (the store's goroutines and syscalls included),
+// what a loaded server pays.
 func BenchmarkMeter(b *testing.B) {
 	backends := []struct {
 		name string
@@ -44,6 +48,7 @@ func benchMeter(b *testing.B, s Store, accounts, inFlight int) {
 	left.Store(int64(b.N))
 	var wg sync.WaitGroup
 	b.ResetTimer()
+	defer benchcpu.Report(b)()
 	for w := range inFlight {
 		key := keys[w%len(keys)]
 		wg.Go(func() {

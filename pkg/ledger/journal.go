@@ -182,15 +182,15 @@ func readRecord(r *bufio.Reader, epoch uint64, left int64) (payload []byte, ok b
 
 // appendRecord appends r's encoding in the given epoch to buf.
 func appendRecord(buf []byte, epoch uint64, r journalRecord) ([]byte, error) {
-	payload, err := json.Marshal(r)
-	if err != nil {
-		return buf, fmt.Errorf("encoding the journal record of request %s: %w", r.RequestID, err)
-	}
 	start := len(buf)
-	buf = binary.LittleEndian.AppendUint32(buf, uint32(len(payload)))
+	buf = binary.LittleEndian.AppendUint32(buf, 0) // the payload's length, below
 	buf = binary.LittleEndian.AppendUint32(buf, 0) // the CRC, below
 	buf = binary.LittleEndian.AppendUint64(buf, epoch)
-	buf = append(buf, payload...)
+	buf, err := appendJournalJSON(buf, r)
+	if err != nil {
+		return buf[:start], fmt.Errorf("encoding the journal record of request %s: %w", r.RequestID, err)
+	}
+	binary.LittleEndian.PutUint32(buf[start:], uint32(len(buf)-start-journalHeader))
 	binary.LittleEndian.PutUint32(buf[start+4:], crc32.Checksum(buf[start+8:], castagnoli))
 	return buf, nil
 }
