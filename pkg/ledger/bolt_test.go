@@ -1,7 +1,10 @@
 package ledger
 
 import (
+	"encoding/binary"
 	"errors"
+	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -66,5 +69,44 @@ func TestBoltVerifyFindsMismatch(t *testing.T) {
 	}
 	if report.OK() || report.Mismatches[0].AccountID != acct.AccountID || report.Mismatches[0].Balance != 13 {
 		t.Errorf("Verify = %+v, want a mismatch on %s with balance 13", report, acct.AccountID)
+	}
+}
+
+// TestBoltWritesFreelist: the file records its free pages, so that opening
+// it reads a few pages rather than all of them (a ledger grows by a usage
+// record per charged request). It reads bbolt's meta pages (format 2 of
+// go.etcd.io/bbolt: a 16-byte page header, then magic, version, page size,
+// flags, root bucket, freelist page id, page count, txid): the newer meta
+// must name a freelist page, not bbolt's "none" (all ones).
+func TestBoltWritesFreelist(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ledger.db")
+	s, err := OpenWith(bg, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, key := newAccount(t, s, 100, nil)
+	for i := range 20 {
+		charge(t, s, key, "directions", 1, fmt.Sprintf("r%d", i))
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const magic = 0xED0CDAED
+	var freelist, txid uint64
+	for _, off := range []int{0, int(binary.LittleEndian.Uint32(raw[16+8:]))} { // pages 0 and 1
+		m := raw[off+16:]
+		if binary.LittleEndian.Uint32(m) != magic {
+			t.Fatalf("no bbolt meta page at offset %d", off)
+		}
+		if tx := binary.LittleEndian.Uint64(m[48:]); tx >= txid {
+			txid, freelist = tx, binary.LittleEndian.Uint64(m[32:])
+		}
+	}
+	if freelist == ^uint64(0) {
+		t.Errorf("the ledger's newest meta page (txid %d) names no freelist: every Open would read the whole file", txid)
 	}
 }
