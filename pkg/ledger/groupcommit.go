@@ -15,11 +15,11 @@ import (
 // with 1 slot, 0.56 with 2, 0.31 with 4 or 8). Under real load two are
 // better: every sync costs CPU (writeback, a virtio kick, interrupts and
 // thread wake-ups, about 7 % of a metered mapd's CPU at 8 slots), and with
-// fewer slots the commits that arrive meanwhile form larger groups. Metered
-// HTTP on Andorra, alternated (BENCHMARKS.md, "wrk, and two syncs in flight"): at 64
-// clients 2 slots beat 8 in 8 of 9 pairs (median +6 %), and 1 slot lost
-// what 2 gained; at 4 clients, where each request waits for its own sync,
-// 1, 2 and 8 slots served the same within noise.
+// fewer slots the commits that arrive meanwhile form larger groups.
+// Metered HTTP on Andorra, alternated (BENCHMARKS.md, "wrk, and two syncs
+// in flight"): at 64 clients 2 slots beat 8 in 8 of 9 pairs (median +6 %),
+// and 1 slot lost what 2 gained; at 4 clients, where each request waits
+// for its own sync, 1, 2 and 8 slots served the same within noise.
 const syncDepth = 2
 
 // committer is the embedded store's pipelined group commit into the
