@@ -16,9 +16,10 @@ import (
 // json.Marshal fails). Decoding stays with
 // encoding/json.
 
-// encodeUsage returns u as json.Marshal would.
+// encodeUsage returns u as json.Marshal would. A record from the server is
+// about 200 bytes, so 256 holds it without growing.
 func encodeUsage(u Usage) ([]byte, error) {
-	if b, ok := appendUsageFields(make([]byte, 0, 192), u); ok {
+	if b, ok := appendUsageFields(make([]byte, 0, 256), u); ok {
 		return append(b, '}'), nil
 	}
 	return json.Marshal(u)
