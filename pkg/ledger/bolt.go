@@ -109,7 +109,7 @@ func openBolt(ctx context.Context, path string, opts Options) (*boltStore, error
 		return nil, err
 	}
 	s.apply = newApplier(db)
-	s.commits = newCommitter(s.journal, db, s.apply, opts.MaxBatch)
+	s.commits = newCommitter(s.journal, db, s.apply, opts.MaxBatch, opts.Sync)
 	return s, nil
 }
 

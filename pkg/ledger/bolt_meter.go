@@ -61,28 +61,35 @@ func (s *boltStore) Reserve(ctx context.Context, key KeyInfo, operation string, 
 	if err != nil {
 		return Reservation{}, err
 	}
-	defer a.mu.Unlock()
 	if a.status != StatusActive {
+		a.mu.Unlock()
 		return Reservation{}, fmt.Errorf("reserving for account %s: %w", key.AccountID, ErrAccountSuspended)
 	}
 	now := s.opts.Now()
 	sp := a.spend.at(now)
 	if short := capCheck(key.AccountID, a.balance-a.held, a.caps, sp, credits); short != nil {
+		a.mu.Unlock()
 		return Reservation{}, short
 	}
 	usage := Usage{RequestID: requestID, AccountID: key.AccountID, KeyID: key.KeyID,
 		Operation: operation, Credits: credits, At: now.UTC()}
-	job, err := s.commits.enqueue(journalRecord{Usage: usage, Day: sp.Day, Month: sp.Month})
-	if err != nil {
-		return Reservation{}, fmt.Errorf("reserving for request %s: %w", requestID, err)
-	}
+	job := s.commits.newJob(journalRecord{Usage: usage, Day: sp.Day, Month: sp.Month})
 	h := hold{credits: credits, day: sp.Day, month: sp.Month, charge: job}
 	id := s.nextHold.Add(1)
 	a.spend = sp.plus(h.day, h.month, credits)
 	a.held += credits
 	a.holds[id] = h
-	return Reservation{ID: id, AccountID: key.AccountID, KeyID: key.KeyID, Operation: operation,
-		RequestID: requestID, Credits: credits, At: now}, nil
+	a.mu.Unlock()
+	r := Reservation{ID: id, AccountID: key.AccountID, KeyID: key.KeyID, Operation: operation,
+		RequestID: requestID, Credits: credits, At: now}
+	// The charge is written outside the account's lock: the writer may be
+	// writing other requests' charges too, and they need that lock to
+	// reserve.
+	if err := s.commits.send(job); err != nil {
+		s.Release(ctx, r) // nothing was written: this only gives the credits back
+		return Reservation{}, fmt.Errorf("reserving for request %s: %w", requestID, err)
+	}
+	return r, nil
 }
 
 // loadedAccount returns the account's live entry, loaded and locked.
@@ -114,6 +121,11 @@ func (s *boltStore) Commit(ctx context.Context, r Reservation) error {
 		return err
 	}
 	err = h.charge.wait()
+	if err == nil {
+		s.commits.charge(h.charge)
+	} else {
+		s.commits.void(h.charge)
+	}
 
 	a.mu.Lock()
 	a.held -= h.credits
@@ -158,15 +170,22 @@ func (s *boltStore) takeHold(r Reservation, doing string) (*liveAccount, hold, e
 
 // cancel voids a taken hold's charge: once its journal write is done, a
 // cancellation record goes after it and is synced, then the credits are
-// free again. If the charge never became durable there is nothing to
-// cancel. If the cancellation cannot be written the charge stands, and
-// the account's view says so.
+// free again. If the charge was never written there is nothing to cancel.
+// If the cancellation cannot be written the charge stands (a reopen
+// replays it), and the account's view and bbolt say so.
 func (s *boltStore) cancel(a *liveAccount, h hold) error {
 	var err error
 	if h.charge.wait() == nil {
+		// Void before the cancellation is written: a wrap in between must
+		// not carry the charge into a new epoch without it.
+		s.commits.void(h.charge)
 		rec := h.charge.rec
 		rec.Cancel = true
-		err = s.commits.submit(rec)
+		if err = s.commits.submit(rec); err != nil {
+			s.commits.charge(h.charge)
+		}
+	} else {
+		s.commits.void(h.charge)
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()

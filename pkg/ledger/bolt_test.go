@@ -10,9 +10,17 @@ import (
 	"time"
 )
 
-func TestBoltContract(t *testing.T) { runContract(t, openBoltTest) }
+func TestBoltContract(t *testing.T) {
+	for _, mode := range syncModes {
+		t.Run(mode.String(), func(t *testing.T) { runContract(t, boltOpener(mode)) })
+	}
+}
 
-func TestBoltMixedOutcomes(t *testing.T) { runMixedOutcomes(t, openBoltTest(t, Options{})) }
+func TestBoltMixedOutcomes(t *testing.T) {
+	for _, mode := range syncModes {
+		t.Run(mode.String(), func(t *testing.T) { runMixedOutcomes(t, boltOpener(mode)(t, Options{})) })
+	}
+}
 
 // TestBoltHoldsVanishOnReopen: holds live in memory, so closing (or
 // crashing) without committing gives the credits back.

@@ -3,10 +3,12 @@ package ledger
 import (
 	"bufio"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -14,38 +16,51 @@ import (
 )
 
 // The crash test runs a child process (this test binary again) that charges
-// one account from 32 goroutines and prints each request id once its Commit
-// returned, like a server sending 200. The parent kills it with SIGKILL
-// mid-load, reopens the file and checks that the books balance and that
-// every acknowledged request has its usage record.
+// one account from 32 goroutines, each holding its reservation for up to
+// 2 ms as a request computes, and prints "C id" once a Commit returned, like
+// a server sending 200, or, for one request in eight, releases it and
+// prints "R id", like a server answering a failure. The parent kills it
+// with SIGKILL mid-load, reopens the file and checks that the books
+// balance, that every acknowledged request has its usage record and that
+// no released one has.
 //
 // Most acknowledged charges are then only in the journal, so reopening
 // replays them. With the smallest journal the child also starts the journal
-// over every few hundred charges, so the kill lands near one of those too.
+// over every few hundred charges, carrying the charges of the requests in
+// flight into the new epoch, so the kill lands near one of those too. Both
+// sync modes run it: SyncBackground acknowledges charges that are written
+// and not yet synced, which a kill (unlike a power cut) must not lose.
 const (
 	crashEnvPath    = "LEDGER_CRASH_CHILD_PATH"
 	crashEnvKey     = "LEDGER_CRASH_CHILD_KEY"
 	crashEnvJournal = "LEDGER_CRASH_CHILD_JOURNAL"
+	crashEnvSync    = "LEDGER_CRASH_CHILD_SYNC"
 )
 
 func TestBoltCrashMidLoad(t *testing.T) {
 	if path := os.Getenv(crashEnvPath); path != "" {
 		size, _ := strconv.ParseInt(os.Getenv(crashEnvJournal), 10, 64)
-		crashChild(path, os.Getenv(crashEnvKey), size)
+		mode, err := ParseSync(os.Getenv(crashEnvSync))
+		if err != nil {
+			t.Fatal(err)
+		}
+		crashChild(path, os.Getenv(crashEnvKey), Options{JournalSize: size, Sync: mode})
 		return
 	}
-	for _, tc := range []struct {
-		name        string
-		journalSize int64
-		acks        int
-	}{{"default journal", 0, 500}, {"smallest journal", minJournalSize, 3000}} {
-		t.Run(tc.name, func(t *testing.T) { crashMidLoad(t, tc.journalSize, tc.acks) })
+	for _, mode := range syncModes {
+		for _, tc := range []struct {
+			name        string
+			journalSize int64
+			acks        int
+		}{{"default journal", 0, 500}, {"smallest journal", minJournalSize, 3000}} {
+			t.Run(mode.String()+"/"+tc.name, func(t *testing.T) { crashMidLoad(t, Options{JournalSize: tc.journalSize, Sync: mode}, tc.acks) })
+		}
 	}
 }
 
-func crashMidLoad(t *testing.T, journalSize int64, acks int) {
+func crashMidLoad(t *testing.T, child Options, acks int) {
 	path := filepath.Join(t.TempDir(), "ledger.db")
-	s, err := Open(bg, path)
+	s, err := OpenWith(bg, path, child) // creates the journal at the child's size (an existing one keeps its own)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,15 +68,27 @@ func crashMidLoad(t *testing.T, journalSize int64, acks int) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	epoch := s.(*boltStore).journal.epoch
 	s.Close()
 
-	acked := runAndKill(t, path, acct.Key.Secret.Reveal(), journalSize, acks)
+	acked, released := runAndKill(t, path, acct.Key.Secret.Reveal(), child, acks)
 
 	s = openStore(t, path, Options{})
+	// Closing, the child's open and this one each raise the epoch once;
+	// every start-over of the child's journal did too.
+	wraps := s.(*boltStore).journal.epoch - epoch - 3
+	if child.JournalSize == minJournalSize && wraps < 5 {
+		t.Errorf("the child's journal started over %d times; the test wants it to do so often", wraps)
+	}
 	mustVerify(t, s)
 	for _, id := range acked {
 		if _, err := s.LookupUsage(bg, id); err != nil {
 			t.Errorf("request %s was acknowledged but has no usage record: %v", id, err)
+		}
+	}
+	for _, id := range released {
+		if u, err := s.LookupUsage(bg, id); err == nil {
+			t.Errorf("request %s was released but is charged: %+v", id, u)
 		}
 	}
 	a, err := s.GetAccount(bg, acct.AccountID)
@@ -71,15 +98,15 @@ func crashMidLoad(t *testing.T, journalSize int64, acks int) {
 	if a.Balance != 1_000_000-a.Usage.AllTime || a.Usage.Requests < int64(len(acked)) {
 		t.Errorf("after the crash: %+v with %d acknowledged", a, len(acked))
 	}
-	t.Logf("killed after %d acknowledged charges; %d usage records survive", len(acked), a.Usage.Requests)
+	t.Logf("killed after %d acknowledged and %d released requests, %d journal start-overs; %d usage records survive", len(acked), len(released), wraps, a.Usage.Requests)
 }
 
-// runAndKill starts the child, collects acknowledged request ids until it
-// has want of them, then SIGKILLs the child.
-func runAndKill(t *testing.T, path, key string, journalSize int64, want int) []string {
+// runAndKill starts the child, collects the ids of acknowledged and of
+// released requests until it has want acknowledged, then SIGKILLs the child.
+func runAndKill(t *testing.T, path, key string, child Options, want int) (acked, released []string) {
 	cmd := exec.Command(os.Args[0], "-test.run=^TestBoltCrashMidLoad$")
 	cmd.Env = append(os.Environ(), crashEnvPath+"="+path, crashEnvKey+"="+key,
-		crashEnvJournal+"="+strconv.FormatInt(journalSize, 10))
+		crashEnvJournal+"="+strconv.FormatInt(child.JournalSize, 10), crashEnvSync+"="+child.Sync.String())
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -88,28 +115,37 @@ func runAndKill(t *testing.T, path, key string, journalSize int64, want int) []s
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	var acked []string
 	lines := bufio.NewScanner(out)
+	read := func() {
+		switch line := lines.Text(); {
+		case strings.HasPrefix(line, "C "):
+			acked = append(acked, line[2:])
+		case strings.HasPrefix(line, "R "):
+			released = append(released, line[2:])
+		default:
+			t.Errorf("child said %q", line)
+		}
+	}
 	deadline := time.Now().Add(20 * time.Second)
 	for len(acked) < want && time.Now().Before(deadline) && lines.Scan() {
-		acked = append(acked, lines.Text())
+		read()
 	}
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	for lines.Scan() { // acknowledgements already written before the kill count too
-		acked = append(acked, lines.Text())
+	for lines.Scan() { // answers already written before the kill count too
+		read()
 	}
 	_ = cmd.Wait()
 	if len(acked) < want {
 		t.Fatalf("child acknowledged only %d charges", len(acked))
 	}
-	return acked
+	return acked, released
 }
 
-// crashChild charges forever until killed.
-func crashChild(path, key string, journalSize int64) {
-	s, err := OpenWith(bg, path, Options{JournalSize: journalSize})
+// crashChild charges and releases forever until killed.
+func crashChild(path, key string, opts Options) {
+	s, err := OpenWith(bg, path, opts)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
@@ -123,10 +159,20 @@ func crashChild(path, key string, journalSize int64) {
 	var wg sync.WaitGroup
 	for w := range 32 {
 		wg.Go(func() {
+			rng := rand.New(rand.NewPCG(uint64(w), 1))
 			for i := 0; ; i++ {
 				id := "crash-" + strconv.Itoa(w) + "-" + strconv.Itoa(i)
 				r, err := s.Reserve(bg, info, "directions", 1, id)
-				if err == nil {
+				if err != nil {
+					fmt.Fprintln(os.Stderr, err)
+					os.Exit(2)
+				}
+				time.Sleep(time.Duration(rng.IntN(2000)) * time.Microsecond) // computing
+				answer := "C "                                               // the "200": sent only after Commit returned
+				if rng.IntN(8) == 0 {
+					answer = "R " // the failure: sent only after Release returned
+					err = s.Release(bg, r)
+				} else {
 					err = s.Commit(bg, r)
 				}
 				if err != nil {
@@ -134,7 +180,7 @@ func crashChild(path, key string, journalSize int64) {
 					os.Exit(2)
 				}
 				mu.Lock()
-				fmt.Println(id) // the "200": sent only after Commit returned
+				fmt.Println(answer + id)
 				mu.Unlock()
 			}
 		})

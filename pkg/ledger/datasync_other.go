@@ -7,3 +7,6 @@ import "os"
 // datasync makes f's written data durable (a full fsync where fdatasync is
 // not available).
 func datasync(f *os.File) error { return f.Sync() }
+
+// startWriteback does nothing where sync_file_range is not available.
+func startWriteback(f *os.File, off, n int64) {}

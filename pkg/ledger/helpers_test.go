@@ -66,6 +66,19 @@ func openBoltTest(t *testing.T, opts Options) Store {
 	return openStore(t, filepath.Join(t.TempDir(), "ledger.db"), opts)
 }
 
+// syncModes are the embedded store's two ways of acknowledging a charge;
+// tests of what Commit promises run under both.
+var syncModes = []Sync{SyncBackground, SyncCommit}
+
+// boltOpener opens embedded stores that acknowledge charges in the given
+// way, whatever else the test asks for.
+func boltOpener(mode Sync) opener {
+	return func(t *testing.T, opts Options) Store {
+		opts.Sync = mode
+		return openBoltTest(t, opts)
+	}
+}
+
 func openPostgresTest(t *testing.T, opts Options) Store {
 	return openStore(t, newPostgresDSN(t), opts)
 }

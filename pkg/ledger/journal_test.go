@@ -143,8 +143,14 @@ func TestBoltJournalMissing(t *testing.T) {
 // TestBoltJournalWraps charges many times the journal's capacity from
 // several goroutines: every charge is kept, before and after reopening.
 func TestBoltJournalWraps(t *testing.T) {
+	for _, mode := range syncModes {
+		t.Run(mode.String(), func(t *testing.T) { journalWraps(t, mode) })
+	}
+}
+
+func journalWraps(t *testing.T, mode Sync) {
 	path := filepath.Join(t.TempDir(), "ledger.db")
-	s := openStore(t, path, Options{JournalSize: minJournalSize})
+	s := openStore(t, path, Options{JournalSize: minJournalSize, Sync: mode})
 	_, key := newAccount(t, s, 1_000_000, &Caps{})
 	const workers, each = 16, 200 // about 10 times the journal
 	var wg sync.WaitGroup

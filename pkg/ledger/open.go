@@ -30,8 +30,54 @@ type Options struct {
 	// 30,000 charges); smaller values are raised to 64 KiB. An existing
 	// larger journal is kept at its size.
 	JournalSize int64
+	// Sync says when the embedded store's Commit returns: SyncBackground
+	// (the default) or SyncCommit. The PostgreSQL store always waits for
+	// its server's commit (synchronous_commit as the server sets it).
+	Sync Sync
 	// Now is the clock, for tests. nil means time.Now.
 	Now func() time.Time
+}
+
+// Sync says when the embedded store acknowledges a charge: whether Commit
+// waits for the journal's fdatasync or only for its write.
+type Sync int
+
+const (
+	// SyncBackground: Commit returns once the charge is written to the
+	// journal, which is in the kernel's hands from then on: it survives
+	// the death of the process (a crash, kill -9), not of the machine.
+	// The journal is fdatasynced continuously in the background, each sync
+	// starting as soon as the previous one ends, so a power loss or kernel
+	// crash loses at most the charges written during the last sync or two
+	// (a millisecond or so on this machine's disk: requests served, never
+	// charged). Cancellations (Release) still wait for their sync, so no
+	// power loss can leave a failed request charged.
+	SyncBackground Sync = iota
+	// SyncCommit: Commit returns once the charge is fdatasynced (fsync on
+	// commit, shared by concurrent commits), which survives a power loss.
+	// Every answer then waits for a disk flush: with few clients, each
+	// with one request in flight, that caps throughput near one answer
+	// per client per flush (BENCHMARKS.md, "When a charge is durable").
+	SyncCommit
+)
+
+// ParseSync reads a Sync from its name, "background" or "commit".
+func ParseSync(name string) (Sync, error) {
+	switch name {
+	case "background":
+		return SyncBackground, nil
+	case "commit":
+		return SyncCommit, nil
+	}
+	return 0, fmt.Errorf("%w: ledger sync %q: want background or commit", ErrInvalidArgument, name)
+}
+
+// String returns the name ParseSync reads.
+func (s Sync) String() string {
+	if s == SyncCommit {
+		return "commit"
+	}
+	return "background"
 }
 
 func (o Options) withDefaults() Options {
