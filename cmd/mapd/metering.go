@@ -17,6 +17,7 @@ import (
 // meteringOptions are serve's ledger and rate-limit flags.
 type meteringOptions struct {
 	ledger    string // bbolt file or postgres:// URL
+	sync      string // embedded ledger: "background" or "commit"
 	rateLimit int    // default requests/second per key
 	limiter   string // "memory" or redis://
 }
@@ -24,6 +25,7 @@ type meteringOptions struct {
 func addMeteringFlags(cmd *cobra.Command, o *meteringOptions) {
 	f := cmd.Flags()
 	f.StringVar(&o.ledger, "ledger", "ledger.db", "ledger: an embedded file, or postgres://... shared by replicas")
+	f.StringVar(&o.sync, "ledger-sync", "background", "embedded ledger: when a 200 may leave: background (once its charge is written to the journal, which survives a crash or kill -9 of mapd; the journal is fdatasynced continuously, so a power loss may lose the last millisecond or so of charges) or commit (once its charge is fdatasynced: survives a power loss, and every answer waits for a disk flush)")
 	f.IntVar(&o.rateLimit, "rate-limit", api.DefaultRate, "requests per second per key, for keys without their own limit")
 	f.StringVar(&o.limiter, "ratelimit", "memory", "where rate limits are counted: memory (this process) or redis://... (shared by replicas)")
 }
@@ -34,7 +36,11 @@ func openMetering(ctx context.Context, o meteringOptions) (m *api.Metering, read
 	if o.rateLimit < 1 {
 		return nil, nil, nil, fmt.Errorf("--rate-limit %d: want at least 1 request per second", o.rateLimit)
 	}
-	store, err := ledger.Open(ctx, o.ledger)
+	mode, err := ledger.ParseSync(o.sync)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("--ledger-sync: %w", err)
+	}
+	store, err := ledger.OpenWith(ctx, o.ledger, ledger.Options{Sync: mode})
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("open ledger: %w", err)
 	}

@@ -8,5 +8,3 @@ import "os"
 // not available).
 func datasync(f *os.File) error { return f.Sync() }
 
-// startWriteback does nothing where sync_file_range is not available.
-func startWriteback(f *os.File, off, n int64) {}
