@@ -15,4 +15,3 @@ func datasync(f *os.File) error {
 		}
 	}
 }
-
