@@ -44,7 +44,7 @@ func openMetering(ctx context.Context, o meteringOptions) (m *api.Metering, read
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("open ledger: %w", err)
 	}
-	if ledger.Embedded(o.ledger) {
+	if ledger.Embedded(o.ledger) && mode == ledger.SyncCommit {
 		addSyncProcs()
 	}
 	lim, err := ratelimit.Open(ctx, o.limiter)
@@ -67,15 +67,19 @@ func openMetering(ctx context.Context, o meteringOptions) (m *api.Metering, read
 	return &api.Metering{Meter: store, Limiter: lim, DefaultRate: o.rateLimit}, ready, closeAll, nil
 }
 
-// syncProcs is how many Ps mapd adds to GOMAXPROCS over the cores when it
-// journals charges to the embedded ledger. Each charge's group waits for
-// an fdatasync (0.2–1 ms here, up to 8 in flight), and a goroutine blocked
-// in a system call keeps its P until the runtime's monitor takes it back,
-// so with one P per core, metered directions at 64 clients left a third of
-// the cores idle: 3,215–3,320 requests/s against 4,518–5,396 with a journal
-// that does not sync. Two extra Ps gave 3,622–3,929 and four 3,787–4,232
-// (BENCHMARKS.md, "The journal's syncs and GOMAXPROCS"); with 4 clients
-// each request waits for its own sync and extra Ps change nothing.
+// syncProcs is how many Ps mapd adds to GOMAXPROCS over the cores when
+// requests wait for the embedded ledger's fdatasyncs (--ledger-sync
+// commit). A request leads its group's sync itself (0.2–1 ms here), and a
+// goroutine blocked in a system call keeps its P until the runtime's
+// monitor takes it back, so with one P per core, metered directions at 64
+// clients left a third of the cores idle: 3,215–3,320 requests/s against
+// 4,518–5,396 with a journal that does not sync. Two extra Ps gave
+// 3,622–3,929 and four 3,787–4,232 (BENCHMARKS.md, "The journal's syncs and
+// GOMAXPROCS"). With --ledger-sync background only the ledger's syncer
+// blocks, once a millisecond at most, and the extra Ps cost more than they
+// give: 64 clients, alternatives 0, 179–195 µs of CPU a request without
+// them against 203–250 with them (BENCHMARKS.md, "When a charge is
+// durable").
 const syncProcs = 4
 
 // addSyncProcs raises GOMAXPROCS by syncProcs unless the operator set it.

@@ -401,6 +401,14 @@ func TestMeteringExactlyKTwoReplicas(t *testing.T) {
 // flight whose commit was durable when the process died, before their
 // answer left.
 func TestMeteringKill9(t *testing.T) {
+	// background (the default) answers once a charge is written to the
+	// journal, commit once it is synced: a kill -9 must lose neither.
+	for _, mode := range []string{"background", "commit"} {
+		t.Run(mode, func(t *testing.T) { meteringKill9(t, mode) })
+	}
+}
+
+func meteringKill9(t *testing.T, ledgerSync string) {
 	clients, target := 64, 400
 	if testing.Short() {
 		clients, target = 32, 150
@@ -408,7 +416,7 @@ func TestMeteringKill9(t *testing.T) {
 	dsn := ledgerFile(t)
 	const credits = 1_000_000
 	acct := createAccount(t, dsn, credits, "--daily", "0")
-	s := serveMetered(t, dsn, "--rate-limit", "1000000")
+	s := serveMetered(t, dsn, "--rate-limit", "1000000", "--ledger-sync", ledgerSync)
 
 	var mu sync.Mutex
 	received := map[string]int64{} // request_id -> credits_charged of each 200
