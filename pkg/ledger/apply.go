@@ -16,7 +16,7 @@ import (
 // charges durable.
 const applyInterval = 200 * time.Millisecond
 
-// applier moves durable journal records into bbolt (usage records, account
+// applier moves committed journal records into bbolt (usage records, account
 // balances and totals) in the background. Readers of those (GetAccount,
 // LookupUsage, Verify, AddCredits) first call barrier, so they see every
 // Commit that returned before them.
@@ -30,8 +30,8 @@ type applier struct {
 	mu      sync.Mutex
 	changed *sync.Cond // applied or err changed
 	pending map[string]struct{}
-	queue   []journalRecord // durable, not yet in bbolt
-	handed  int64           // records handed over by the committer
+	queue   []journalRecord // committed, not yet in bbolt
+	handed  int64           // records handed over (committed)
 	applied int64           // records written to bbolt
 	err     error           // sticky: a failed bbolt transaction
 
@@ -70,7 +70,7 @@ func (a *applier) unclaim(requestIDs ...string) {
 	}
 }
 
-// add queues durable records, in journal order.
+// add queues committed records.
 func (a *applier) add(recs []journalRecord) {
 	a.mu.Lock()
 	a.queue = append(a.queue, recs...)

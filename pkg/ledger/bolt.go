@@ -62,8 +62,9 @@ type grantRecord struct {
 }
 
 // boltStore is the embedded ledger. Holds live in memory (see live.go);
-// charges go through the group committer into the journal (journal.go) and
-// from there, in the background, into bbolt (apply.go).
+// charges go through the group commit into the journal (groupcommit.go,
+// journal.go) and, once committed, in the background into bbolt
+// (apply.go).
 type boltStore struct {
 	db        *bolt.DB
 	path      string

@@ -46,13 +46,13 @@ func (s *boltStore) Authenticate(ctx context.Context, presentedKey string) (KeyI
 	return info, nil
 }
 
-// Reserve holds credits in memory and starts journaling the charge at
-// once, so that its fdatasync runs while the request computes: Commit then
-// waits only for what is left of it. A request that fails has its charge
-// cancelled by Release, durably, before its failure is answered. The cost
-// is the crash window: a request that is still computing when the process
-// dies has a durable charge and no answer, like one whose answer had not
-// left yet (docs/metering.md, "Crash and the in-flight few").
+// Reserve holds credits in memory and writes the charge to the journal at
+// once, so that Commit has little or nothing left to wait for. A request
+// that fails has its charge cancelled by Release, durably, before its
+// failure is answered. The cost is the crash window: a request that is
+// still computing when the process dies has a journaled charge and no
+// answer, like one whose answer had not left yet (docs/metering.md, "Crash
+// and the in-flight few").
 func (s *boltStore) Reserve(ctx context.Context, key KeyInfo, operation string, credits int64, requestID string) (Reservation, error) {
 	if err := checkRequest(key, operation, credits, requestID); err != nil {
 		return Reservation{}, err
@@ -113,8 +113,9 @@ func (s *boltStore) loadedAccount(accountID string) (*liveAccount, error) {
 	return a, nil
 }
 
-// Commit returns once the charge and usage record that Reserve started
-// journaling are on disk; they reach bbolt in the background.
+// Commit returns once the charge and usage record that Reserve journaled
+// are durable as Options.Sync says, and hands them to the applier, which
+// writes them to bbolt in the background.
 func (s *boltStore) Commit(ctx context.Context, r Reservation) error {
 	a, h, err := s.takeHold(r, "committing")
 	if err != nil {

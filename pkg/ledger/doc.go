@@ -19,8 +19,9 @@
 //     402; ErrAccountSuspended means 403.
 //  4. Run the handler. On success call [Meter.Commit] and send 200 only after
 //     it returned nil: Commit returns once the charge and its usage record are
-//     durable. On any failure (4xx/5xx, panic, client gone) call
-//     [Meter.Release]: a failed request costs nothing.
+//     durable (for the embedded store, as [Options.Sync] says). On any failure
+//     (4xx/5xx, panic, client gone) call [Meter.Release]: a failed request
+//     costs nothing.
 //
 // Any error wrapping ErrUnavailable means the backend cannot answer: reply 503
 // and never serve the request unmetered. Pass a context with a deadline.
@@ -29,12 +30,12 @@
 //
 // A reservation holds credits without spending them. The embedded store keeps
 // holds in memory (the process owns the file: bbolt takes an exclusive lock)
-// but starts journaling the charge at once, so that its fdatasync runs while
-// the request computes; Commit waits for that write, and Release appends a
-// cancellation and waits for it, so a failed request is answered only once
-// it costs nothing. A crash therefore leaves the charges of the requests in
-// flight (an answer may not have left), and a clean Close cancels the holds
-// still outstanding. The PostgreSQL store writes holds to a table (replicas must see each
+// but writes the charge to its journal at once; Commit waits for that write
+// (SyncBackground) or for its fdatasync (SyncCommit), and Release appends a
+// cancellation and waits for its fdatasync, so a failed request is answered
+// only once it costs nothing, whatever happens to the machine. A crash
+// therefore leaves the charges of the requests in flight (an answer may not
+// have left), and a clean Close cancels the holds still outstanding. The PostgreSQL store writes holds to a table (replicas must see each
 // other's holds) with an expiry (Options.HoldTTL, default 10 minutes); any
 // replica returns expired holds to their account. Commit makes the charge and
 // the usage record durable together, so a charge is either fully recorded or
@@ -44,11 +45,15 @@
 //
 // The embedded store is a pair of files: FILE (bbolt: accounts, keys,
 // grants, usage records) and FILE-journal (a preallocated write-ahead log of
-// charges and their cancellations, 8 MiB by default). Reserve appends its
-// charge to the journal in a group commit and Commit returns after the
-// group's fdatasync; two groups may be syncing at once (syncDepth). A background applier then writes the charges to bbolt
-// in batches, and Open replays into bbolt whatever a crashed process left
-// in the journal. Readers of balances and usage (GetAccount, LookupUsage,
+// charges and their cancellations, 8 MiB by default). Reserve writes its
+// charge to the journal itself, in one write with whatever other charges
+// are queued; with SyncCommit, Commit waits for an fdatasync covering it,
+// shared with concurrent commits (at most syncDepth in flight), and with
+// SyncBackground a goroutine syncs the journal every millisecond while
+// anything was written (groupcommit.go). A committed charge goes to a
+// background applier, which writes charges to bbolt in batches (a
+// released one never reaches bbolt), and Open replays into bbolt whatever a
+// crashed process left in the journal. Readers of balances and usage (GetAccount, LookupUsage,
 // Verify, AddCredits) first wait for the applier, so they see every
 // Commit that returned. Copy, move or back up the two files together, with
 // mapd stopped; Open refuses a ledger that crashed and lost its journal.

@@ -14,10 +14,11 @@ import (
 )
 
 // The charge journal is the embedded store's write-ahead log for Commit:
-// the file FILE-journal beside the bbolt file FILE. A Commit is durable once
-// its record is in the journal (one small write and one fdatasync per group
-// of commits); the records reach bbolt later, in batches, off the request
-// path (see applier), and are replayed into bbolt when the ledger is opened.
+// the file FILE-journal beside the bbolt file FILE. A charge is durable once
+// its record is in the journal (one small write per group of charges, and
+// one fdatasync per group of commits); committed records reach bbolt later,
+// in batches, off the request path (see applier), and records are replayed
+// into bbolt when the ledger is opened.
 //
 // Why a separate file: a bbolt commit writes whole 4 KiB pages (a usage leaf,
 // the account leaf, branch pages) and syncs twice (data pages, then the meta
@@ -42,8 +43,10 @@ import (
 // at offset 0. Replay therefore reads records from offset 0 while their CRC
 // holds and their epoch is the current one; the first record that fails
 // either test (zeros, a torn write, a record of an earlier epoch) ends the
-// journal. Records past a torn one were never acknowledged: their commit
-// waits for every earlier group's fdatasync.
+// journal. Records past a torn one were never acknowledged: syncs are
+// acknowledged in order, each covering everything written before it. A
+// start-over writes the charges of requests still in flight again at the
+// start of the new epoch (committer.wrap).
 const (
 	journalSuffix      = "-journal"
 	journalHeader      = 16
@@ -70,7 +73,7 @@ type journalRecord struct {
 }
 
 // journal is the open journal file. off and epoch belong to the
-// committer's goroutine once the store is open.
+// committer's writer once the store is open.
 type journal struct {
 	f     *os.File
 	path  string

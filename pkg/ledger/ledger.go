@@ -27,8 +27,9 @@ type Meter interface {
 	Reserve(ctx context.Context, key KeyInfo, operation string, credits int64, requestID string) (Reservation, error)
 
 	// Commit turns a reservation into a permanent charge and writes its
-	// usage record. It returns nil only once both are durable: send the
-	// 200 after it, never before. After Commit, whatever its outcome, the
+	// usage record. It returns nil only once both are durable (for the
+	// embedded store: survive the process's death, or with SyncCommit the
+	// machine's; see Options.Sync): send the 200 after it, never before. After Commit, whatever its outcome, the
 	// reservation is finished: do not Release it. An error that does not
 	// wrap ErrUnavailable means nothing was charged. ErrUnavailable
 	// almost always means nothing was charged either, but the charge may
