@@ -587,25 +587,25 @@ func (c *committer) carryOpen() error {
 	if len(c.open) == 0 {
 		return nil
 	}
-	buf := c.buf[:0]
+	jobs := make([]*commitJob, 0, len(c.open))
 	for job := range c.open {
-		var err error
-		if buf, err = appendRecord(buf, c.j.epoch, job.rec); err != nil {
-			return err
-		}
+		jobs = append(jobs, job)
 	}
-	c.buf = buf
-	if int64(len(buf)) > c.j.size {
-		return fmt.Errorf("%d bytes of open charges do not fit", len(buf))
+	n, err := c.encode(jobs)
+	if err != nil {
+		return err
 	}
-	if _, err := c.j.f.WriteAt(buf, 0); err != nil {
+	if n < len(jobs) {
+		return fmt.Errorf("%d open charges do not fit", len(jobs))
+	}
+	if _, err := c.j.f.WriteAt(c.buf, 0); err != nil {
 		return err
 	}
 	if err := datasync(c.j.f); err != nil {
 		return err
 	}
-	c.j.off = int64(len(buf))
-	c.written += int64(len(buf))
+	c.j.off = int64(len(c.buf))
+	c.written += int64(len(c.buf))
 	c.synced = c.written
 	return nil
 }

@@ -21,8 +21,8 @@ type Options struct {
 	// LockTimeout is how long the embedded store waits for the file lock
 	// held by another process before failing with ErrLocked. 0 means 1 s.
 	LockTimeout time.Duration
-	// MaxBatch caps how many Commits the embedded store writes to its
-	// journal in one group (one write, one fdatasync). 0 means 1024.
+	// MaxBatch caps how many charges the embedded store writes to its
+	// journal in one write. 0 means 1024.
 	MaxBatch int
 	// JournalSize is the size in bytes of the embedded store's journal
 	// (FILE-journal), preallocated when it is created; when it is full the
