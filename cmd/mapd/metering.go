@@ -25,7 +25,7 @@ type meteringOptions struct {
 func addMeteringFlags(cmd *cobra.Command, o *meteringOptions) {
 	f := cmd.Flags()
 	f.StringVar(&o.ledger, "ledger", "ledger.db", "ledger: an embedded file, or postgres://... shared by replicas")
-	f.StringVar(&o.sync, "ledger-sync", "background", "embedded ledger: when a 200 may leave: background (once its charge is written to the journal, which survives a crash or kill -9 of mapd; the journal is fdatasynced continuously, so a power loss may lose the last millisecond or so of charges) or commit (once its charge is fdatasynced: survives a power loss, and every answer waits for a disk flush)")
+	f.StringVar(&o.sync, "ledger-sync", "background", "embedded ledger: when a 200 may leave: background (once its charge is written to the journal, which survives a crash or kill -9 of mapd; the journal is fdatasynced every 5 ms while written to, so a power loss may lose the last 5 ms or so of charges) or commit (once its charge is fdatasynced: survives a power loss, and every answer waits for a disk flush)")
 	f.IntVar(&o.rateLimit, "rate-limit", api.DefaultRate, "requests per second per key, for keys without their own limit")
 	f.StringVar(&o.limiter, "ratelimit", "memory", "where rate limits are counted: memory (this process) or redis://... (shared by replicas)")
 }
@@ -76,7 +76,7 @@ func openMetering(ctx context.Context, o meteringOptions) (m *api.Metering, read
 // 4,518–5,396 with a journal that does not sync. Two extra Ps gave
 // 3,622–3,929 and four 3,787–4,232 (BENCHMARKS.md, "The journal's syncs and
 // GOMAXPROCS"). With --ledger-sync background only the ledger's syncer
-// blocks, once a millisecond at most, and the extra Ps cost more than they
+// blocks, once every few milliseconds at most, and the extra Ps cost more than they
 // give: 64 clients, alternatives 0, 179–195 µs of CPU a request without
 // them against 203–250 with them (BENCHMARKS.md, "When a charge is
 // durable").

@@ -21,15 +21,21 @@ const applyInterval = 200 * time.Millisecond
 // LookupUsage, Verify, AddCredits) first call barrier, so they see every
 // Commit that returned before them.
 //
-// It also keeps the set of request ids that are journaled (or about to be)
-// but not yet in bbolt, for the committer's duplicate check: an id leaves
-// the set only after the bbolt transaction that holds it committed.
+// It also keeps, for the committer's duplicate check, the set of request
+// ids that are journaled (or about to be) but not yet in bbolt, and the
+// greatest request id bbolt may hold: an id leaves the set only after the
+// bbolt transaction that holds it committed and newest covers it.
 type applier struct {
 	db *bolt.DB
 
 	mu      sync.Mutex
 	changed *sync.Cond // applied or err changed
 	pending map[string]struct{}
+	// newest is at least every request id in bbolt's usage bucket (ids
+	// compare as bytes, as bbolt orders keys). The server's ids grow with
+	// time (ULIDs), so a new one is greater and the duplicate check needs
+	// no bbolt lookup for it.
+	newest  string
 	queue   []journalRecord // committed, not yet in bbolt
 	handed  int64           // records handed over (committed)
 	applied int64           // records written to bbolt
@@ -41,8 +47,10 @@ type applier struct {
 	exited chan struct{}
 }
 
-func newApplier(db *bolt.DB) *applier {
-	a := &applier{db: db, pending: make(map[string]struct{}),
+// newApplier starts the applier of a ledger whose usage bucket holds no
+// request id greater than newest (see newestUsage).
+func newApplier(db *bolt.DB, newest string) *applier {
+	a := &applier{db: db, pending: make(map[string]struct{}), newest: newest,
 		wake: make(chan struct{}, 1), hurry: make(chan struct{}, 1),
 		stop: make(chan struct{}), exited: make(chan struct{})}
 	a.changed = sync.NewCond(&a.mu)
@@ -50,15 +58,29 @@ func newApplier(db *bolt.DB) *applier {
 	return a
 }
 
-// claim adds requestID to the pending set; false means it is already there.
-func (a *applier) claim(requestID string) bool {
+// claim adds requestID to the pending set; ok false means it is already
+// there. inBolt false means bbolt cannot hold it either, so there is no
+// need to look.
+func (a *applier) claim(requestID string) (ok, inBolt bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if _, dup := a.pending[requestID]; dup {
-		return false
+		return false, false
 	}
 	a.pending[requestID] = struct{}{}
-	return true
+	return true, requestID <= a.newest
+}
+
+// newestUsage returns the greatest request id in the usage bucket, for
+// newApplier: bbolt keeps keys in order, so it is the last one.
+func newestUsage(db *bolt.DB) (string, error) {
+	var newest string
+	err := db.View(func(tx *bolt.Tx) error {
+		k, _ := tx.Bucket([]byte(bucketUsage)).Cursor().Last()
+		newest = string(k)
+		return nil
+	})
+	return newest, err
 }
 
 // unclaim takes ids whose records will never be applied out of the set.
@@ -143,6 +165,7 @@ func (a *applier) applyQueued() {
 	} else {
 		a.applied += int64(len(recs))
 		for _, r := range recs {
+			a.newest = max(a.newest, r.RequestID) // before the id leaves pending: see claim
 			delete(a.pending, r.RequestID)
 		}
 	}

@@ -109,7 +109,13 @@ func openBolt(ctx context.Context, path string, opts Options) (*boltStore, error
 		db.Close()
 		return nil, err
 	}
-	s.apply = newApplier(db)
+	newest, err := newestUsage(db)
+	if err != nil {
+		s.journal.close()
+		db.Close()
+		return nil, fmt.Errorf("%w: opening ledger %s: %v", ErrUnavailable, path, err)
+	}
+	s.apply = newApplier(db, newest)
 	s.commits = newCommitter(s.journal, db, s.apply, opts.MaxBatch, opts.Sync)
 	return s, nil
 }

@@ -72,15 +72,20 @@ type journalRecord struct {
 	Cancel bool `json:"cancel,omitempty"`
 }
 
-// journal is the open journal file. off and epoch belong to the
+// journal is the open journal file. off, epoch and window belong to the
 // committer's writer once the store is open.
 type journal struct {
-	f     *os.File
-	path  string
-	size  int64
-	epoch uint64
-	off   int64
+	f      *os.File
+	path   string
+	size   int64
+	epoch  uint64
+	off    int64
+	window int64 // the read-ahead window off was in at the last readAhead
 }
+
+// readAheadWindow is how far ahead of the writer the journal's pages are
+// read in (see readAhead): 64 KiB, about 260 charges.
+const readAheadWindow = 64 << 10
 
 // openJournal opens path, creating it if missing unless mustExist, and
 // makes sure it is preallocated to at least size bytes.
@@ -96,11 +101,12 @@ func openJournal(path string, size int64, mustExist bool) (*journal, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening journal: %w", err)
 	}
-	j := &journal{f: f, path: path}
+	j := &journal{f: f, path: path, window: -1}
 	if err := j.preallocate(size); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("preallocating journal %s: %w", path, err)
 	}
+	willNeed(f, 0, readAheadWindow)
 	return j, nil
 }
 
@@ -196,6 +202,34 @@ func appendRecord(buf []byte, epoch uint64, r journalRecord) ([]byte, error) {
 	binary.LittleEndian.PutUint32(buf[start:], uint32(len(buf)-start-journalHeader))
 	binary.LittleEndian.PutUint32(buf[start+4:], crc32.Checksum(buf[start+8:], castagnoli))
 	return buf, nil
+}
+
+// readAhead asks the kernel to read in the window after the one the writer
+// has just entered (the first one when the writer is in the last), so that
+// no write waits for a page to be read. A write of part of a page that is
+// not in the page cache first reads the page from the disk, on the
+// request's path and with the writer's turn held: measured at 64 clients,
+// that cost 4 of the 7 µs of CPU a charge's write took, because a journal
+// page is touched once per trip through the file and the kernel reclaims
+// such cold pages (fincore showed a third of an idle journal gone within a
+// minute, on a machine with 22 GB free). Call it after off moves.
+func (j *journal) readAhead() {
+	w := j.off / readAheadWindow
+	if w == j.window {
+		return
+	}
+	j.window = w
+	willNeed(j.f, nextWindow(w, j.size), readAheadWindow)
+}
+
+// nextWindow is where the read-ahead window after window w starts in a
+// journal of size bytes: the file's start once w is the last.
+func nextWindow(w, size int64) int64 {
+	next := (w + 1) * readAheadWindow
+	if next >= size {
+		return 0
+	}
+	return next
 }
 
 func (j *journal) close() error {

@@ -231,3 +231,73 @@ func TestBoltDuplicateRequestIDs(t *testing.T) {
 	}
 	mustVerify(t, s)
 }
+
+// TestBoltDuplicateOlderRequestIDs: the duplicate check skips bbolt only
+// for ids newer than every id bbolt holds; older ones, in bbolt or not,
+// are still looked up, and so are ids charged before the ledger was
+// reopened.
+func TestBoltDuplicateOlderRequestIDs(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ledger.db")
+	s := openStore(t, path, Options{})
+	_, key := newAccount(t, s, 1000, &Caps{})
+	for _, id := range []string{"req-b", "req-d"} {
+		charge(t, s, key, "directions", 1, id)
+	}
+	if _, err := s.LookupUsage(bg, "req-d"); err != nil { // waits until both are in bbolt
+		t.Fatal(err)
+	}
+	check := func(s Store, id string, wantDup bool) {
+		t.Helper()
+		r, err := s.Reserve(bg, key, "directions", 1, id)
+		if err == nil {
+			err = s.Commit(bg, r)
+		}
+		if dup := errors.Is(err, ErrDuplicateRequest); dup != wantDup || (err != nil && !dup) {
+			t.Errorf("charging %s: %v; want a duplicate: %v", id, err, wantDup)
+		}
+	}
+	for _, c := range []struct {
+		id  string
+		dup bool
+	}{
+		{"req-a", false}, // older than the newest, not charged
+		{"req-b", true},  // older than the newest, charged
+		{"req-c", false},
+		{"req-d", true}, // the newest
+		{"req-e", false},
+	} {
+		check(s, c.id, c.dup)
+	}
+	s.Close()
+	s = openStore(t, path, Options{})
+	for _, id := range []string{"req-a", "req-b", "req-c", "req-d", "req-e"} {
+		check(s, id, true)
+	}
+	check(s, "req-f", false)
+	if a, _ := s.GetAccount(bg, key.AccountID); a.Balance != 1000-6 {
+		t.Errorf("balance %d, want %d: six distinct ids charged", a.Balance, 1000-6)
+	}
+	mustVerify(t, s)
+}
+
+// TestNextWindow: read-ahead asks for the window after the writer's, and
+// for the journal's start once the writer is in the last window, partial
+// or whole.
+func TestNextWindow(t *testing.T) {
+	const w = readAheadWindow
+	for _, c := range []struct {
+		window, size, want int64
+	}{
+		{0, 8 << 20, w},
+		{1, 8 << 20, 2 * w},
+		{(8<<20)/w - 2, 8 << 20, 8<<20 - w},
+		{(8<<20)/w - 1, 8 << 20, 0}, // the last window: the start is next
+		{0, w, 0},                   // a journal of one window
+		{1, 2*w + 100, 2 * w},       // the partial last window is read ahead
+		{2, 2*w + 100, 0},
+	} {
+		if got := nextWindow(c.window, c.size); got != c.want {
+			t.Errorf("nextWindow(%d, %d) = %d, want %d", c.window, c.size, got, c.want)
+		}
+	}
+}

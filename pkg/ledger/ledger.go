@@ -7,6 +7,11 @@ import (
 
 // Meter is the per-request part of the ledger, called by the HTTP middleware
 // on every compute request (see the package comment for the sequence).
+//
+// Its calls need no deadline from the caller: the PostgreSQL store bounds
+// each one's round trips itself (a few seconds, then ErrUnavailable), and
+// the embedded store never waits on a network. A context's deadline or
+// cancellation is still honoured where the store waits on the network.
 type Meter interface {
 	// Authenticate resolves a presented bearer key. It returns
 	// ErrMalformedKey, ErrUnknownKey or ErrRevokedKey for keys that must be

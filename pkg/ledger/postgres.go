@@ -35,6 +35,13 @@ const (
 	pgMaxConns       = 16
 )
 
+// pgCallTimeout bounds each Meter call's round trips, so that a server
+// that stopped answering costs a request 503 within seconds (the caller's
+// context may bound it more tightly). The server's own context would do,
+// but a timer per call costs every request CPU; only the PostgreSQL store
+// needs one.
+const pgCallTimeout = 2 * time.Second
+
 func openPostgres(ctx context.Context, dsn string, opts Options) (*postgresStore, error) {
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {

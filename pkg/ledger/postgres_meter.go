@@ -25,6 +25,8 @@ func (s *postgresStore) Authenticate(ctx context.Context, presentedKey string) (
 	gen := s.auth.generation()
 	var info KeyInfo
 	var revoked bool
+	ctx, cancel := context.WithTimeout(ctx, pgCallTimeout)
+	defer cancel()
 	err = s.pool.QueryRow(ctx, pgAuthenticate, h[:]).Scan(
 		&info.KeyID, &info.AccountID, &info.Kind, &info.RateLimit, &revoked, &info.AccountStatus)
 	switch {
@@ -46,6 +48,8 @@ func (s *postgresStore) Reserve(ctx context.Context, key KeyInfo, operation stri
 	if err := checkRequest(key, operation, credits, requestID); err != nil {
 		return Reservation{}, err
 	}
+	ctx, cancel := context.WithTimeout(ctx, pgCallTimeout)
+	defer cancel()
 	now := s.opts.Now()
 	var holdID *int64
 	var status *string
@@ -91,6 +95,8 @@ RETURNING credits`
 // Commit charges the hold durably (synchronous_commit is PostgreSQL's
 // default: the statement returns after the WAL flush).
 func (s *postgresStore) Commit(ctx context.Context, r Reservation) error {
+	ctx, cancel := context.WithTimeout(ctx, pgCallTimeout)
+	defer cancel()
 	var credits int64
 	err := s.pool.QueryRow(ctx, pgCommit, r.ID, r.AccountID, s.opts.Now().UTC()).Scan(&credits)
 	switch {
@@ -127,6 +133,8 @@ RETURNING a.id`
 
 // Release deletes the hold and gives its credits back.
 func (s *postgresStore) Release(ctx context.Context, r Reservation) error {
+	ctx, cancel := context.WithTimeout(ctx, pgCallTimeout)
+	defer cancel()
 	var id string
 	err := s.pool.QueryRow(ctx, pgRelease, r.ID, r.AccountID).Scan(&id)
 	switch {

@@ -3,6 +3,8 @@ package ledger
 import (
 	"os"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // datasync makes f's written data durable. fdatasync skips the inode's
@@ -14,4 +16,11 @@ func datasync(f *os.File) error {
 			return err
 		}
 	}
+}
+
+// willNeed asks the kernel to read f's bytes [off, off+n) into the page
+// cache in the background. It is advice: an error changes nothing but
+// speed, so it is not reported.
+func willNeed(f *os.File, off, n int64) {
+	_ = unix.Fadvise(int(f.Fd()), off, n, unix.FADV_WILLNEED)
 }
