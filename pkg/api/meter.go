@@ -28,7 +28,6 @@ type Metering struct {
 	DefaultRate int
 }
 
-
 // DefaultRate is the per-key limit when neither the key nor the server sets
 // one: the spec's example figure, 50 requests per second.
 const DefaultRate = 50

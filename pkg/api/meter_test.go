@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/valyala/fasthttp"
 
+	"github.com/mapsco/maps/pkg/internal/benchcpu"
 	"github.com/mapsco/maps/pkg/ledger"
 	"github.com/mapsco/maps/pkg/ratelimit"
 )
@@ -236,6 +237,7 @@ func BenchmarkMeteredElevation(b *testing.B) {
 				}
 				b.SetParallelism(max(1, inFlight/2)) // 2 cores here
 				b.ResetTimer()
+				defer benchcpu.Report(b)()
 				b.RunParallel(func(pb *testing.PB) {
 					ctx := &fasthttp.RequestCtx{}
 					ctx.Request.Header.SetMethod("POST")

@@ -37,6 +37,7 @@ type applier struct {
 	// no bbolt lookup for it.
 	newest  string
 	queue   []journalRecord // committed, not yet in bbolt
+	spare   []journalRecord // the last batch's array, emptied: the next queue grows into it
 	handed  int64           // records handed over (committed)
 	applied int64           // records written to bbolt
 	err     error           // sticky: a failed bbolt transaction
@@ -92,11 +93,14 @@ func (a *applier) unclaim(requestIDs ...string) {
 	}
 }
 
-// add queues committed records.
-func (a *applier) add(recs []journalRecord) {
+// add queues a committed record.
+func (a *applier) add(rec journalRecord) {
 	a.mu.Lock()
-	a.queue = append(a.queue, recs...)
-	a.handed += int64(len(recs))
+	if a.queue == nil {
+		a.queue, a.spare = a.spare, nil
+	}
+	a.queue = append(a.queue, rec)
+	a.handed++
 	a.mu.Unlock()
 	signal(a.wake)
 }
@@ -169,6 +173,8 @@ func (a *applier) applyQueued() {
 			delete(a.pending, r.RequestID)
 		}
 	}
+	clear(recs) // let the records' strings go
+	a.spare = recs[:0]
 	a.changed.Broadcast()
 }
 

@@ -214,10 +214,8 @@ func (c *committer) writeQueued() {
 func (job *commitJob) wait() error {
 	c := job.c
 	for {
-		select {
-		case <-job.done:
+		if job.settled() {
 			return job.err
-		default:
 		}
 		c.mu.Lock()
 		if c.shouldLead(job) {
@@ -235,10 +233,22 @@ func (job *commitJob) wait() error {
 }
 
 // shouldLead reports whether job's caller should start a sync: its record
-// is written, no sync started since covers it, and a slot is free. Call
-// with c.mu held.
+// is written and not yet acknowledged, no sync started since covers it,
+// and a slot is free. Call with c.mu held.
 func (c *committer) shouldLead(job *commitJob) bool {
-	return c.broken == nil && job.end > c.covered() && c.inFlight() < syncDepth
+	return c.broken == nil && job.end > c.covered() && c.inFlight() < syncDepth && !job.settled()
+}
+
+// settled reports whether the job was acknowledged or failed. A charge
+// acknowledged by its write (SyncBackground) between wait's first look and
+// its lock must not lead a sync it does not need.
+func (job *commitJob) settled() bool {
+	select {
+	case <-job.done:
+		return true
+	default:
+		return false
+	}
 }
 
 // covered is the position below which every record is acknowledged or
@@ -333,7 +343,7 @@ func (c *committer) charge(job *commitJob) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	delete(c.open, job) // in one step with the hand-over: a wrap carries it, or applies it
-	c.apply.add([]journalRecord{job.rec})
+	c.apply.add(job.rec)
 }
 
 // void settles a charge that will not be applied: its request was
