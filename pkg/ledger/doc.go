@@ -24,7 +24,9 @@
 //     costs nothing.
 //
 // Any error wrapping ErrUnavailable means the backend cannot answer: reply 503
-// and never serve the request unmetered. Pass a context with a deadline.
+// and never serve the request unmetered. A deadline on the context is not
+// needed: the PostgreSQL store bounds each call itself, and the embedded one
+// waits on no network.
 //
 // # Reservations and crash safety
 //
