@@ -188,6 +188,15 @@ func (a *applier) close() error {
 	return a.err
 }
 
+// usageFillPercent is how full bbolt packs the usage bucket's pages when it
+// splits them (its default is half). Request ids grow with time, so usage
+// records are appended at the bucket's end and a split page is never
+// filled again: at half it left every page half empty. Packed to 95 %, a
+// charge costs the file 297 bytes instead of 642, and the store 10.5
+// instead of 12 µs of CPU (300,000 charges from 8 goroutines through the
+// public API, twice each).
+const usageFillPercent = 0.95
+
 // applyRecords writes charges and their cancellations to bbolt, in journal
 // order. A charge whose usage record exists is skipped, and so is a
 // cancellation whose usage record does not: replay after a crash meets
@@ -197,6 +206,7 @@ func (a *applier) close() error {
 // cancellation again.)
 func applyRecords(tx *bolt.Tx, recs []journalRecord) error {
 	usage := tx.Bucket([]byte(bucketUsage))
+	usage.FillPercent = usageFillPercent
 	accounts := batchAccounts{records: make(map[string]*accountRecord)}
 	for _, r := range recs {
 		if exists := usage.Get([]byte(r.RequestID)) != nil; exists != r.Cancel {

@@ -82,7 +82,7 @@ func openBolt(ctx context.Context, path string, opts Options) (*boltStore, error
 	// The freelist is kept as a map (cheaper per transaction than bbolt's
 	// array) and written with every commit. Not writing it (NoFreelistSync)
 	// would make bbolt rebuild it at every Open by reading every page: the
-	// ledger grows by a usage record per charged request (about 350 bytes),
+	// ledger grows by a usage record per charged request (about 300 bytes),
 	// and opening a 376 MB ledger took 9 s with a cold cache, against 0.2 s
 	// with the freelist written (BENCHMARKS.md, "The ledger's freelist").
 	// Charges reach bbolt in batches (applier), so writing it costs nothing

@@ -301,3 +301,38 @@ func TestNextWindow(t *testing.T) {
 		}
 	}
 }
+
+// TestBoltUsagePagesPacked: usage records arrive in request-id order, so
+// the usage bucket's leaves must be packed full, not left half empty by
+// bbolt's default split (which doubled the file's growth a charge).
+func TestBoltUsagePagesPacked(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ledger.db")
+	s := openStore(t, path, Options{})
+	_, key := newAccount(t, s, 1<<30, &Caps{})
+	for i := range 5000 {
+		charge(t, s, key, "directions", 1, fmt.Sprintf("req_%08d", i))
+		if i%1000 == 999 {
+			if _, err := s.LookupUsage(bg, fmt.Sprintf("req_%08d", i)); err != nil { // one bbolt batch each
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.View(func(tx *bolt.Tx) error {
+		st := tx.Bucket([]byte(bucketUsage)).Stats()
+		if st.KeyN != 5000 {
+			t.Errorf("%d usage records, want 5000", st.KeyN)
+		}
+		if fill := float64(st.LeafInuse) / float64(st.LeafAlloc); fill < 0.85 {
+			t.Errorf("usage leaves %.0f %% full (%d of %d bytes), want at least 85 %%", 100*fill, st.LeafInuse, st.LeafAlloc)
+		}
+		return nil
+	})
+}
