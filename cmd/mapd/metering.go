@@ -76,9 +76,9 @@ func openMetering(ctx context.Context, o meteringOptions) (m *api.Metering, read
 // 4,518–5,396 with a journal that does not sync. Two extra Ps gave
 // 3,622–3,929 and four 3,787–4,232 (BENCHMARKS.md, "The journal's syncs and
 // GOMAXPROCS"). With --ledger-sync background only the ledger's syncer
-// blocks, once every few milliseconds at most, and the extra Ps cost more than they
-// give: 64 clients, alternatives 0, 179–195 µs of CPU a request without
-// them against 203–250 with them (BENCHMARKS.md, "When a charge is
+// blocks, every few milliseconds at most, and the extra Ps cost more than
+// they give: 64 clients, alternatives 0, 179–195 µs of CPU a request
+// without them against 203–250 with them (BENCHMARKS.md, "When a charge is
 // durable").
 const syncProcs = 4
 
