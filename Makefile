@@ -2,6 +2,9 @@
 #   make demo   compile Andorra, create a demo account, serve on 127.0.0.1:8080
 #   make test   set up this machine and run every test
 GO       ?= go
+# The approved toolchain (the machine's Go 1.26.8 has called standard-library
+# vulnerabilities); a toolchain line in go.mod alone is ignored by a fresh machine's Go.
+export GOTOOLCHAIN ?= go1.27.3
 DATA     ?= ../shared/data
 RELEASES ?= releases
 VERSION  ?= andorra-demo
@@ -23,6 +26,7 @@ setup:
 # cores.
 test: setup
 	$(GO) vet ./...
+	scripts/vulncheck
 	$(GO) test -count=1 -timeout 20m ./...
 	$(GO) test -race -short -count=1 -timeout 20m ./...
 
