@@ -55,7 +55,7 @@ func routeFailure(profile string, err error) *failure {
 	}
 	if errors.Is(err, route.ErrUnsnappable) {
 		field := fmt.Sprintf("/coordinates/%d", we.Index)
-		msg := fmt.Sprintf("no road usable by profile %s within %d m of this point", profile, snap.MaxDistance)
+		msg := fmt.Sprintf("no road usable by profile %s within %d m of this point", profile, snap.DefaultRadius)
 		return &failure{kind: KindUnroutable, detail: fmt.Sprintf("waypoint %d is not near a road the %s profile may use", we.Index, profile),
 			errs: []FieldError{{Field: field, Message: msg}}}
 	}

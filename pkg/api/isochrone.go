@@ -33,7 +33,7 @@ func runIsochrone(engine *isochrone.Engine, rc *runContext, req IsochroneRequest
 	snapped, err := router.Snap([]route.Point{route.Point(req.Origin)})
 	if err != nil {
 		// The spec allows no 422 here: a point off the network is an invalid origin.
-		msg := fmt.Sprintf("no road usable by profile %s within %d m of this point", req.Profile, snap.MaxDistance)
+		msg := fmt.Sprintf("no road usable by profile %s within %d m of this point", req.Profile, snap.DefaultRadius)
 		return dst, &failure{kind: KindInvalidRequest, detail: fmt.Sprintf("the origin is not near a road the %s profile may use", req.Profile),
 			errs: []FieldError{{Field: "/origin", Message: msg}}}
 	}

@@ -8,7 +8,8 @@ import (
 
 // FormatVersion is the version of the container and of every section layout
 // written by this build. Bump it on any change a reader could misread.
-const FormatVersion = 1
+// Version 2: package snap's R-tree replaced its grid.
+const FormatVersion = 2
 
 const (
 	magic          = "MAPSART\x00"

@@ -157,7 +157,10 @@ func build(ctx context.Context, o Options, profiles []*profile.Profile, dir stri
 	in = graph.Input{} // let the extracted ways go before the index is built
 	debug.FreeOSMemory()
 	t = time.Now()
-	ix := snap.Build(net)
+	ix, err := snap.Build(net, graphs)
+	if err != nil {
+		return nil, fmt.Errorf("compile: %w", err)
+	}
 	o.Log.Info("snapping index built", "elapsed", since(t))
 	hierarchies, err := contractAll(ctx, o, graphs)
 	if err != nil {

@@ -132,7 +132,7 @@ func numberNodes(segs []rawSegment, points []int32) ([]int64, map[int64]uint32) 
 	add := func(id int64, pt uint32) {
 		if !seen[id] {
 			seen[id] = true
-			nodes = append(nodes, keyed{hilbertKey(points[2*pt], points[2*pt+1]), id})
+			nodes = append(nodes, keyed{HilbertKey(points[2*pt], points[2*pt+1]), id})
 		}
 	}
 	for _, s := range segs {

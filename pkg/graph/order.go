@@ -26,7 +26,8 @@ func hilbert(x, y uint32) uint64 {
 	return d
 }
 
-// hilbertKey maps a fixed-point coordinate (1e-7°) onto the curve.
-func hilbertKey(lon, lat int32) uint64 {
+// HilbertKey maps a fixed-point coordinate (1e-7°) onto the curve. Package
+// snap orders its spatial index along it too.
+func HilbertKey(lon, lat int32) uint64 {
 	return hilbert(uint32(int64(lon)+1800000000), uint32(int64(lat)+900000000))
 }

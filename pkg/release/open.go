@@ -2,8 +2,10 @@ package release
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"github.com/mapsco/maps/pkg/artifact"
@@ -52,7 +54,7 @@ func Open(dir string) (*Release, error) {
 		r.Close()
 		return nil, fmt.Errorf("release %s: %w", dir, err)
 	}
-	ix, err := snap.Load(f)
+	ix, err := snap.Load(f, slices.Sorted(maps.Keys(graphs)))
 	if err != nil {
 		r.Close()
 		return nil, fmt.Errorf("release %s: %w", dir, err)

@@ -18,7 +18,11 @@ func (r *Release) makeRouters(f *artifact.File, graphs map[string]*graph.Graph, 
 		if err != nil {
 			return fmt.Errorf("release %s: %w", r.Dir, err)
 		}
-		r.Routers[name] = route.NewRouter(g, h, ix, 0)
+		finder, err := ix.For(g)
+		if err != nil {
+			return fmt.Errorf("release %s: %w", r.Dir, err)
+		}
+		r.Routers[name] = route.NewRouter(g, h, finder)
 	}
 	return nil
 }

@@ -34,10 +34,24 @@ func arcTimes(g *graph.Graph, st *graph.State, s uint32) (fwd, bwd uint32) {
 	return fwd, bwd
 }
 
+// pointTimes is arcTimes for the directions point p may travel: a bearing
+// asked for at p may have excluded one (snap.Result's NoForward and
+// NoBackward).
+func pointTimes(g *graph.Graph, st *graph.State, p snap.Result) (fwd, bwd uint32) {
+	fwd, bwd = arcTimes(g, st, p.Seg)
+	if p.NoForward {
+		fwd = graph.NoWay
+	}
+	if p.NoBackward {
+		bwd = graph.NoWay
+	}
+	return fwd, bwd
+}
+
 // pointArcs calls fn for each arc the point lies on and may use now, with
 // the time from the arc's start to the point and the arc's whole time.
 func pointArcs(g *graph.Graph, st *graph.State, p snap.Result, fn func(arc, along, whole uint32)) {
-	fwd, bwd := arcTimes(g, st, p.Seg)
+	fwd, bwd := pointTimes(g, st, p)
 	if fwd != graph.NoWay {
 		fn(g.ArcOf[graph.SegRef(p.Seg, false)], alongForward(fwd, p), fwd)
 	}
@@ -121,12 +135,19 @@ func isTarget(targets []search.Seed, arc uint32) bool {
 
 // direct returns the cost of going from a to b along their common segment
 // without passing a node, or search.Unreached when they are on different
-// segments or the profile may not go that way.
+// segments or the profile may not go that way (nor leave a or reach b in
+// that direction).
 func direct(g *graph.Graph, st *graph.State, a, b snap.Result) uint32 {
 	if a.Seg != b.Seg {
 		return search.Unreached
 	}
-	fwd, bwd := arcTimes(g, st, a.Seg)
+	fwd, bwd := pointTimes(g, st, a)
+	if b.NoForward {
+		fwd = graph.NoWay
+	}
+	if b.NoBackward {
+		bwd = graph.NoWay
+	}
 	best := uint32(search.Unreached)
 	if fwd != graph.NoWay && b.Frac >= a.Frac {
 		best = alongForward(fwd, b) - alongForward(fwd, a)

@@ -15,15 +15,18 @@ import (
 	"time"
 
 	"github.com/mapsco/maps/pkg/ch"
+	"github.com/mapsco/maps/pkg/elevation"
 	"github.com/mapsco/maps/pkg/graph"
+	"github.com/mapsco/maps/pkg/guidance"
 	"github.com/mapsco/maps/pkg/search"
 	"github.com/mapsco/maps/pkg/snap"
 )
 
 // Errors a caller can test for with errors.Is.
 var (
-	// ErrUnsnappable: a waypoint is farther than the snapping radius from any
-	// road the profile may use.
+	// ErrUnsnappable: a waypoint could not be placed on a road the profile
+	// may use; the error also wraps snap's reason (snap.ErrOutside or
+	// snap.ErrTooFar, the latter as a *snap.FarError).
 	ErrUnsnappable = errors.New("route: waypoint is not near a usable road")
 	// ErrNoRoute: the waypoints are on roads, but no path joins them.
 	ErrNoRoute = errors.New("route: no path between waypoints")
@@ -48,18 +51,14 @@ func (e *WaypointError) Unwrap() error { return e.Err }
 type Router struct {
 	g       *graph.Graph
 	h       *ch.Hierarchy
-	ix      *snap.Index
-	maxSnap float64
+	finder  *snap.Finder
 	queries sync.Pool
 }
 
-// NewRouter serves profile graph g with its hierarchy h and snapping index
-// ix. maxSnap is the snapping radius in metres (0 means snap.MaxDistance).
-func NewRouter(g *graph.Graph, h *ch.Hierarchy, ix *snap.Index, maxSnap float64) *Router {
-	if maxSnap <= 0 {
-		maxSnap = snap.MaxDistance
-	}
-	r := &Router{g: g, h: h, ix: ix, maxSnap: maxSnap}
+// NewRouter serves profile graph g with its hierarchy h, placing points
+// with f, the snapping index seen by g's profile.
+func NewRouter(g *graph.Graph, h *ch.Hierarchy, f *snap.Finder) *Router {
+	r := &Router{g: g, h: h, finder: f}
 	r.queries.New = func() any { return ch.NewQuery(h) }
 	return r
 }
@@ -81,8 +80,8 @@ func (r *Router) StateAt(t time.Time) *graph.State {
 	return r.g.StateAt(t)
 }
 
-// Index returns the snapping index the router uses.
-func (r *Router) Index() *snap.Index { return r.ix }
+// Finder returns the snapping index the router places points with.
+func (r *Router) Finder() *snap.Finder { return r.finder }
 
 // Graph returns the profile graph the router serves.
 func (r *Router) Graph() *graph.Graph { return r.g }
@@ -105,50 +104,69 @@ type Route struct {
 	DistanceM float64
 	DurationS float64
 	Legs      []Leg
-	Shape     []Point
-	Snapped   []snap.Result
-	st        *graph.State // the conditions it was found under
+	Shape     []Point       // at least two points: a route of no length repeats its one
+	Snapped   []snap.Result // where each waypoint was placed, fallbacks applied
+	// Steps (per leg) and Climb are filled by Directions when asked for.
+	Steps [][]guidance.Step
+	Climb elevation.Climb // Covered is false when not computed or out of the DEM
+	st    *graph.State    // the conditions it was found under
 }
 
-// Snap places every waypoint on the graph.
+// Snap places every waypoint on the graph by the default rule, with no
+// conditions in force, and returns the roads chosen.
 func (r *Router) Snap(pts []Point) ([]snap.Result, error) {
-	out := make([]snap.Result, len(pts))
-	for i, p := range pts {
-		res, err := r.ix.Nearest(r.g, p[0], p[1], r.maxSnap)
-		if err != nil {
-			return nil, &WaypointError{Index: i, Err: ErrUnsnappable}
-		}
-		out[i] = res
+	placed, err := r.Place(pts, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]snap.Result, len(placed))
+	for i, p := range placed {
+		out[i] = p.Result
 	}
 	return out, nil
 }
 
-// Route snaps the waypoints and finds the fastest route through them under
-// st, the state of the graph's conditions at departure (nil for none: see
-// graph.Graph.StateAt).
+// Place places every point by its options (opts nil, or shorter than pts,
+// means the default for the rest) under st, the state of the conditions at
+// the time of travel (nil for none). It fails on the first point that
+// cannot be placed, with a *WaypointError naming it.
+func (r *Router) Place(pts []Point, opts []snap.Options, st *graph.State) ([]snap.Snapped, error) {
+	out := make([]snap.Snapped, len(pts))
+	for i, p := range pts {
+		var err error
+		if out[i], err = r.PlaceOne(p, optionAt(opts, i), st); err != nil {
+			return nil, &WaypointError{Index: i, Err: err}
+		}
+	}
+	return out, nil
+}
+
+// PlaceOne places one point; its error wraps ErrUnsnappable and snap's
+// reason.
+func (r *Router) PlaceOne(p Point, o snap.Options, st *graph.State) (snap.Snapped, error) {
+	s, err := r.finder.Nearest(p[0], p[1], o, st)
+	if err != nil {
+		return snap.Snapped{}, fmt.Errorf("%w: %w", ErrUnsnappable, err)
+	}
+	return s, nil
+}
+
+func optionAt(opts []snap.Options, i int) snap.Options {
+	if i < len(opts) {
+		return opts[i]
+	}
+	return snap.Options{}
+}
+
+// Route places the waypoints by the default rule and finds the fastest
+// route through them under st, the state of the graph's conditions at
+// departure (nil for none: see graph.Graph.StateAt).
 func (r *Router) Route(ctx context.Context, pts []Point, st *graph.State) (*Route, error) {
-	snapped, err := r.Snap(pts)
+	placed, err := r.Place(pts, nil, st)
 	if err != nil {
 		return nil, err
 	}
-	q := r.Query()
-	defer r.PutQuery(q)
-	q.SetState(st)
-	rt := &Route{Snapped: snapped, Legs: make([]Leg, len(pts)-1), st: st}
-	for i := range rt.Legs {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		leg, ok := r.Leg(q, snapped[i], snapped[i+1])
-		if !ok {
-			return nil, &WaypointError{Index: i, Err: ErrNoRoute}
-		}
-		rt.Shape = r.appendShape(rt.Shape, snapped[i], snapped[i+1], leg)
-		rt.Legs[i] = leg
-		rt.DistanceM += leg.DistanceM
-		rt.DurationS += leg.DurationS
-	}
-	return rt, nil
+	return r.RouteThrough(ctx, placed, st)
 }
 
 // Leg finds the fastest path from a to b with query q, under the state q

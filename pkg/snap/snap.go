@@ -1,43 +1,118 @@
-// Package snap finds, for a coordinate, the nearest point of a road that a
-// profile may use, through a uniform grid over every segment's shape.
+// Package snap places a coordinate on the road network: it finds the point
+// of a road a profile may use that is nearest to it, through a packed R-tree
+// over every piece (two consecutive shape points) of every segment.
 //
-// The grid is built at compile time and stored in the graph artifact:
+// # The rule
 //
-//	snap.meta   float64 ×5: min lon, min lat, cell size (degrees), columns, rows
-//	snap.first  uint32, cells+1: cell c's items are items[2*first[c] : 2*first[c+1]]
-//	snap.items  uint32 pairs: segment, index of the piece's first shape point
+// A point is placed when it lies inside the release's coverage: the bounding
+// box of every road, grown by CoverageMargin (5 km) on each side. Outside it
+// (another country, far out to sea) Nearest answers ErrOutside. Inside it the
+// point snaps to the nearest road the profile may use, at any distance up
+// to the radius (DefaultRadius, 35 km, Valhalla's search_cutoff; OSRM has
+// none), honouring the conditions in force and a bearing when given.
 //
-// A piece (two consecutive shape points) is listed in every cell its
-// bounding box touches. Queries scan rings of cells outward from the point
-// and stop once no unseen cell can hold anything nearer.
+// Roads of the profile's main component (graph.Graph.Big: the largest
+// strongly connected part of its turn graph) are preferred, so that a point
+// beside a car park mapped on its own still gets a road it can leave, but
+// never at the price of a much worse snap: the nearest main road wins when
+// it is at most MainSlack (50 m) or MainSlackRatio (half) of the nearest
+// road's distance farther than the nearest road, whichever allows more.
+// Otherwise the nearest road wins and the nearest main road is kept as
+// Snapped.Fallback, which package route falls back to when no path leaves or
+// reaches the nearest road (OSRM keeps such a pair of candidates too, and
+// Valhalla its minimum_reachability of 50 nodes).
 //
-// An Index views the artifact's mapping and is safe for concurrent use.
+// # The index
+//
+// mapc builds it (Build) and stores it in the graph artifact; mapd reads it
+// in place:
+//
+//	snap.levels      uint32, levels+1: node ids of each level's first node,
+//	                 the level just above the pieces first, the root last;
+//	                 the last entry is the number of nodes
+//	snap.boxes       int32 ×4 per node: min lon, min lat, max lon, max lat
+//	                 (1e-7 degrees) of everything below it
+//	snap.items       uint32 pairs per piece, in tree order: segment, index
+//	                 of the piece's first shape point
+//	<profile>.snap   uint8 per node: bit 0 when a piece below it lies on a
+//	                 segment the profile may use in some state, bit 1 when
+//	                 one lies on its main component
+//
+// Pieces are sorted along a Hilbert curve through their midpoints and packed
+// Fanout to a node, and nodes Fanout to a parent, up to one root: node j of
+// level 0 holds pieces Fanout·j to Fanout·j+Fanout−1, and node j of level
+// l > 0 the nodes Fanout·j onwards of level l−1. A query descends
+// depth-first, nearest box first, and skips a box that lies farther than
+// the best road found or holds no road the profile may use (the masks). It
+// therefore costs about the same near a town and 20 km into the hills: a
+// handful of boxes per level, never a scan outward over empty ground.
+//
+// Distances are those of geo.Project: planar at the query's latitude, in
+// metres.
+//
+// An Index and its Finders view the artifact's mapping, are read-only and
+// safe for concurrent use; they live until the artifact is closed. Results
+// own their memory.
 package snap
 
 import (
 	"errors"
-	"math"
-
-	"github.com/mapsco/maps/pkg/geo"
-	"github.com/mapsco/maps/pkg/graph"
+	"fmt"
 )
 
-// MaxDistance is the default snapping radius in metres: a point farther than
-// this from every road the profile may use is unroutable. 1 km keeps a
-// point in a field or on a mountainside routable from the nearest track,
-// while a point at sea or in another country is refused rather than routed
-// from an absurd place.
-const MaxDistance = 1000
+// Defaults and limits of the rule (see the package comment).
+const (
+	// DefaultRadius is how far, in metres, a point may lie from the road it
+	// snaps to when the caller sets no radius; also the largest radius.
+	DefaultRadius = 35000
+	// CoverageMargin grows the box of every road, in metres, into the
+	// release's coverage.
+	CoverageMargin = 5000
+	// MainSlack and MainSlackRatio bound how much farther than the nearest
+	// road a road of the main component may lie and still be preferred:
+	// by MainSlack metres or by MainSlackRatio of the nearest's distance,
+	// whichever is more.
+	MainSlack      = 50
+	MainSlackRatio = 0.5
+)
 
-// ErrTooFar means no usable road lies within the radius.
-var ErrTooFar = errors.New("snap: no road within reach")
+// Errors a caller can test for with errors.Is.
+var (
+	// ErrOutside: the point lies outside the release's coverage.
+	ErrOutside = errors.New("snap: point outside the network's coverage")
+	// ErrTooFar: no road the profile may use lies within the radius (or
+	// none that passes the bearing and the conditions in force).
+	ErrTooFar = errors.New("snap: no usable road within the radius")
+)
 
-// Index is the grid.
-type Index struct {
-	minLon, minLat, cell float64
-	cols, rows           int
-	first                []uint32
-	items                []uint32
+// FarError is ErrTooFar with what was found: the radius searched and the
+// distance of the nearest usable road beyond it, 0 when there is none
+// within DefaultRadius either.
+type FarError struct {
+	Radius, Nearest float64
+}
+
+func (e *FarError) Error() string {
+	if e.Nearest > 0 {
+		return fmt.Sprintf("%v: the nearest is %.0f m away, the radius %.0f m", ErrTooFar, e.Nearest, e.Radius)
+	}
+	return fmt.Sprintf("%v of %.0f m", ErrTooFar, e.Radius)
+}
+
+// Is makes errors.Is(err, ErrTooFar) true.
+func (e *FarError) Is(target error) bool { return target == ErrTooFar }
+
+// Bearing asks for roads travelled within Tolerance degrees of Degrees
+// (clockwise from north, as a compass reads): the direction a vehicle at
+// the point is heading.
+type Bearing struct {
+	Degrees, Tolerance float64
+}
+
+// Options narrow one point's search. The zero value is the default rule.
+type Options struct {
+	Radius  float64  // metres; 0 means DefaultRadius
+	Bearing *Bearing // nil for any direction
 }
 
 // Result is a point snapped onto a segment.
@@ -46,135 +121,18 @@ type Result struct {
 	Frac     float64 // position along the segment, 0 at its first node, 1 at its last
 	Lon, Lat float64 // the snapped point
 	Dist     float64 // metres from the query point
+	// NoForward and NoBackward forbid leaving or reaching the point in a
+	// direction of Seg that the profile may use but the bearing or the
+	// conditions in force exclude. The zero value allows both.
+	NoForward, NoBackward bool
+	Main                  bool // Seg lies on the profile's main component
 }
 
-// Nearest snaps (lon, lat) onto the nearest segment g may use within
-// maxDist metres. It prefers segments in g's largest strongly connected
-// component, so that a point next to an isolated car park still gets a road
-// it can leave; it falls back to any usable segment.
-func (ix *Index) Nearest(g *graph.Graph, lon, lat, maxDist float64) (Result, error) {
-	if ix.cols == 0 || math.IsNaN(lon) || math.IsNaN(lat) {
-		return Result{}, ErrTooFar
-	}
-	best, bestBig := candidate{dist: math.Inf(1)}, candidate{dist: math.Inf(1)}
-	cx, cy := ix.cellOf(lon, lat)
-	k := geo.LonScale(lat)
-	cellM := ix.cell * geo.MetresPerDegreeLat * math.Max(0.05, math.Cos(lat*math.Pi/180))
-	maxRing := int(maxDist/cellM) + 1
-	for ring := 0; ring <= maxRing; ring++ {
-		// Every cell of this ring is at least (ring-1) cells from the point.
-		if reach := float64(ring-1) * cellM; reach > bestBig.dist || reach > maxDist {
-			break
-		}
-		ix.scanRing(g, lon, lat, k, maxDist, cx, cy, ring, &best, &bestBig)
-	}
-	switch {
-	case bestBig.dist <= maxDist:
-		return ix.result(g, bestBig), nil
-	case best.dist <= maxDist:
-		return ix.result(g, best), nil
-	}
-	return Result{}, ErrTooFar
-}
-
-type candidate struct {
-	seg, piece uint32
-	proj       geo.Projection
-	dist       float64
-}
-
-// scanRing scans the cells of a ring that may still hold something nearer
-// than the best candidate in the big component (or than maxDist while there
-// is none): a cell farther than that cannot change the answer, and points
-// on a road in a town skip the eight neighbours of their cell this way.
-func (ix *Index) scanRing(g *graph.Graph, lon, lat, k, maxDist float64, cx, cy, ring int, best, bestBig *candidate) {
-	for y := cy - ring; y <= cy+ring; y++ {
-		if y < 0 || y >= ix.rows {
-			continue
-		}
-		step := 1
-		if y != cy-ring && y != cy+ring {
-			step = 2 * ring // only the ring's left and right cells
-		}
-		for x := cx - ring; x <= cx+ring; x += max(step, 1) {
-			if x >= 0 && x < ix.cols && ix.cellDist(lon, lat, k, x, y) <= min(bestBig.dist, maxDist) {
-				ix.scanCell(g, lon, lat, k, y*ix.cols+x, best, bestBig)
-			}
-		}
-	}
-}
-
-func (ix *Index) scanCell(g *graph.Graph, lon, lat, k float64, c int, best, bestBig *candidate) {
-	net := g.Net
-	for i := ix.first[c]; i < ix.first[c+1]; i++ {
-		seg, pt := ix.items[2*i], ix.items[2*i+1]
-		if !g.Usable(seg) {
-			continue
-		}
-		aLon, aLat := net.Point(pt)
-		bLon, bLat := net.Point(pt + 1)
-		p := geo.Project(lon, lat, k, aLon, aLat, bLon, bLat)
-		c := candidate{seg: seg, piece: pt, proj: p, dist: p.Dist}
-		if c.better(best) {
-			*best = c
-		}
-		if g.Big[seg] == 1 && c.better(bestBig) {
-			*bestBig = c
-		}
-	}
-}
-
-// better orders candidates by distance, then by segment and piece, so that
-// a tie between two roads meeting at a node resolves the same way on every
-// run and every machine.
-func (c *candidate) better(o *candidate) bool {
-	if c.dist != o.dist {
-		return c.dist < o.dist
-	}
-	if c.seg != o.seg {
-		return c.seg < o.seg
-	}
-	return c.piece < o.piece
-}
-
-// result turns a candidate into its position along the segment, measuring
-// with the same distances the compiler used for the segment's length.
-func (ix *Index) result(g *graph.Graph, c candidate) Result {
-	net := g.Net
-	begin, end := net.Points(c.seg)
-	var before, total float64
-	for i := begin; i+1 < end; i++ {
-		aLon, aLat := net.Point(i)
-		bLon, bLat := net.Point(i + 1)
-		d := geo.Distance(aLon, aLat, bLon, bLat)
-		if i < c.piece {
-			before += d
-		} else if i == c.piece {
-			before += d * c.proj.T
-		}
-		total += d
-	}
-	frac := 0.0
-	if total > 0 {
-		frac = math.Min(1, before/total)
-	}
-	return Result{Seg: c.seg, Frac: frac, Lon: c.proj.Lon, Lat: c.proj.Lat, Dist: c.dist}
-}
-
-// cellDist is a lower bound on the distance, in geo.Project's metres, from
-// (lon, lat) to anything in cell (x, y): the distance to the cell's
-// rectangle, less a millimetre so that rounding at its edges never skips a
-// cell that holds the answer. Pieces are listed in every cell their bounding
-// box touches, so a piece's nearest point to (lon, lat) lies in a cell that
-// lists it.
-func (ix *Index) cellDist(lon, lat, k float64, x, y int) float64 {
-	x0, y0 := ix.minLon+float64(x)*ix.cell, ix.minLat+float64(y)*ix.cell
-	dx := max(0, x0-lon, lon-(x0+ix.cell)) * k
-	dy := max(0, y0-lat, lat-(y0+ix.cell))
-	return math.Sqrt(dx*dx+dy*dy)*geo.MetresPerDegreeLat - 1e-3
-}
-
-// cellOf returns the (possibly out of range) cell holding a point.
-func (ix *Index) cellOf(lon, lat float64) (int, int) {
-	return int(math.Floor((lon - ix.minLon) / ix.cell)), int(math.Floor((lat - ix.minLat) / ix.cell))
+// Snapped is a point placed by the rule: the road chosen and, when that
+// road lies off the main component, the nearest road on it (if any lies
+// within the radius) to fall back to.
+type Snapped struct {
+	Result
+	Fallback    Result
+	HasFallback bool
 }

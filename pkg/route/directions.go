@@ -1,0 +1,109 @@
+package route
+
+import (
+	"context"
+	"time"
+
+	"github.com/mapsco/maps/pkg/elevation"
+	"github.com/mapsco/maps/pkg/guidance"
+	"github.com/mapsco/maps/pkg/snap"
+)
+
+// Request is a whole directions question.
+type Request struct {
+	Points       []Point
+	Snapping     []snap.Options // per point; nil or a zero entry for the default rule
+	Departure    time.Time      // the zero time means now
+	Alternatives int            // routes wanted besides the best (two waypoints only)
+	Steps        bool           // narrate each leg
+	MaxSteps     int            // per leg, 0 for no limit: the rest fold into the last one kept
+	Terrain      Terrain        // for each route's Climb; a nil DEM skips it
+}
+
+// Terrain is what a route's climb is measured on: the release's DEM and
+// the height samples mapc stored per segment (nil: sample everything now).
+type Terrain struct {
+	DEM     *elevation.DEM
+	Samples *elevation.Samples
+}
+
+// Directions is the whole answer: routes with their steps and climbs, best
+// first, and where each waypoint was placed.
+type Directions struct {
+	Routes    []*Route
+	Waypoints []Waypoint
+}
+
+// Waypoint is where an input point met the network.
+type Waypoint struct {
+	Location  Point   // on the road
+	DistanceM float64 // from the input point
+	RoadName  string  // "" when the road has no name
+}
+
+// Directions answers req: it places the waypoints under the conditions in
+// force at departure, finds the best route (see RouteThrough for the
+// fallbacks) and the alternatives asked for, and narrates and measures
+// each. Errors are *WaypointError (ErrUnsnappable, ErrNoRoute) or ctx's.
+func (r *Router) Directions(ctx context.Context, req Request) (*Directions, error) {
+	st := r.StateAt(req.Departure)
+	placed, err := r.Place(req.Points, req.Snapping, st)
+	if err != nil {
+		return nil, err
+	}
+	best, err := r.RouteThrough(ctx, placed, st)
+	if err != nil {
+		return nil, err
+	}
+	// Alternatives are for journeys of two waypoints; with more, each leg's
+	// choices would multiply into routes no one asked for.
+	routes := append([]*Route{best}, r.Alternatives(ctx, best, req.Alternatives)...)
+	for _, rt := range routes {
+		if req.Steps {
+			rt.Steps = r.steps(rt, req)
+		}
+		if req.Terrain.DEM != nil {
+			rt.Climb = r.Elevation(req.Terrain.DEM, req.Terrain.Samples, rt)
+		}
+	}
+	return &Directions{Routes: routes, Waypoints: r.waypoints(best.Snapped)}, nil
+}
+
+// waypoints describes where each waypoint was placed.
+func (r *Router) waypoints(snapped []snap.Result) []Waypoint {
+	out := make([]Waypoint, len(snapped))
+	for i, s := range snapped {
+		out[i] = Waypoint{Location: Point{s.Lon, s.Lat}, DistanceM: s.Dist, RoadName: r.g.Net.Name(s.Seg)}
+	}
+	return out
+}
+
+// steps narrates every leg of rt.
+func (r *Router) steps(rt *Route, req Request) [][]guidance.Step {
+	out := make([][]guidance.Step, len(rt.Legs))
+	for i, leg := range rt.Legs {
+		a, b := rt.Snapped[i], rt.Snapped[i+1]
+		steps := guidance.Steps(r.g, guidance.Leg{
+			Pieces:  r.Pieces(leg, a, b),
+			Dest:    req.Points[i+1],
+			Snapped: [2]float64{b.Lon, b.Lat},
+		})
+		out[i] = foldSteps(steps, req.MaxSteps)
+	}
+	return out
+}
+
+// foldSteps keeps the first max−1 steps and the last, folding the distance
+// and time of the ones between into the last kept before it, so that a
+// leg's steps still add up to the leg.
+func foldSteps(steps []guidance.Step, max int) []guidance.Step {
+	if max < 2 || len(steps) <= max {
+		return steps
+	}
+	last := &steps[max-2]
+	for _, s := range steps[max-1 : len(steps)-1] {
+		last.DistanceM += s.DistanceM
+		last.DurationS += s.DurationS
+	}
+	return append(steps[:max-1], steps[len(steps)-1])
+}

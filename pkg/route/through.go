@@ -1,0 +1,73 @@
+package route
+
+import (
+	"context"
+
+	"github.com/mapsco/maps/pkg/graph"
+	"github.com/mapsco/maps/pkg/snap"
+)
+
+// RouteThrough finds the fastest route through waypoints placed by Place,
+// under st. A waypoint placed on a road off the profile's main component
+// (see package snap) may be one no path leaves or reaches: when a leg finds
+// no path, each of its two waypoints that has a fallback moves to it, for
+// both legs that meet there so that the route stays continuous, and the
+// legs touching a moved waypoint are searched again. The route's Snapped
+// says where each waypoint ended up.
+func (r *Router) RouteThrough(ctx context.Context, placed []snap.Snapped, st *graph.State) (*Route, error) {
+	use := make([]snap.Result, len(placed))
+	for i, p := range placed {
+		use[i] = p.Result
+	}
+	moved := make([]bool, len(placed))
+	legs := make([]Leg, len(placed)-1)
+	found := make([]bool, len(legs))
+	q := r.Query()
+	defer r.PutQuery(q)
+	q.SetState(st)
+	for {
+		failed := -1
+		for i := range legs {
+			if found[i] {
+				continue
+			}
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			if legs[i], found[i] = r.Leg(q, use[i], use[i+1]); !found[i] {
+				failed = i
+				break
+			}
+		}
+		if failed < 0 {
+			return r.assemble(use, legs, st), nil
+		}
+		fellBack := false
+		for _, w := range [2]int{failed, failed + 1} {
+			if !moved[w] && placed[w].HasFallback {
+				use[w], moved[w], fellBack = placed[w].Fallback, true, true
+				found[max(w-1, 0)] = false
+				found[min(w, len(legs)-1)] = false
+			}
+		}
+		if !fellBack {
+			return nil, &WaypointError{Index: failed, Err: ErrNoRoute}
+		}
+	}
+}
+
+// assemble totals the legs and draws the route's shape.
+func (r *Router) assemble(snapped []snap.Result, legs []Leg, st *graph.State) *Route {
+	rt := &Route{Snapped: snapped, Legs: legs, st: st}
+	for i, leg := range legs {
+		rt.Shape = r.appendShape(rt.Shape, snapped[i], snapped[i+1], leg)
+		rt.DistanceM += leg.DistanceM
+		rt.DurationS += leg.DurationS
+	}
+	// RFC 7946 wants two positions in a LineString: a route of no length
+	// (two waypoints at one place) is drawn from the place to itself.
+	if len(rt.Shape) == 1 {
+		rt.Shape = append(rt.Shape, rt.Shape[0])
+	}
+	return rt
+}

@@ -1,0 +1,275 @@
+package snap
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/mapsco/maps/pkg/geo"
+	"github.com/mapsco/maps/pkg/graph"
+)
+
+// Finder is the index seen by one profile.
+type Finder struct {
+	ix   *Index
+	g    *graph.Graph
+	mask []uint8
+}
+
+// For returns the finder of profile graph g.
+func (ix *Index) For(g *graph.Graph) (*Finder, error) {
+	mask, ok := ix.masks[g.Profile]
+	if !ok {
+		return nil, fmt.Errorf("snap: the index has no mask for profile %s", g.Profile)
+	}
+	return &Finder{ix: ix, g: g, mask: mask}, nil
+}
+
+// Index returns the index the finder views.
+func (f *Finder) Index() *Index { return f.ix }
+
+// Graph returns the profile graph the finder serves.
+func (f *Finder) Graph() *graph.Graph { return f.g }
+
+// Nearest places (lon, lat) by the rule of the package comment, under st,
+// the state of the graph's conditions at the time of travel (nil for
+// none): a road closed then is not snapped to.
+func (f *Finder) Nearest(lon, lat float64, o Options, st *graph.State) (Snapped, error) {
+	if !f.ix.Covers(lon, lat) {
+		return Snapped{}, ErrOutside
+	}
+	return f.nearest(lon, lat, o, st)
+}
+
+// nearest is Nearest inside the coverage.
+func (f *Finder) nearest(lon, lat float64, o Options, st *graph.State) (Snapped, error) {
+	radius := o.Radius
+	if radius <= 0 || radius > DefaultRadius {
+		radius = DefaultRadius
+	}
+	s := f.search(lon, lat, radius, o.Bearing, st)
+	if !s.best.found() {
+		far := &FarError{Radius: radius}
+		if radius < DefaultRadius {
+			if wide := f.search(lon, lat, DefaultRadius, o.Bearing, st); wide.best.found() {
+				far.Nearest = wide.best.dist
+			}
+		}
+		return Snapped{}, far
+	}
+	if s.best.main {
+		return Snapped{Result: f.result(s.best)}, nil
+	}
+	if s.main.found() && s.main.dist <= s.best.dist+max(MainSlack, MainSlackRatio*s.best.dist) {
+		return Snapped{Result: f.result(s.main)}, nil
+	}
+	out := Snapped{Result: f.result(s.best)}
+	if s.main.found() {
+		out.Fallback, out.HasFallback = f.result(s.main), true
+	}
+	return out, nil
+}
+
+// candidate is the best piece found so far.
+type candidate struct {
+	seg, piece uint32
+	proj       geo.Projection
+	dist       float64
+	main       bool
+	fwd, bwd   bool // directions allowed
+}
+
+func (c *candidate) found() bool { return !math.IsInf(c.dist, 1) }
+
+// better orders candidates by distance, then by segment and piece, so that
+// a tie between two roads meeting at a node resolves the same way on every
+// run and every machine.
+func (c *candidate) better(o *candidate) bool {
+	if c.dist != o.dist {
+		return c.dist < o.dist
+	}
+	if c.seg != o.seg {
+		return c.seg < o.seg
+	}
+	return c.piece < o.piece
+}
+
+// search is one query's state: the point, its filters, and the nearest
+// usable piece and nearest main-component piece found so far.
+type search struct {
+	f          *Finder
+	lon, lat   float64
+	x, y       float64 // lon and lat in 1e-7 degrees
+	k          float64 // geo.LonScale at the point
+	radius     float64
+	bearing    *Bearing
+	st         *graph.State
+	best, main candidate
+}
+
+// search runs one query. The state is returned by value: a query
+// allocates nothing.
+func (f *Finder) search(lon, lat, radius float64, b *Bearing, st *graph.State) search {
+	inf := candidate{dist: math.Inf(1)}
+	s := search{f: f, lon: lon, lat: lat, x: lon * geo.Scale, y: lat * geo.Scale, k: geo.LonScale(lat), radius: radius, bearing: b, st: st, best: inf, main: inf}
+	levels := f.ix.levels
+	if top := len(levels) - 2; top >= 0 && f.mask[levels[top]] != 0 {
+		s.node(top, 0)
+	}
+	return s
+}
+
+// wanted reports whether a node with mask m whose box lies d2 away (see
+// boxDist2) may hold a better candidate.
+func (s *search) wanted(m uint8, d2 float64) bool {
+	if d2 > s.reach2(s.radius) {
+		return false
+	}
+	return (m&maskUsable != 0 && d2 <= s.reach2(s.best.dist)) || (m&maskMain != 0 && d2 <= s.reach2(s.main.dist))
+}
+
+// reach2 turns a distance in metres into boxDist2's unit, a millimetre
+// more so that rounding at a box's edges never skips a box that holds the
+// answer.
+func (s *search) reach2(m float64) float64 {
+	r := (m + 1e-3) * (geo.Scale / geo.MetresPerDegreeLat)
+	return r * r
+}
+
+// node visits node j of level l: its children nearest first, each only if
+// it may still hold a better candidate when its turn comes.
+func (s *search) node(l int, j uint32) {
+	if l == 0 {
+		s.pieces(j)
+		return
+	}
+	ix := s.f.ix
+	below, at := ix.levels[l-1], ix.levels[l]
+	type child struct {
+		d  float64
+		id uint32
+	}
+	var kids [Fanout]child
+	n := 0
+	for c := below + Fanout*j; c < min(at, below+Fanout*(j+1)); c++ {
+		m := s.f.mask[c]
+		if m == 0 {
+			continue
+		}
+		d := s.boxDist2(c)
+		if !s.wanted(m, d) {
+			continue
+		}
+		i := n // insertion sort: at most Fanout children
+		for i > 0 && kids[i-1].d > d {
+			kids[i] = kids[i-1]
+			i--
+		}
+		kids[i] = child{d, c}
+		n++
+	}
+	for _, kid := range kids[:n] {
+		if s.wanted(s.f.mask[kid.id], kid.d) {
+			s.node(l-1, kid.id-below)
+		}
+	}
+}
+
+// pieces scans the pieces of node j of the lowest level.
+func (s *search) pieces(j uint32) {
+	ix, g := s.f.ix, s.f.g
+	net := g.Net
+	for i := Fanout * j; i < min(uint32(len(ix.items)/2), Fanout*(j+1)); i++ {
+		seg, pt := ix.items[2*i], ix.items[2*i+1]
+		if !g.Usable(seg) {
+			continue
+		}
+		main := g.Big[seg] == 1
+		bound := s.best.dist
+		if main {
+			bound = s.main.dist // never less than best's
+		}
+		aLon, aLat := net.Point(pt)
+		bLon, bLat := net.Point(pt + 1)
+		p := geo.Project(s.lon, s.lat, s.k, aLon, aLat, bLon, bLat)
+		if p.Dist > bound || p.Dist > s.radius {
+			continue
+		}
+		c := candidate{seg: seg, piece: pt, proj: p, dist: p.Dist, main: main}
+		if c.fwd, c.bwd = s.directions(seg, aLon, aLat, bLon, bLat); !c.fwd && !c.bwd {
+			continue
+		}
+		if c.better(&s.best) {
+			s.best = c
+		}
+		if main && c.better(&s.main) {
+			s.main = c
+		}
+	}
+}
+
+// directions says in which directions a vehicle at a point of piece a–b of
+// segment seg may travel: those the profile allows, open under the state
+// and, when a bearing is asked for, heading within its tolerance.
+func (s *search) directions(seg uint32, aLon, aLat, bLon, bLat float64) (fwd, bwd bool) {
+	g := s.f.g
+	fwd = s.open(g.ArcOf[graph.SegRef(seg, false)])
+	bwd = s.open(g.ArcOf[graph.SegRef(seg, true)])
+	if s.bearing != nil && (fwd || bwd) {
+		h, ok := pieceBearing(s.k, aLon, aLat, bLon, bLat)
+		fwd = fwd && ok && s.bearing.admits(h)
+		bwd = bwd && ok && s.bearing.admits(h+180)
+	}
+	return fwd, bwd
+}
+
+// open reports whether arc a exists and is open under the search's state.
+func (s *search) open(a uint32) bool {
+	return a != graph.NoArc && (s.st == nil || s.st.ArcTime(s.f.g, a) != graph.NoWay)
+}
+
+// boxDist2 is the square of the distance from the point to node c's box
+// in the plane of geo.Project, in units of 1e-7 degrees of latitude: the
+// box's own unit, so that nothing is divided or rooted per box.
+func (s *search) boxDist2(c uint32) float64 {
+	b := s.f.ix.boxes[4*c : 4*c+4 : 4*c+4]
+	dx := max(0, float64(b[0])-s.x, s.x-float64(b[2])) * s.k
+	dy := max(0, float64(b[1])-s.y, s.y-float64(b[3]))
+	return dx*dx + dy*dy
+}
+
+// result turns a candidate into its position along the segment, measured
+// with the distances the compiler summed into the segment's length, from
+// whichever end of the segment is nearer the piece.
+func (f *Finder) result(c candidate) Result {
+	net := f.g.Net
+	begin, end := net.Points(c.seg)
+	total := float64(net.SegLength[c.seg])
+	frac := 0.0
+	if c.piece-begin < end-1-c.piece {
+		before := 0.0
+		for i := begin; i < c.piece; i++ {
+			before += pieceLength(net, i)
+		}
+		frac = before + pieceLength(net, c.piece)*c.proj.T
+		frac = frac / max(total, frac)
+	} else {
+		after := 0.0
+		for i := c.piece + 1; i+1 < end; i++ {
+			after += pieceLength(net, i)
+		}
+		after += pieceLength(net, c.piece) * (1 - c.proj.T)
+		frac = 1 - after/max(total, after)
+	}
+	if math.IsNaN(frac) {
+		frac = 0 // a segment of no length
+	}
+	return Result{Seg: c.seg, Frac: frac, Lon: c.proj.Lon, Lat: c.proj.Lat, Dist: c.dist,
+		NoForward: !c.fwd && f.g.WF[c.seg] != graph.NoWay, NoBackward: !c.bwd && f.g.WB[c.seg] != graph.NoWay, Main: c.main}
+}
+
+// pieceLength is the great-circle length of the piece from shape point i.
+func pieceLength(net *graph.Network, i uint32) float64 {
+	aLon, aLat := net.Point(i)
+	bLon, bLat := net.Point(i + 1)
+	return geo.Distance(aLon, aLat, bLon, bLat)
+}
