@@ -1,21 +1,28 @@
 package api
 
-// This file holds the four public decoders: each walks the top-level object of its request, dispatching known
-// members to the field decoders of decode_fields.go and skipping unknown ones (spec section 9: clients and
-// servers must tolerate unknown fields), then checks required members and reports.
+// This file holds the four public decoders: each walks the top-level object of its request, dispatching its
+// members to the field decoders of decode_fields.go and reporting any other (decode_unknown.go; spec section 9
+// asks clients to tolerate unknown fields in responses, but a request member we do not know is a question we
+// would answer wrongly), then checks required members and reports.
 
 // DecodeDirections decodes and validates a POST /directions body.
 func DecodeDirections(body []byte) (DirectionsRequest, *InvalidRequest) {
 	req := DirectionsRequest{Profile: DefaultProfile, Alternatives: DefaultAlternatives, GeometryFormat: DefaultGeometryFormat}
 	// The coordinates are collected on the stack and copied once into a slice of the exact size.
 	var scratch [MaxDirectionsCoordinates]Coordinate
+	var radiusScratch [MaxDirectionsCoordinates]float64
+	var bearingScratch [MaxDirectionsCoordinates]Bearing
 	var coords []Coordinate
+	var radiuses []float64
+	var bearings []Bearing
+	nRadiuses, nBearings, points := -1, -1, 0
 	d := decoder{s: scanner{data: body}}
 	var seen memberSet
 	for d.nextMember(&seen) {
 		switch d.member {
 		case memberCoordinates:
 			coords = d.coordinateList(memberPointer("coordinates"), scratch[:0], MinDirectionsCoordinates, MaxDirectionsCoordinates)
+			points = d.items
 		case memberProfile:
 			req.Profile = d.profile(req.Profile)
 		case memberDepartureTime:
@@ -26,15 +33,21 @@ func DecodeDirections(body []byte) (DirectionsRequest, *InvalidRequest) {
 			req.GeometryFormat = d.geometryFormat(req.GeometryFormat)
 		case memberIncludeSteps:
 			req.IncludeSteps = d.boolean(memberPointer("include_steps"), req.IncludeSteps)
+		case memberRadiuses:
+			radiuses, nRadiuses = d.radiusList(memberPointer("radiuses"), radiusScratch[:0], MaxDirectionsCoordinates)
+		case memberBearings:
+			bearings, nBearings = d.bearingList(memberPointer("bearings"), bearingScratch[:0], MaxDirectionsCoordinates)
 		default:
-			d.s.skipValue()
+			d.unknownMember(namePointer(d.name), "a directions request", directionsMembers)
 		}
 	}
 	d.require(seen, memberCoordinates, "an array of %d to %d coordinates [longitude, latitude]", MinDirectionsCoordinates, MaxDirectionsCoordinates)
+	d.perPoint(memberPointer("radiuses"), nRadiuses, points, "radius")
+	d.perPoint(memberPointer("bearings"), nBearings, points, "bearing")
 	if inv := d.result(); inv != nil {
 		return DirectionsRequest{}, inv
 	}
-	req.Coordinates = clone(coords)
+	req.Coordinates, req.Radiuses, req.Bearings = clone(coords), clone(radiuses), clone(bearings)
 	return req, nil
 }
 
@@ -43,30 +56,78 @@ func DecodeMatrix(body []byte) (MatrixRequest, *InvalidRequest) {
 	req := MatrixRequest{Profile: DefaultProfile}
 	var sourceScratch, targetScratch [MaxMatrixLocations]Coordinate
 	var sources, targets []Coordinate
+	var src, dst pointOptions
+	nSources, nTargets := 0, 0
 	d := decoder{s: scanner{data: body}}
 	var seen memberSet
 	for d.nextMember(&seen) {
 		switch d.member {
 		case memberSources:
 			sources = d.coordinateList(memberPointer("sources"), sourceScratch[:0], MinMatrixLocations, MaxMatrixLocations)
+			nSources = d.items
 		case memberTargets:
 			targets = d.coordinateList(memberPointer("targets"), targetScratch[:0], MinMatrixLocations, MaxMatrixLocations)
+			nTargets = d.items
 		case memberProfile:
 			req.Profile = d.profile(req.Profile)
 		case memberDepartureTime:
 			req.DepartureTime, req.HasDepartureTime = d.departureTime()
+		case memberSourceRadiuses, memberSourceBearings:
+			src.read(&d)
+		case memberTargetRadiuses, memberTargetBearings:
+			dst.read(&d)
 		default:
-			d.s.skipValue()
+			d.unknownMember(namePointer(d.name), "a matrix request", matrixMembers)
 		}
 	}
 	d.require(seen, memberSources, "an array of %d to %d coordinates [longitude, latitude]", MinMatrixLocations, MaxMatrixLocations)
 	d.require(seen, memberTargets, "an array of %d to %d coordinates [longitude, latitude]", MinMatrixLocations, MaxMatrixLocations)
+	src.check(&d, memberSourceRadiuses, memberSourceBearings, nSources)
+	dst.check(&d, memberTargetRadiuses, memberTargetBearings, nTargets)
 	if inv := d.result(); inv != nil {
 		return MatrixRequest{}, inv
 	}
 	req.Sources, req.Targets = clone(sources), clone(targets)
+	req.SourceRadiuses, req.SourceBearings = src.radiuses(), src.bearings()
+	req.TargetRadiuses, req.TargetBearings = dst.radiuses(), dst.bearings()
 	return req, nil
 }
+
+// pointOptions collects the radiuses and bearings of a matrix's sources or targets.
+type pointOptions struct {
+	radiusScratch  [MaxMatrixLocations]float64
+	bearingScratch [MaxMatrixLocations]Bearing
+	radiusList     []float64
+	bearingList    []Bearing
+	nRadiuses      int // items sent, or 0 when absent
+	nBearings      int
+	hasR, hasB     bool
+}
+
+// read reads the member the decoder is at: its radiuses or its bearings.
+func (o *pointOptions) read(d *decoder) {
+	p := memberPointer(d.member.String())
+	if d.member == memberSourceRadiuses || d.member == memberTargetRadiuses {
+		o.radiusList, o.nRadiuses = d.radiusList(p, o.radiusScratch[:0], MaxMatrixLocations)
+		o.hasR = true
+		return
+	}
+	o.bearingList, o.nBearings = d.bearingList(p, o.bearingScratch[:0], MaxMatrixLocations)
+	o.hasB = true
+}
+
+// check checks that the lists sent have one item per point.
+func (o *pointOptions) check(d *decoder, radiuses, bearings member, points int) {
+	if o.hasR {
+		d.perPoint(memberPointer(radiuses.String()), o.nRadiuses, points, "radius")
+	}
+	if o.hasB {
+		d.perPoint(memberPointer(bearings.String()), o.nBearings, points, "bearing")
+	}
+}
+
+func (o *pointOptions) radiuses() []float64 { return clone(o.radiusList) }
+func (o *pointOptions) bearings() []Bearing { return clone(o.bearingList) }
 
 // DecodeIsochrone decodes and validates a POST /isochrone body.
 func DecodeIsochrone(body []byte) (IsochroneRequest, *InvalidRequest) {
@@ -85,8 +146,12 @@ func DecodeIsochrone(body []byte) (IsochroneRequest, *InvalidRequest) {
 			req.Profile = d.profile(req.Profile)
 		case memberDepartureTime:
 			req.DepartureTime, req.HasDepartureTime = d.departureTime()
+		case memberRadius:
+			req.Radius = d.radius(memberPointer("radius"))
+		case memberBearing:
+			req.Bearing = d.bearing(memberPointer("bearing"))
 		default:
-			d.s.skipValue()
+			d.unknownMember(namePointer(d.name), "an isochrone request", isochroneMembers)
 		}
 	}
 	d.require(seen, memberOrigin, "a coordinate [longitude, latitude]")
@@ -110,7 +175,7 @@ func DecodeElevation(body []byte) (ElevationRequest, *InvalidRequest) {
 		case memberCoordinates:
 			coords = d.coordinateList(memberPointer("coordinates"), scratch[:0], MinElevationCoordinates, MaxElevationCoordinates)
 		default:
-			d.s.skipValue()
+			d.unknownMember(namePointer(d.name), "an elevation request", elevationMembers)
 		}
 	}
 	d.require(seen, memberCoordinates, "an array of %d to %d coordinates [longitude, latitude]", MinElevationCoordinates, MaxElevationCoordinates)

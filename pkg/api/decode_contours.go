@@ -29,7 +29,7 @@ func (d *decoder) contours(dst []Contour) []Contour {
 	return dst
 }
 
-// contour reads one contour object; unknown members in it are ignored like anywhere else.
+// contour reads one contour object; a member other than the two budgets is reported like anywhere else.
 func (d *decoder) contour(p pointer) (Contour, bool) {
 	if k := d.s.kind(); k != kindObject {
 		d.errs.wrongType(p, "an object with time_minutes or distance_km", k)
@@ -39,11 +39,12 @@ func (d *decoder) contour(p pointer) (Contour, bool) {
 	d.s.enter()
 	var c Contour
 	var seen, present memberSet
-	ok := true
+	ok, reported := true, false
 	for first := true; d.s.next('}', first); first = false {
 		m := d.memberName()
 		if m != memberTimeMinutes && m != memberDistanceKm {
-			d.s.skipValue()
+			d.unknownMember(p.child(escapeName(d.name)), "a contour", contourMembers)
+			ok = false
 			continue
 		}
 		if seen.has(m) {
@@ -57,6 +58,7 @@ func (d *decoder) contour(p pointer) (Contour, bool) {
 		if given {
 			present.add(m)
 		}
+		reported = reported || (!given && !valid)
 		ok = ok && valid
 		if m == memberTimeMinutes {
 			c.Minutes = v
@@ -67,7 +69,8 @@ func (d *decoder) contour(p pointer) (Contour, bool) {
 	if d.s.failed {
 		return c, false
 	}
-	if present.has(memberTimeMinutes) == present.has(memberDistanceKm) {
+	// A null budget, already reported at its own pointer, is not reported again as a missing one.
+	if present.has(memberTimeMinutes) == present.has(memberDistanceKm) && !reported {
 		d.errs.addf(p, "must have exactly one of time_minutes (%g to %g) or distance_km (%g to %g)",
 			MinContourMinutes, MaxContourMinutes, MinContourKilometers, MaxContourKilometers)
 		return c, false
@@ -75,19 +78,22 @@ func (d *decoder) contour(p pointer) (Contour, bool) {
 	return c, ok
 }
 
-// budget reads a time_minutes or distance_km value; given is false for null, which counts as absent.
+// budget reads a time_minutes or distance_km value. A null is reported here, at the member's own pointer, as
+// neither given nor valid.
 func (d *decoder) budget(p pointer, m member) (v float64, given, valid bool) {
+	lo, hi, unit := MinContourMinutes, MaxContourMinutes, "minutes"
+	if m == memberDistanceKm {
+		lo, hi, unit = MinContourKilometers, MaxContourKilometers, "km"
+	}
 	if d.s.kind() == kindNull {
 		d.s.skipValue()
-		return 0, false, true
+		d.errs.addf(p, "must be a number from %g to %g %s, got null; a contour has exactly one budget, the other "+
+			"member is omitted", lo, hi, unit)
+		return 0, false, false
 	}
 	v, valid = d.number(p, m.String())
 	if !valid {
 		return 0, true, false
-	}
-	lo, hi, unit := MinContourMinutes, MaxContourMinutes, "minutes"
-	if m == memberDistanceKm {
-		lo, hi, unit = MinContourKilometers, MaxContourKilometers, "km"
 	}
 	if v < lo || v > hi {
 		d.errs.addf(p, "must be from %g to %g %s, got %s", lo, hi, unit, formatNumber(v))

@@ -8,10 +8,13 @@ import (
 
 // This file holds the decoders of individual fields. Each reads one value at the scanner's position, whatever
 // its type, so the walk stays in step with the document; what is wrong is reported at the value's pointer.
-// Optional fields treat null like an absent member (the default applies), as encoding/json does.
+// An optional member set to null is refused at its pointer: the OpenAPI document declares no member nullable
+// (only items of radiuses and bearings may be null), and a client that sent null most likely meant a value.
+// Omitting the member gives its default.
 
-// coordinateList reads an array of coordinates into dst, which the caller sizes to hold max items. Items past
-// max are only checked for syntax: one error for the length says enough, and the work stays bounded.
+// coordinateList reads an array of coordinates into dst, which the caller sizes to hold max items, and sets
+// d.items to how many the array held. Items past max are only checked for syntax: one error for the length
+// says enough, and the work stays bounded. Invalid items are reported and left out of dst.
 func (d *decoder) coordinateList(p pointer, dst []Coordinate, min, max int) []Coordinate {
 	if k := d.s.kind(); k != kindArray {
 		d.errs.wrongType(p, "an array of coordinates [longitude, latitude]", k)
@@ -33,6 +36,7 @@ func (d *decoder) coordinateList(p pointer, dst []Coordinate, min, max int) []Co
 	if !d.s.failed && (n < min || n > max) {
 		d.errs.addf(p, "must hold %d to %d coordinates, got %d", min, max, n)
 	}
+	d.items = n
 	return dst
 }
 
@@ -110,16 +114,20 @@ func (d *decoder) number(p pointer, what string) (float64, bool) {
 	return v, finite
 }
 
+// wrongOrNull reports a value of the wrong type, saying for null that omitting the member gives the default.
+func (d *decoder) wrongOrNull(p pointer, want string, got valueKind) {
+	if got == kindNull {
+		d.errs.addf(p, "must not be null: omit the member for its default, or send %s", want)
+		return
+	}
+	d.errs.wrongType(p, want, got)
+}
+
 // stringValue reads a string and returns its unescaped content, valid until the next call; ok is false (and
-// the error reported) for another type. A null is reported as absent.
+// the error reported) for another type, null included.
 func (d *decoder) stringValue(p pointer, want string) (s []byte, present, ok bool) {
-	switch k := d.s.kind(); k {
-	case kindString:
-	case kindNull:
-		d.s.skipValue()
-		return nil, false, true
-	default:
-		d.errs.wrongType(p, want, k)
+	if k := d.s.kind(); k != kindString {
+		d.wrongOrNull(p, want, k)
 		d.s.skipValue()
 		return nil, false, false
 	}
@@ -215,13 +223,8 @@ func upperRFC3339(s []byte) string {
 // same number (JSON does not tell integers apart).
 func (d *decoder) alternatives(def int) int {
 	p := memberPointer("alternatives")
-	switch k := d.s.kind(); k {
-	case kindNumber:
-	case kindNull:
-		d.s.skipValue()
-		return def
-	default:
-		d.errs.wrongType(p, "an integer from 0 to 3", k)
+	if k := d.s.kind(); k != kindNumber {
+		d.wrongOrNull(p, "an integer from 0 to 3", k)
 		d.s.skipValue()
 		return def
 	}
@@ -248,14 +251,10 @@ func numberText(v float64, finite bool) string {
 
 // boolean reads an optional boolean.
 func (d *decoder) boolean(p pointer, def bool) bool {
-	switch k := d.s.kind(); k {
-	case kindBool:
-		return d.s.readBool()
-	case kindNull:
+	if k := d.s.kind(); k != kindBool {
+		d.wrongOrNull(p, "a boolean", k)
 		d.s.skipValue()
-	default:
-		d.errs.wrongType(p, "a boolean", k)
-		d.s.skipValue()
+		return def
 	}
-	return def
+	return d.s.readBool()
 }

@@ -23,6 +23,12 @@ var fuzzSeeds = []string{
 	`{"coordinates":[[1,2]]}`, `{"coordinates":[[1,2]],"coordinates":[[1,2]]}`,
 	`{"\u0063oordinates":[[1,2],[3,4]],"profile":"\ud83d\ude00"}`, `{"x":[[[[{"y":[]}]]]]}`, `{"a":1}x`,
 	`{"coordinates":[[-0,0.0e+0],[1E-5,-1.5e2]]}`, `{"profile":"car",}`, `{"coordinates":[[01,1]]}`,
+	`{"coordinates":` + twoPoints + `,"radiuses":[null,25.5],"bearings":[[90,45],null]}`,
+	`{"coordinates":[[1,2],[3,4],[5,6]],"radiuses":[0,-1,"x"],"bearings":[[400,1],[1],7]}`,
+	`{"sources":[[1,2],[3,4]],"targets":[[5,6]],"source_radiuses":[10,null],"target_bearings":[[0,180]],` +
+		`"source_bearings":null,"target_radiuses":[1,2]}`,
+	`{"origin":[1.5,42.5],"contours":[{"time_minutes":null},{"time_minute":5}],"radius":100,"bearing":[180,20]}`,
+	`{"profil":"car","mode":1,"alternative":2,"a/b~":null}`,
 }
 
 func addSeeds(f *testing.F) {
@@ -100,7 +106,26 @@ func FuzzDecodeDirections(f *testing.F) {
 		if req.GeometryFormat != GeometryPolyline6 && req.GeometryFormat != GeometryGeoJSON {
 			t.Errorf("geometry format %q", req.GeometryFormat)
 		}
+		checkSnapping(t, len(req.Coordinates), req.Radiuses, req.Bearings)
 	})
+}
+
+// checkSnapping checks radiuses and bearings: absent, or one per point, each null or within its limits.
+func checkSnapping(t *testing.T, points int, radiuses []float64, bearings []Bearing) {
+	t.Helper()
+	if radiuses != nil && len(radiuses) != points || bearings != nil && len(bearings) != points {
+		t.Errorf("%d radiuses and %d bearings for %d points", len(radiuses), len(bearings), points)
+	}
+	for _, r := range radiuses {
+		if r < 0 || r > MaxRadius || math.IsNaN(r) {
+			t.Errorf("radius %v", r)
+		}
+	}
+	for _, b := range bearings {
+		if b.Given && (b.Degrees < 0 || b.Degrees > MaxBearing || b.Tolerance < 0 || b.Tolerance > MaxBearingTolerance) {
+			t.Errorf("bearing %+v", b)
+		}
+	}
 }
 
 func FuzzDecodeMatrix(f *testing.F) {
@@ -116,6 +141,8 @@ func FuzzDecodeMatrix(f *testing.F) {
 		checkCoordinates(t, req.Targets, MinMatrixLocations, MaxMatrixLocations)
 		checkProfile(t, req.Profile)
 		checkTime(t, req.HasDepartureTime, req.DepartureTime)
+		checkSnapping(t, len(req.Sources), req.SourceRadiuses, req.SourceBearings)
+		checkSnapping(t, len(req.Targets), req.TargetRadiuses, req.TargetBearings)
 	})
 }
 
@@ -130,6 +157,7 @@ func FuzzDecodeIsochrone(f *testing.F) {
 		checkAccepted(t, body)
 		checkCoordinate(t, req.Origin)
 		checkProfile(t, req.Profile)
+		checkSnapping(t, 1, []float64{req.Radius}, []Bearing{req.Bearing})
 		checkTime(t, req.HasDepartureTime, req.DepartureTime)
 		if len(req.Contours) < MinContours || len(req.Contours) > MaxContours {
 			t.Errorf("%d contours", len(req.Contours))

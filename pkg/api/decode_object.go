@@ -6,7 +6,7 @@ import "fmt"
 // missing members, and finally turns what was found into an *InvalidRequest or nothing.
 
 // member is a member name the decoders know. One enumeration serves all four requests; each decoder handles
-// the members of its own request and skips the others like any unknown name.
+// the members of its own request and reports the others like any unknown name (see decode_unknown.go).
 type member uint8
 
 const (
@@ -23,6 +23,15 @@ const (
 	memberContours
 	memberTimeMinutes
 	memberDistanceKm
+	memberRadiuses
+	memberBearings
+	memberSourceRadiuses
+	memberSourceBearings
+	memberTargetRadiuses
+	memberTargetBearings
+	memberRadius
+	memberBearing
+	numMembers
 )
 
 // memberOf maps a (unescaped) name to its member; names are case-sensitive, as in the specification.
@@ -52,14 +61,31 @@ func memberOf(name []byte) member {
 		return memberTimeMinutes
 	case "distance_km":
 		return memberDistanceKm
+	case "radiuses":
+		return memberRadiuses
+	case "bearings":
+		return memberBearings
+	case "source_radiuses":
+		return memberSourceRadiuses
+	case "source_bearings":
+		return memberSourceBearings
+	case "target_radiuses":
+		return memberTargetRadiuses
+	case "target_bearings":
+		return memberTargetBearings
+	case "radius":
+		return memberRadius
+	case "bearing":
+		return memberBearing
 	}
 	return memberUnknown
 }
 
 // String returns the member's name in a request body.
 func (m member) String() string {
-	names := [...]string{"", "coordinates", "profile", "departure_time", "alternatives", "geometry_format",
-		"include_steps", "sources", "targets", "origin", "contours", "time_minutes", "distance_km"}
+	names := [numMembers]string{"", "coordinates", "profile", "departure_time", "alternatives", "geometry_format",
+		"include_steps", "sources", "targets", "origin", "contours", "time_minutes", "distance_km", "radiuses",
+		"bearings", "source_radiuses", "source_bearings", "target_radiuses", "target_bearings", "radius", "bearing"}
 	if int(m) < len(names) {
 		return names[m]
 	}
@@ -69,6 +95,9 @@ func (m member) String() string {
 // memberSet records which members of one object have been read.
 type memberSet uint32
 
+// Every member has its bit in a memberSet (a longer enumeration fails to compile here).
+var _ [32 - numMembers]struct{}
+
 func (s memberSet) has(m member) bool { return s&(1<<m) != 0 }
 func (s *memberSet) add(m member)     { *s |= 1 << m }
 
@@ -77,15 +106,17 @@ type decoder struct {
 	s       scanner
 	errs    fieldErrors
 	member  member // set by nextMember
+	name    []byte // the member's name as sent, valid until the next member
+	items   int    // how many items the last coordinate list held, valid or not
 	opened  bool   // the top-level '{' has been looked for
 	members int    // members of the top-level object read so far
 	notJSON string // detail for a top-level value that is not an object
 	unesc   []byte // scratch for unescaping names and values, used only when they hold escapes
 }
 
-// nextMember advances to the next member of the top-level object and sets d.member; it reports false at the
-// end of the object or on an error. Unknown names come back as memberUnknown for the caller to skip. A
-// repeated member is reported and skipped here: which of two values a client meant is anyone's guess.
+// nextMember advances to the next member of the top-level object and sets d.member and d.name; it reports
+// false at the end of the object or on an error. Unknown names come back as memberUnknown for the caller to
+// report. A repeated member is reported and skipped here: which of two values a client meant is anyone's guess.
 func (d *decoder) nextMember(seen *memberSet) bool {
 	if !d.opened && !d.openTop() {
 		return false
@@ -103,13 +134,14 @@ func (d *decoder) nextMember(seen *memberSet) bool {
 	return false
 }
 
-// memberName reads the next member name of the current object as a known member.
+// memberName reads the next member name of the current object as a known member, keeping the name in d.name.
 func (d *decoder) memberName() member {
 	raw, escaped := d.s.memberName()
 	if escaped {
 		d.unesc = unescape(d.unesc[:0], raw)
 		raw = d.unesc
 	}
+	d.name = raw
 	return memberOf(raw)
 }
 

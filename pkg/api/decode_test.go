@@ -89,12 +89,11 @@ func TestDecodeDirectionsValid(t *testing.T) {
 			DirectionsRequest{Coordinates: andorra, Profile: "pedestrian_loaded", Alternatives: 0, GeometryFormat: "geojson",
 				IncludeSteps: true, HasDepartureTime: true,
 				DepartureTime: time.Date(2026, 11, 24, 7, 0, 0, 0, time.UTC)}},
-		{"nulls mean defaults", `{"coordinates":` + twoPoints + `,"profile":null,"alternatives":null,
-			"geometry_format":null,"include_steps":null,"departure_time":null}`,
-			DirectionsRequest{Coordinates: andorra, Profile: "car", Alternatives: 1, GeometryFormat: "polyline6"}},
-		{"unknown fields ignored, even malformed-looking ones", `{"waypoints":"x","coordinates":` + twoPoints +
-			`,"options":{"a":[1,{"b":null}],"c":true},"Profile":"nonsense"}`,
-			DirectionsRequest{Coordinates: andorra, Profile: "car", Alternatives: 1, GeometryFormat: "polyline6"}},
+		{"snapping controls, null items for the default", `{"coordinates":[[1,2],[3,4],[5,6]],"radiuses":[50,null,35000],
+			"bearings":[null,[0,180],[359.5,10]]}`,
+			DirectionsRequest{Coordinates: []Coordinate{{1, 2}, {3, 4}, {5, 6}}, Profile: "car", Alternatives: 1,
+				GeometryFormat: "polyline6", Radiuses: []float64{50, 0, 35000},
+				Bearings: []Bearing{{}, {0, 180, true}, {359.5, 10, true}}}},
 		{"escaped names and values", `{"\u0063oordinates":` + twoPoints + `,"profile":"\u0074ruck","geometry_format":"geo\u006Ason"}`,
 			DirectionsRequest{Coordinates: andorra, Profile: "truck", Alternatives: 1, GeometryFormat: "geojson"}},
 		{"whitespace everywhere, Z offset, integral float", " \r\n\t{ \"coordinates\" : [ [ 0 , 0 ] , [ -180 , -90 ] , [180,90] ] ," +
@@ -193,6 +192,33 @@ func TestDecodeDirectionsInvalid(t *testing.T) {
 			errs: []wantError{{"/include_steps", "must be a boolean, got string"}}},
 		{name: "repeated member", body: `{` + ok + `,"profile":"car","profile":"moto"}`,
 			errs: []wantError{{"/profile", "more than once"}}},
+		{name: "null profile", body: `{` + ok + `,"profile":null}`, errs: []wantError{{"/profile", "must not be null: omit the member"}}},
+		{name: "nulls everywhere", body: `{` + ok + `,"alternatives":null,"geometry_format":null,"include_steps":null,
+			"departure_time":null,"radiuses":null,"bearings":null}`,
+			errs: []wantError{{"/alternatives", "not be null"}, {"/geometry_format", "not be null"}, {"/include_steps", "not be null"},
+				{"/departure_time", "not be null"}, {"/radiuses", "not be null"}, {"/bearings", "not be null"}}},
+		{name: "profil", body: `{` + ok + `,"profil":"pedestrian"}`,
+			errs: []wantError{{"/profil", `is not a member of a directions request; did you mean "profile"?`}}},
+		{name: "mode", body: `{` + ok + `,"mode":"pedestrian"}`, errs: []wantError{{"/mode", `did you mean "profile"?`}}},
+		{name: "alternative", body: `{` + ok + `,"alternative":2}`, errs: []wantError{{"/alternative", `did you mean "alternatives"?`}}},
+		{name: "Profile in capitals", body: `{` + ok + `,"Profile":"car"}`, errs: []wantError{{"/Profile", `did you mean "profile"?`}}},
+		{name: "radius for radiuses", body: `{` + ok + `,"radius":[5,5]}`, errs: []wantError{{"/radius", `did you mean "radiuses"?`}}},
+		{name: "a member of another request", body: `{` + ok + `,"contours":[]}`,
+			errs: []wantError{{"/contours", "whose members are coordinates, profile, departure_time"}}},
+		{name: "nothing close", body: `{` + ok + `,"options":{"a":[1,{"b":null}]}}`, errs: []wantError{{"/options", "whose members are"}}},
+		{name: "a name to escape", body: `{` + ok + `,"a/b~c":1}`, errs: []wantError{{"/a~1b~0c", "not a member"}}},
+		{name: "radiuses, one too few", body: `{"coordinates":[[1,1],[2,2],[3,3]],"radiuses":[5,5]}`,
+			errs: []wantError{{"/radiuses", "one radius per point (3), got 2"}}},
+		{name: "radiuses counted against every coordinate sent", body: `{"radiuses":[5,5],"coordinates":[[1,1],[2,200]]}`,
+			errs: []wantError{{"/coordinates/1/1", "latitude"}}},
+		{name: "radius zero, negative, too large, string", body: `{"coordinates":[[1,1],[2,2],[3,3],[4,4]],"radiuses":[0,-1,35001,"5"]}`,
+			errs: []wantError{{"/radiuses/0", "greater than 0 and at most 35000 metres, got 0"}, {"/radiuses/1", "got -1"},
+				{"/radiuses/2", "got 35001"}, {"/radiuses/3", "got string"}}},
+		{name: "bearings wrong", body: `{"coordinates":[[1,1],[2,2],[3,3],[4,4]],"bearings":[[361,10],[90,-1],[90],"north"]}`,
+			errs: []wantError{{"/bearings/0/0", "bearing in degrees must be from 0 to 360, got 361"},
+				{"/bearings/1/1", "tolerance in degrees must be from 0 to 180, got -1"}, {"/bearings/2", "got 1 items"},
+				{"/bearings/3", "got string"}}},
+		{name: "bearings as object", body: `{` + ok + `,"bearings":{"0":[1,1]}}`, errs: []wantError{{"/bearings", "got object"}}},
 		{name: "every error reported", body: `{"coordinates":[[1,95],[200,1]],"profile":"x","alternatives":9,"geometry_format":1,
 			"include_steps":0,"departure_time":"2026-11-24T08:00:00"}`,
 			errs: []wantError{{"/coordinates/0/1", "swapped"}, {"/coordinates/1/0", "longitude"}, {"/profile", "unknown"},
@@ -254,19 +280,36 @@ func TestDecodeMatrix(t *testing.T) {
 		{name: "swapped target", body: `{"sources":[[1,1]],"targets":[[1,1],[42.5,120]]}`,
 			errs: []wantError{{"/targets/1/1", "swapped"}}},
 	}, matrixErr)
-	if inv := matrixErr([]byte(`{"sources":[[1,1]],"targets":[[1,1]],"alternatives":"x","coordinates":7}`)); inv != nil {
-		t.Errorf("members of other requests must be ignored as unknown: %v", inv)
+	req, inv = DecodeMatrix([]byte(`{"sources":[[1,2],[3,4]],"targets":[[5,6]],"source_radiuses":[null,20],
+		"target_bearings":[[90,45]]}`))
+	if inv != nil || !slices.Equal(req.SourceRadiuses, []float64{0, 20}) || req.TargetRadiuses != nil ||
+		!slices.Equal(req.TargetBearings, []Bearing{{90, 45, true}}) || req.SourceBearings != nil {
+		t.Errorf("snapping controls: got %+v, %v", req, inv)
 	}
+	checkInvalid(t, []invalidCase{
+		{name: "members of other requests", body: `{"sources":[[1,1]],"targets":[[1,1]],"alternatives":"x","coordinates":7}`,
+			errs: []wantError{{"/alternatives", "is not a member of a matrix request, whose members are sources, targets"},
+				{"/coordinates", "not a member"}}},
+		{name: "origins and destinations", body: `{"origins":[[1,1]],"destinations":[[1,1]]}`,
+			errs: []wantError{{"/origins", `did you mean "sources"?`}, {"/destinations", `did you mean "targets"?`},
+				{"/sources", "required"}, {"/targets", "required"}}},
+		{name: "radiuses per target, not per source", body: `{"sources":[[1,1]],"targets":[[1,1],[2,2]],"target_radiuses":[1],
+			"source_bearings":[[1,1],[2,2]]}`,
+			errs: []wantError{{"/source_bearings", "one bearing per point (1), got 2"}, {"/target_radiuses", "one radius per point (2), got 1"}}},
+		{name: "radiuses on a matrix", body: `{"sources":[[1,1]],"targets":[[1,1]],"radiuses":[1,1]}`,
+			errs: []wantError{{"/radiuses", "not a member"}}},
+	}, matrixErr)
 }
 
 func TestDecodeIsochrone(t *testing.T) {
 	req, inv := DecodeIsochrone([]byte(`{"origin":[1.5218,42.5063],"profile":"moto","contours":[{"time_minutes":10},
-		{"distance_km":0.5,"unit":"ignored"},{"time_minutes":120,"distance_km":null},{"distance_km":100}]}`))
+		{"distance_km":0.5},{"time_minutes":120},{"distance_km":100}],"radius":250,"bearing":[270,30]}`))
 	if inv != nil {
 		t.Fatalf("refused: %v %+v", inv, inv.Errors)
 	}
 	want := []Contour{{Minutes: 10}, {Kilometers: 0.5}, {Minutes: 120}, {Kilometers: 100}}
-	if req.Origin != (Coordinate{1.5218, 42.5063}) || req.Profile != "moto" || !slices.Equal(req.Contours, want) {
+	if req.Origin != (Coordinate{1.5218, 42.5063}) || req.Profile != "moto" || !slices.Equal(req.Contours, want) ||
+		req.Radius != 250 || req.Bearing != (Bearing{270, 30, true}) {
 		t.Errorf("got %+v", req)
 	}
 	checkInvalid(t, []invalidCase{
@@ -290,6 +333,17 @@ func TestDecodeIsochrone(t *testing.T) {
 			{"time_minutes":4},{"time_minutes":5}]}`, errs: []wantError{{"/contours", "got 5"}}},
 		{name: "repeated budget", body: `{"origin":[1,1],"contours":[{"time_minutes":1,"time_minutes":2}]}`,
 			errs: []wantError{{"/contours/0/time_minutes", "more than once"}}},
+		{name: "a null budget, at its own pointer", body: `{"origin":[1,1],"contours":[{"time_minutes":5},{"time_minutes":null}]}`,
+			errs: []wantError{{"/contours/1/time_minutes", "must be a number from 1 to 120 minutes, got null"}}},
+		{name: "a null beside a budget", body: `{"origin":[1,1],"contours":[{"time_minutes":120,"distance_km":null}]}`,
+			errs: []wantError{{"/contours/0/distance_km", "got null"}}},
+		{name: "a typo in a contour", body: `{"origin":[1,1],"contours":[{"time_minute":5},{"distance_km":1,"unit":"km"}]}`,
+			errs: []wantError{{"/contours/0/time_minute", `did you mean "time_minutes"?`}, {"/contours/0", "exactly one"},
+				{"/contours/1/unit", "whose members are time_minutes, distance_km"}}},
+		{name: "location", body: `{"location":[1,1],"contours":[{"time_minutes":5}]}`,
+			errs: []wantError{{"/location", `did you mean "origin"?`}, {"/origin", "required"}}},
+		{name: "radius and bearing", body: `{"origin":[1,1],"contours":[{"time_minutes":5}],"radius":null,"bearing":[90,200]}`,
+			errs: []wantError{{"/radius", "must be a number (radius in metres), got null"}, {"/bearing/1", "from 0 to 180, got 200"}}},
 	}, isochroneErr)
 }
 
@@ -301,7 +355,8 @@ func TestDecodeElevation(t *testing.T) {
 	checkInvalid(t, []invalidCase{
 		{name: "none", body: `{"coordinates":[]}`, errs: []wantError{{"/coordinates", "1 to 1000 coordinates, got 0"}}},
 		{name: "1001", body: `{"coordinates":` + coordinateArray(1001) + `}`, errs: []wantError{{"/coordinates", "got 1001"}}},
-		{name: "missing", body: `{"points":[[1,1]]}`, errs: []wantError{{"/coordinates", "required"}}},
+		{name: "missing", body: `{"points":[[1,1]]}`,
+			errs: []wantError{{"/points", `is not a member of an elevation request; did you mean "coordinates"?`}, {"/coordinates", "required"}}},
 	}, elevationErr)
 }
 

@@ -7,7 +7,6 @@ import (
 
 	"github.com/mapsco/maps/pkg/polyline"
 	"github.com/mapsco/maps/pkg/route"
-	"github.com/mapsco/maps/pkg/snap"
 )
 
 // directions is POST /v1/directions.
@@ -18,10 +17,6 @@ var directions = endpoint[DirectionsRequest]{
 	run:    runDirections,
 }
 
-// startedUnits is the number of started blocks of size per in n: the
-// credit rule of spec §4 ("1 credit for up to 10, plus 1 for each further 10").
-func startedUnits(n, per int) int64 { return int64((n + per - 1) / per) }
-
 func runDirections(rc *runContext, req DirectionsRequest, dst []byte) ([]byte, *failure) {
 	router, fail := rc.router(req.Profile)
 	if fail != nil {
@@ -29,39 +24,67 @@ func runDirections(rc *runContext, req DirectionsRequest, dst []byte) ([]byte, *
 	}
 	ctx, cancel := requestContext()
 	defer cancel()
-	rt, err := router.Route(ctx, points(req.Coordinates), router.StateAt(departureOf(req.HasDepartureTime, req.DepartureTime)))
+	q := route.Request{
+		Points:       points(req.Coordinates),
+		Snapping:     snapOptions(len(req.Coordinates), req.Radiuses, req.Bearings),
+		Departure:    departureOf(req.HasDepartureTime, req.DepartureTime),
+		Alternatives: req.Alternatives,
+		Steps:        req.IncludeSteps,
+		MaxSteps:     maxSteps,
+		Terrain:      route.Terrain{DEM: rc.rel.DEM, Samples: rc.rel.Terrain},
+	}
+	dirs, err := router.Directions(ctx, q)
 	if err != nil {
-		return dst, routeFailure(req.Profile, err)
+		return dst, routeFailure(router, q, err)
 	}
 	dst = appendKey(dst, "profile", true)
 	dst = appendString(dst, req.Profile)
 	dst = appendKey(dst, "routes", true)
 	dst = append(dst, '[')
-	dst = appendRoute(dst, rc, req, 0, rt)
-	// Alternatives are for journeys of two waypoints; with more, each leg's
-	// choices would multiply into routes no one asked for.
-	for i, alt := range router.Alternatives(ctx, rt, req.Alternatives) {
-		dst = append(dst, ',')
-		dst = appendRoute(dst, rc, req, i+1, alt)
+	for i, rt := range dirs.Routes {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendRoute(dst, rc, req, i, rt)
+	}
+	dst = append(dst, ']')
+	dst = appendKey(dst, "waypoints", true)
+	dst = append(dst, '[')
+	for i, s := range dirs.Routes[0].Snapped {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendPlace(dst, rc.rel.Network, s)
 	}
 	return append(dst, ']'), nil
 }
 
+// maxSteps is the spec's limit per leg; a longer itinerary keeps its first
+// steps and folds the rest into the last one (route.Request.MaxSteps).
+const maxSteps = 1000
+
 // routeFailure explains why no route was found, naming the waypoint.
-func routeFailure(profile string, err error) *failure {
+func routeFailure(router *route.Router, q route.Request, err error) *failure {
 	var we *route.WaypointError
 	if !errors.As(err, &we) {
 		return &failure{kind: KindServiceUnavailable, detail: "routing did not finish in time; retry"}
 	}
+	profile := router.Graph().Profile
 	if errors.Is(err, route.ErrUnsnappable) {
 		field := fmt.Sprintf("/coordinates/%d", we.Index)
-		msg := fmt.Sprintf("no road usable by profile %s within %d m of this point", profile, snap.DefaultRadius)
+		fe, swapped := placeFailure(router, field, q.Points[we.Index], at(q.Snapping, we.Index), router.StateAt(q.Departure), err)
+		if swapped {
+			return &failure{kind: KindInvalidRequest, detail: fmt.Sprintf("waypoint %d looks like [latitude, longitude]", we.Index),
+				errs: []FieldError{fe}}
+		}
 		return &failure{kind: KindUnroutable, detail: fmt.Sprintf("waypoint %d is not near a road the %s profile may use", we.Index, profile),
-			errs: []FieldError{{Field: field, Message: msg}}}
+			errs: []FieldError{fe}}
 	}
 	return &failure{kind: KindUnroutable, detail: fmt.Sprintf("no %s route from waypoint %d to waypoint %d", profile, we.Index, we.Index+1)}
 }
 
+// appendRoute writes one route: the engine has computed everything, steps
+// and climb included.
 func appendRoute(dst []byte, rc *runContext, req DirectionsRequest, id int, rt *route.Route) []byte {
 	dst = append(dst, '{')
 	dst = appendKey(dst, "id", false)
@@ -79,17 +102,17 @@ func appendRoute(dst []byte, rc *runContext, req DirectionsRequest, id int, rt *
 			dst = append(dst, ',')
 		}
 		dst = appendTotals(dst, leg.DistanceM, leg.DurationS)
-		if req.IncludeSteps {
+		if rt.Steps != nil {
 			dst = dst[:len(dst)-1] // reopen the leg object
 			dst = appendKey(dst, "steps", true)
-			dst = appendSteps(dst, legSteps(rc.rel.Routers[req.Profile], req, rt, i))
+			dst = appendSteps(dst, rt.Steps[i])
 			dst = append(dst, '}')
 		}
 	}
 	dst = append(dst, ']')
-	if c, ok := routeClimb(rc, rc.rel.Routers[req.Profile], rt); ok {
+	if rt.Climb.Covered {
 		dst = appendKey(dst, "elevation", true)
-		dst = appendClimb(dst, c)
+		dst = appendClimb(dst, rt.Climb)
 	}
 	if p := rc.rel.Manifest.Profile(req.Profile); p != nil {
 		dst = appendKey(dst, "speed_model_version", true)

@@ -1,9 +1,6 @@
 package api
 
-import (
-	"github.com/mapsco/maps/pkg/elevation"
-	"github.com/mapsco/maps/pkg/route"
-)
+import "github.com/mapsco/maps/pkg/elevation"
 
 // elevationOp is POST /v1/elevation: the surface height at each coordinate,
 // in request order (spec behaviour rule 5).
@@ -55,14 +52,4 @@ func appendClimb(dst []byte, c elevation.Climb) []byte {
 	dst = appendKey(dst, "max_grade", true)
 	dst = appendNumber(dst, c.MaxGrade, 4)
 	return append(dst, '}')
-}
-
-// routeClimb is the terrain along rt for the route's profile, and false
-// when the release has no DEM or the route lies outside its coverage.
-func routeClimb(rc *runContext, router *route.Router, rt *route.Route) (elevation.Climb, bool) {
-	if rc.rel.DEM == nil {
-		return elevation.Climb{}, false
-	}
-	c := router.Elevation(rc.rel.DEM, rc.rel.Terrain, rt)
-	return c, c.Covered
 }

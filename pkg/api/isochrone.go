@@ -4,11 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/mapsco/maps/pkg/isochrone"
 	"github.com/mapsco/maps/pkg/route"
-	"github.com/mapsco/maps/pkg/snap"
 )
 
 // isochroneOp is POST /v1/isochrone: 5 credits whatever the contours
@@ -30,16 +28,19 @@ func runIsochrone(engine *isochrone.Engine, rc *runContext, req IsochroneRequest
 	if fail != nil {
 		return dst, fail
 	}
-	snapped, err := router.Snap([]route.Point{route.Point(req.Origin)})
+	departure := departureOf(req.HasDepartureTime, req.DepartureTime)
+	st := router.StateAt(departure)
+	o := snapOption(req.Radius, req.Bearing)
+	origin, err := router.PlaceOne(route.Point(req.Origin), o, st)
 	if err != nil {
 		// The spec allows no 422 here: a point off the network is an invalid origin.
-		msg := fmt.Sprintf("no road usable by profile %s within %d m of this point", req.Profile, snap.DefaultRadius)
+		fe, _ := placeFailure(router, "/origin", route.Point(req.Origin), o, st, err)
 		return dst, &failure{kind: KindInvalidRequest, detail: fmt.Sprintf("the origin is not near a road the %s profile may use", req.Profile),
-			errs: []FieldError{{Field: "/origin", Message: msg}}}
+			errs: []FieldError{fe}}
 	}
 	ctx, cancel := requestContext()
 	defer cancel()
-	contours, err := engine.Compute(ctx, router.Graph(), snapped[0], isochrone.Request{Budgets: budgets(req.Contours), Departure: departureOf(req.HasDepartureTime, req.DepartureTime)})
+	contours, err := engine.Compute(ctx, router.Graph(), origin.Result, isochrone.Request{Budgets: budgets(req.Contours), Departure: departure})
 	switch {
 	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
 		return dst, &failure{kind: KindServiceUnavailable, detail: "the isochrone did not finish in time; retry"}
@@ -49,7 +50,9 @@ func runIsochrone(engine *isochrone.Engine, rc *runContext, req IsochroneRequest
 	dst = appendKey(dst, "profile", true)
 	dst = appendString(dst, req.Profile)
 	dst = appendKey(dst, "features", true)
-	return appendFeatures(dst, contours), nil
+	dst = appendFeatures(dst, inRequestOrder(budgets(req.Contours), contours))
+	dst = appendKey(dst, "origin", true)
+	return appendPlace(dst, rc.rel.Network, origin.Result), nil
 }
 
 func budgets(cs []Contour) []isochrone.Budget {
@@ -64,18 +67,24 @@ func budgets(cs []Contour) []isochrone.Budget {
 	return out
 }
 
-// departureOf is the time a request is for: departure_time when given,
-// else the zero time, which routing reads as now (spec behaviour rule 2).
-func departureOf(has bool, t time.Time) time.Time {
-	if has {
-		return t
+// inRequestOrder puts the engine's contours (ordered by unit, then value)
+// back in the order the request listed their budgets.
+func inRequestOrder(asked []isochrone.Budget, contours []isochrone.Contour) []isochrone.Contour {
+	out := make([]isochrone.Contour, 0, len(asked))
+	for _, b := range asked {
+		for _, c := range contours {
+			if c.Budget == b {
+				out = append(out, c)
+				break
+			}
+		}
 	}
-	return time.Time{}
+	return out
 }
 
 // appendFeatures writes the FeatureCollection: one feature per contour, in
-// the engine's order (minutes, then kilometres, each ascending), with
-// properties contour (the budget as asked) and unit.
+// the order the request listed them, with properties contour (the budget as
+// asked) and unit.
 func appendFeatures(dst []byte, contours []isochrone.Contour) []byte {
 	dst = append(dst, `{"type":"FeatureCollection","features":[`...)
 	for i, c := range contours {

@@ -82,11 +82,16 @@ func appendPositions(dst []byte, pts [][2]float64) []byte {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = append(dst, '[')
-		dst = appendNumber(dst, p[0], 6)
-		dst = append(dst, ',')
-		dst = appendNumber(dst, p[1], 6)
-		dst = append(dst, ']')
+		dst = appendPosition(dst, p[0], p[1])
 	}
+	return append(dst, ']')
+}
+
+// appendPosition writes one [lon, lat] with 6 decimals.
+func appendPosition(dst []byte, lon, lat float64) []byte {
+	dst = append(dst, '[')
+	dst = appendNumber(dst, lon, 6)
+	dst = append(dst, ',')
+	dst = appendNumber(dst, lat, 6)
 	return append(dst, ']')
 }

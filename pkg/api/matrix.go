@@ -1,11 +1,15 @@
 package api
 
 import (
+	"fmt"
 	"math"
 	"slices"
+	"strconv"
 
+	"github.com/mapsco/maps/pkg/graph"
 	"github.com/mapsco/maps/pkg/matrix"
 	"github.com/mapsco/maps/pkg/route"
+	"github.com/mapsco/maps/pkg/snap"
 )
 
 // matrixOp is POST /v1/matrix.
@@ -23,25 +27,69 @@ func runMatrix(rc *runContext, req MatrixRequest, dst []byte) ([]byte, *failure)
 	}
 	q := router.Query()
 	defer router.PutQuery(q)
-	q.SetState(router.StateAt(departureOf(req.HasDepartureTime, req.DepartureTime)))
-	t := matrix.Compute(router, q, points(req.Sources), points(req.Targets))
-	// One allocation for the grids (about 18 bytes a cell for both) rather
-	// than a dozen doublings of the 1 KiB the envelope started with.
-	dst = slices.Grow(dst, 64+18*len(req.Sources)*len(req.Targets))
+	st := router.StateAt(departureOf(req.HasDepartureTime, req.DepartureTime))
+	q.SetState(st)
+	srcOpts := snapOptions(len(req.Sources), req.SourceRadiuses, req.SourceBearings)
+	dstOpts := snapOptions(len(req.Targets), req.TargetRadiuses, req.TargetBearings)
+	t := matrix.ComputeWith(router, q, points(req.Sources), points(req.Targets), srcOpts, dstOpts)
+	if fail := swappedPoints(router, st, req, t, srcOpts, dstOpts); fail != nil {
+		return dst, fail
+	}
+	// One allocation for the grids (about 18 bytes a cell for both) and the
+	// places (about 60 bytes a point) rather than a dozen doublings of the
+	// 1 KiB the envelope started with.
+	dst = slices.Grow(dst, 64+18*len(req.Sources)*len(req.Targets)+60*(len(req.Sources)+len(req.Targets)))
 	dst = appendKey(dst, "profile", true)
 	dst = appendString(dst, req.Profile)
 	dst = appendKey(dst, "durations", true)
 	dst = appendGrid(dst, t.Durations, 3)
 	dst = appendKey(dst, "distances", true)
-	return appendGrid(dst, t.Distances, 1), nil
+	dst = appendGrid(dst, t.Distances, 1)
+	dst = appendKey(dst, "sources", true)
+	dst = appendPlacements(dst, rc, t.Sources)
+	dst = appendKey(dst, "targets", true)
+	return appendPlacements(dst, rc, t.Targets), nil
 }
 
-func points(cs []Coordinate) []route.Point {
-	pts := make([]route.Point, len(cs))
-	for i, c := range cs {
-		pts[i] = route.Point(c)
+// swappedPoints refuses the request (400) when a point that could not be
+// placed could be with longitude and latitude swapped: a table of nulls
+// would answer, and bill, a mistake. Other unplaced points stay null.
+func swappedPoints(router *route.Router, st *graph.State, req MatrixRequest, t matrix.Table, srcOpts, dstOpts []snap.Options) *failure {
+	var errs []FieldError
+	check := func(member string, cs []Coordinate, ps []matrix.Placement, opts []snap.Options) {
+		for i, p := range ps {
+			if p.Err == nil || len(errs) >= MaxFieldErrors {
+				continue
+			}
+			field := "/" + member + "/" + strconv.Itoa(i)
+			if fe, swapped := placeFailure(router, field, route.Point(cs[i]), at(opts, i), st, p.Err); swapped {
+				errs = append(errs, fe)
+			}
+		}
 	}
-	return pts
+	check("sources", req.Sources, t.Sources, srcOpts)
+	check("targets", req.Targets, t.Targets, dstOpts)
+	if len(errs) == 0 {
+		return nil
+	}
+	return &failure{kind: KindInvalidRequest, detail: fmt.Sprintf("%d points look like [latitude, longitude]", len(errs)), errs: errs}
+}
+
+// appendPlacements writes where each point met the network, null for one
+// that could not be placed (its row or column is null too).
+func appendPlacements(dst []byte, rc *runContext, ps []matrix.Placement) []byte {
+	dst = append(dst, '[')
+	for i, p := range ps {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		if p.Err != nil {
+			dst = append(dst, "null"...)
+			continue
+		}
+		dst = appendPlace(dst, rc.rel.Network, p.Result)
+	}
+	return append(dst, ']')
 }
 
 // appendGrid writes rows of numbers, null for NaN (an unroutable pair,

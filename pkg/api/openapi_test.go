@@ -98,6 +98,35 @@ func TestOpenAPILimitsMatchTheDecoders(t *testing.T) {
 		{"field errors", 0, float64(*prop("Problem", "errors").MaxItems), 0, MaxFieldErrors},
 		{"instance", 0, float64(*prop("Problem", "instance").MaxLength), 0, MaxInstanceLength},
 		{"detail", 0, float64(*prop("Problem", "detail").MaxLength), 0, MaxDetailLength},
+		{"radius", 0, *doc.Components.Schemas["Radius"].Value.Max, 0, MaxRadius},
+		{"bearing", *bearingPart(doc, 0).Min, *bearingPart(doc, 0).Max, 0, MaxBearing},
+		{"bearing tolerance", *bearingPart(doc, 1).Min, *bearingPart(doc, 1).Max, 0, MaxBearingTolerance},
+		{"radiuses", float64(prop("DirectionsRequest", "radiuses").MinItems), float64(*prop("DirectionsRequest", "radiuses").MaxItems),
+			MinDirectionsCoordinates, MaxDirectionsCoordinates},
+		{"source bearings", float64(prop("MatrixRequest", "source_bearings").MinItems), float64(*prop("MatrixRequest", "source_bearings").MaxItems),
+			MinMatrixLocations, MaxMatrixLocations},
+	}
+	if r := doc.Components.Schemas["Radius"].Value; r.ExclusiveMin.Value == nil || *r.ExclusiveMin.Value != 0 {
+		t.Errorf("a radius must be documented as greater than 0, as the decoder enforces")
+	}
+	// The decoders refuse members they do not know: every request schema says so.
+	for _, name := range []string{"DirectionsRequest", "MatrixRequest", "IsochroneRequest", "ElevationRequest", "Contour"} {
+		if ap := doc.Components.Schemas[name].Value.AdditionalProperties; ap.Has == nil || *ap.Has {
+			t.Errorf("%s does not forbid other members, which the server refuses", name)
+		}
+	}
+	members := map[string][]member{"DirectionsRequest": directionsMembers, "MatrixRequest": matrixMembers,
+		"IsochroneRequest": isochroneMembers, "ElevationRequest": elevationMembers, "Contour": contourMembers}
+	for name, ms := range members {
+		props := doc.Components.Schemas[name].Value.Properties
+		for _, m := range ms {
+			if props[m.String()] == nil {
+				t.Errorf("%s: member %s is decoded but not documented", name, m)
+			}
+		}
+		if len(props) != len(ms) {
+			t.Errorf("%s documents %d members, the decoder knows %d", name, len(props), len(ms))
+		}
 	}
 	for _, c := range cases {
 		if c.min != c.wantMin || c.max != c.wantMax {
@@ -113,6 +142,10 @@ func TestOpenAPILimitsMatchTheDecoders(t *testing.T) {
 			t.Errorf("profile %d documented %v, want %s", i, enum[i], p)
 		}
 	}
+}
+
+func bearingPart(doc *openapi3.T, i int) *openapi3.Schema {
+	return doc.Components.Schemas["Bearing"].Value.PrefixItems[i].Value
 }
 
 func contains(list []string, s string) bool {

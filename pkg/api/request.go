@@ -13,6 +13,8 @@ package api
 import (
 	"strings"
 	"time"
+
+	"github.com/mapsco/maps/pkg/snap"
 )
 
 // Limits of the API specification, section 8.
@@ -31,6 +33,13 @@ const (
 	MaxContourKilometers     = 100.0
 	MinElevationCoordinates  = 1
 	MaxElevationCoordinates  = 1000
+)
+
+// Limits of the snapping controls, which the specification leaves to us (docs/snapping.md).
+const (
+	MaxRadius           = snap.DefaultRadius // metres; a radius only narrows the default search
+	MaxBearing          = 360.0              // degrees clockwise from north
+	MaxBearingTolerance = 180.0              // degrees either side
 )
 
 // Defaults of optional request fields.
@@ -79,6 +88,15 @@ type DirectionsRequest struct {
 	Alternatives     int    // 0..3, default 1: routes wanted in addition to the best one
 	GeometryFormat   string // "polyline6" (default) or "geojson"
 	IncludeSteps     bool
+	Radiuses         []float64 // nil, or one per coordinate: metres, 0 for the default
+	Bearings         []Bearing // nil, or one per coordinate
+}
+
+// Bearing is the direction a vehicle at a point is heading: Degrees clockwise from north (0..360) within
+// Tolerance degrees (0..180) either side. Given is false for none (null in a list).
+type Bearing struct {
+	Degrees, Tolerance float64
+	Given              bool
 }
 
 // MatrixRequest is a valid POST /matrix body.
@@ -87,6 +105,10 @@ type MatrixRequest struct {
 	Profile          string
 	DepartureTime    time.Time
 	HasDepartureTime bool
+	SourceRadiuses   []float64 // as DirectionsRequest.Radiuses, per source
+	SourceBearings   []Bearing
+	TargetRadiuses   []float64 // per target
+	TargetBearings   []Bearing
 }
 
 // Contour is one isochrone budget: exactly one of the fields is non-zero, Minutes in 1..120 or Kilometers in
@@ -102,6 +124,8 @@ type IsochroneRequest struct {
 	Contours         []Contour // 1..4
 	DepartureTime    time.Time
 	HasDepartureTime bool
+	Radius           float64 // metres, 0 for the default
+	Bearing          Bearing
 }
 
 // ElevationRequest is a valid POST /elevation body.

@@ -1,33 +1,8 @@
 package api
 
-import (
-	"github.com/mapsco/maps/pkg/guidance"
-	"github.com/mapsco/maps/pkg/route"
-)
+import "github.com/mapsco/maps/pkg/guidance"
 
-// maxSteps is the spec's limit per leg; a longer itinerary keeps its first
-// steps and folds the rest into the last one, so the totals still add up.
-const maxSteps = 1000
-
-// legSteps narrates leg i of rt.
-func legSteps(r *route.Router, req DirectionsRequest, rt *route.Route, i int) []guidance.Step {
-	a, b := rt.Snapped[i], rt.Snapped[i+1]
-	steps := guidance.Steps(r.Graph(), guidance.Leg{
-		Pieces:  r.Pieces(rt.Legs[i], a, b),
-		Dest:    req.Coordinates[i+1],
-		Snapped: [2]float64{b.Lon, b.Lat},
-	})
-	if len(steps) > maxSteps {
-		last := &steps[maxSteps-2]
-		for _, s := range steps[maxSteps-1 : len(steps)-1] {
-			last.DistanceM += s.DistanceM
-			last.DurationS += s.DurationS
-		}
-		steps = append(steps[:maxSteps-1], steps[len(steps)-1])
-	}
-	return steps
-}
-
+// appendSteps writes a leg's turn-by-turn steps.
 func appendSteps(dst []byte, steps []guidance.Step) []byte {
 	dst = append(dst, '[')
 	for i, s := range steps {

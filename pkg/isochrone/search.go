@@ -89,8 +89,8 @@ func (sc *scratch) placeSeeds(g *graph.Graph, origin snap.Result, m metric) bool
 	sc.seeds = sc.seeds[:0]
 	for rev := range 2 {
 		a := g.ArcOf[graph.SegRef(origin.Seg, rev == 1)]
-		if a == graph.NoArc {
-			continue
+		if a == graph.NoArc || (rev == 0 && origin.NoForward) || (rev == 1 && origin.NoBackward) {
+			continue // no way, or not the way a bearing asked for
 		}
 		w := sc.arcWeight(g, a)
 		if w == graph.NoWay {

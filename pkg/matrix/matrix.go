@@ -24,42 +24,94 @@ import (
 
 // Table holds a result: Durations[i][j] in seconds and Distances[i][j] in
 // metres, NaN where target j cannot be reached from source i (or either
-// point is not near a usable road).
+// point is not near a usable road), and where each point was placed.
 type Table struct {
 	Durations [][]float64
 	Distances [][]float64
+	Sources   []Placement
+	Targets   []Placement
 }
 
-// Compute fills a table from sources to targets on r's profile, under the
-// conditions q's state says are in force (see ch.Query.SetState). Large
-// tables are computed on up to GOMAXPROCS goroutines, the others with
-// queries from r's pool given q's state; the table is the same either way.
+// Placement is where a point was placed on the network (see package snap),
+// or why it could not be: Err wraps route.ErrUnsnappable.
+type Placement struct {
+	snap.Snapped
+	Err error
+}
+
+// Compute fills a table from sources to targets on r's profile, placing
+// the points by the default rule, under the conditions q's state says are
+// in force (see ch.Query.SetState).
 func Compute(r *route.Router, q *ch.Query, sources, targets []route.Point) Table {
+	return ComputeWith(r, q, sources, targets, nil, nil)
+}
+
+// ComputeWith is Compute with each source and target placed by its own
+// options (nil, or shorter than the points, for the default). A cell
+// whose two points are joined by no path is computed again from and to
+// their fallbacks (snap.Snapped), as route.RouteThrough does, so that it
+// equals the directions answer. Large tables are computed on up to
+// GOMAXPROCS goroutines, the others with queries from r's pool given q's
+// state; the table is the same either way.
+func ComputeWith(r *route.Router, q *ch.Query, sources, targets []route.Point, srcOpts, dstOpts []snap.Options) Table {
 	qs := queries(r, q, len(sources)+len(targets))
 	defer func() {
 		for _, w := range qs[1:] {
 			r.PutQuery(w)
 		}
 	}()
-	ends := snapAll(qs, r, q.State(), append(sources[:len(sources):len(sources)], targets...))
+	opts := append(padOptions(srcOpts, len(sources)), padOptions(dstOpts, len(targets))...)
+	ends := placeAll(qs, r, q.State(), append(sources[:len(sources):len(sources)], targets...), opts)
 	src, dst := ends[:len(sources)], ends[len(sources):]
-	se, te := make([]ch.Endpoint, len(src)), make([]ch.Endpoint, len(dst))
-	for i := range src {
-		se[i] = src[i].Endpoint
-	}
-	for j := range dst {
-		te[j] = withDuplicates(r.Graph(), dst[j].Endpoint)
-	}
-	cells := make([]ch.Cell, len(src)*len(dst))
-	ch.ParallelTable(qs, se, te, cells)
 	t := newTable(len(src), len(dst))
+	t.fill(r, q, qs, src, dst, func(i, j int) bool { return src[i].Err == nil && dst[j].Err == nil })
+	fbSrc, fbDst := fallbacks(r.Graph(), q.State(), src), fallbacks(r.Graph(), q.State(), dst)
+	t.fill(r, q, qs, fbSrc, fbDst, func(i, j int) bool {
+		return math.IsNaN(t.Durations[i][j]) && src[i].Err == nil && dst[j].Err == nil && (src[i].HasFallback || dst[j].HasFallback)
+	})
+	t.Sources, t.Targets = placements(src), placements(dst)
+	return t
+}
+
+// fill computes the cells (i, j) that want selects, from src[i] to dst[j],
+// searching only the rows and columns that hold one.
+func (t *Table) fill(r *route.Router, q *ch.Query, qs []*ch.Query, src, dst []end, want func(i, j int) bool) {
+	var rows, cols []int
 	for i := range src {
 		for j := range dst {
-			if !src[i].ok || !dst[j].ok {
+			if want(i, j) {
+				rows = append(rows, i)
+				break
+			}
+		}
+	}
+	for j := range dst {
+		for _, i := range rows {
+			if want(i, j) {
+				cols = append(cols, j)
+				break
+			}
+		}
+	}
+	if len(rows) == 0 {
+		return
+	}
+	se, te := make([]ch.Endpoint, len(rows)), make([]ch.Endpoint, len(cols))
+	for k, i := range rows {
+		se[k] = src[i].Endpoint
+	}
+	for k, j := range cols {
+		te[k] = withDuplicates(r.Graph(), dst[j].Endpoint)
+	}
+	cells := make([]ch.Cell, len(rows)*len(cols))
+	ch.ParallelTable(qs, se, te, cells)
+	for a, i := range rows {
+		for b, j := range cols {
+			if !want(i, j) {
 				continue
 			}
-			c := cells[i*len(dst)+j]
-			if sharesArc(se[i], te[j]) {
+			c := cells[a*len(cols)+b]
+			if sharesArc(se[a], te[b]) {
 				c = pointToPoint(r, q, src[i].Result, dst[j].Result)
 			}
 			if c.Cost != search.Unreached {
@@ -68,7 +120,33 @@ func Compute(r *route.Router, q *ch.Query, sources, targets []route.Point) Table
 			}
 		}
 	}
-	return t
+}
+
+// fallbacks is each point moved to its fallback where it has one, and
+// left where it is otherwise.
+func fallbacks(g *graph.Graph, st *graph.State, ends []end) []end {
+	out := slices.Clone(ends)
+	for i, e := range ends {
+		if e.Err == nil && e.HasFallback {
+			out[i].Result = e.Fallback
+			out[i].Endpoint = endpoint(g, st, e.Fallback)
+		}
+	}
+	return out
+}
+
+func placements(ends []end) []Placement {
+	out := make([]Placement, len(ends))
+	for i, e := range ends {
+		out[i] = Placement{Snapped: e.Snapped, Err: e.Err}
+	}
+	return out
+}
+
+func padOptions(o []snap.Options, n int) []snap.Options {
+	out := make([]snap.Options, n)
+	copy(out, o)
+	return out
 }
 
 func newTable(rows, cols int) Table {

@@ -30,25 +30,26 @@ func queries(r *route.Router, q *ch.Query, points int) []*ch.Query {
 	return qs
 }
 
-// end is a point snapped and turned into its search endpoint; ok is false
+// end is a point placed and turned into its search endpoint; Err is set
 // when no usable road is near.
 type end struct {
-	snap.Result
+	snap.Snapped
 	ch.Endpoint
-	ok bool
+	Err error
 }
 
-// snapAll snaps the points on len(qs) goroutines: snapping 200 points costs
-// about as much as the table's searches.
-func snapAll(qs []*ch.Query, r *route.Router, st *graph.State, pts []route.Point) []end {
+// placeAll places the points on len(qs) goroutines, each by its options.
+func placeAll(qs []*ch.Query, r *route.Router, st *graph.State, pts []route.Point, opts []snap.Options) []end {
 	ends := make([]end, len(pts))
 	var next atomic.Int64
 	work := func() {
 		for i := int(next.Add(1) - 1); i < len(pts); i = int(next.Add(1) - 1) {
-			s, err := r.Snap(pts[i : i+1])
-			if err == nil {
-				ends[i] = end{Result: s[0], Endpoint: endpoint(r.Graph(), st, s[0]), ok: true}
+			s, err := r.PlaceOne(pts[i], opts[i], st)
+			if err != nil {
+				ends[i].Err = err
+				continue
 			}
+			ends[i] = end{Snapped: s, Endpoint: endpoint(r.Graph(), st, s.Result)}
 		}
 	}
 	var wg sync.WaitGroup
