@@ -57,4 +57,3 @@ func BenchmarkNearest(b *testing.B) {
 		})
 	}
 }
-
