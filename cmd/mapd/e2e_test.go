@@ -199,8 +199,9 @@ func TestErrorsEndToEnd(t *testing.T) {
 		suffix                          string
 		field                           string
 	}{
-		// Andorra's swapped pairs stay in range (lon 42.5, lat 1.5): at sea, so 422.
-		{"swapped pair in range", "POST", "/v1/directions", "application/json", `{"coordinates":[[1.5218,42.5063],[42.5425,1.7333]]}`, 422, "unroutable", "/coordinates/1"},
+		// Andorra's swapped pairs stay in range (lon 42.5, lat 1.5), far outside coverage; swapped back
+		// they would snap, so the request is malformed (spec §7's example of a 400).
+		{"swapped pair in range", "POST", "/v1/directions", "application/json", `{"coordinates":[[1.5218,42.5063],[42.5425,1.7333]]}`, 400, "invalid-request", "/coordinates/1"},
 		{"latitude out of range", "POST", "/v1/directions", "application/json", `{"coordinates":[[1.5218,42.5063],[1.7333,142.5]]}`, 400, "invalid-request", "/coordinates/1/1"},
 		{"one waypoint", "POST", "/v1/directions", "application/json", `{"coordinates":[[1.5218,42.5063]]}`, 400, "invalid-request", "/coordinates"},
 		{"unknown profile", "POST", "/v1/directions", "application/json", `{"coordinates":` + laVellaToPas + `,"profile":"tank"}`, 400, "invalid-request", "/profile"},
@@ -210,7 +211,7 @@ func TestErrorsEndToEnd(t *testing.T) {
 		{"unknown path", "POST", "/v1/teleport", "application/json", `{}`, 404, "not-found", ""},
 		{"wrong method", "GET", "/v1/directions", "", ``, 405, "method-not-allowed", ""},
 		{"point at sea", "POST", "/v1/directions", "application/json", `{"coordinates":[[1.5218,42.5063],[3.5,42.0]]}`, 422, "unroutable", "/coordinates/1"},
-		{"truck far from roads it may use", "POST", "/v1/directions", "application/json", `{"coordinates":[[1.5218,42.5063],[1.6500,42.6300]],"profile":"truck"}`, 422, "unroutable", ""},
+		{"truck road beyond the radius asked for", "POST", "/v1/directions", "application/json", `{"coordinates":[[1.5218,42.5063],[1.6500,42.6300]],"profile":"truck","radiuses":[null,1000]}`, 422, "unroutable", "/coordinates/1"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mapsco/maps/pkg/artifact"
 	"github.com/mapsco/maps/pkg/compile/compiletest"
 )
 
@@ -28,7 +29,7 @@ func TestServiceEndpoints(t *testing.T) {
 		t.Errorf("ready: %d %s", r.status, r.raw)
 	}
 	st := s.do(t, "GET", "/v1/status", "", "")
-	if st.status != 200 || st.body["data_version"] != "test1" || st.body["format_version"] != 1.0 {
+	if st.status != 200 || st.body["data_version"] != "test1" || st.body["format_version"] != float64(artifact.FormatVersion) {
 		t.Fatalf("status: %d %s", st.status, st.raw)
 	}
 	if n := len(st.body["profiles"].([]any)); n != 6 {
