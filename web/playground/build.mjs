@@ -23,7 +23,7 @@ const maplibre = join(here, 'node_modules/maplibre-gl/dist');
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 
-const common = { bundle: true, logLevel: 'warning', target: 'es2022', charset: 'utf8', legalComments: 'eof' };
+const common = { absWorkingDir: here, bundle: true, logLevel: 'warning', target: 'es2022', charset: 'utf8', legalComments: 'eof' };
 await esbuild.build({ ...common, entryPoints: [join(maplibre, 'maplibre-gl.mjs')], outfile: join(out, 'maplibre-gl.js'), format: 'esm', minify: true });
 await esbuild.build({ ...common, entryPoints: [join(maplibre, 'maplibre-gl-worker.mjs')], outfile: join(out, 'maplibre-gl-worker.js'), format: 'esm', minify: true });
 await esbuild.build({ ...common, entryPoints: [join(here, 'src/main.js')], outfile: join(out, 'playground.js'), format: 'esm', external: ['./maplibre-gl.js'] });
