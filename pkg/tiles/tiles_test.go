@@ -2,6 +2,7 @@ package tiles_test
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"testing"
@@ -187,5 +188,26 @@ func TestMinZoom(t *testing.T) {
 		if got := tiles.MinZoom(c.class); got != c.want {
 			t.Errorf("MinZoom(%q) = %d, want %d", c.class, got, c.want)
 		}
+	}
+}
+
+// BenchmarkEncode encodes the tile over Andorra la Vella at a low zoom
+// (the whole country's main roads) and at MaxZoom (every street and path).
+func BenchmarkEncode(b *testing.B) {
+	rel := compiletest.OpenAndorra(b)
+	src := tiles.New(rel.Network, rel.Snap)
+	for _, z := range []maptile.Zoom{8, 11, 14} {
+		tile := maptile.At(laVella, z)
+		b.Run(fmt.Sprintf("z%d", z), func(b *testing.B) {
+			var n int
+			for b.Loop() {
+				t, err := src.Encode(tile)
+				if err != nil {
+					b.Fatal(err)
+				}
+				n = len(t)
+			}
+			b.ReportMetric(float64(n), "bytes/tile")
+		})
 	}
 }
