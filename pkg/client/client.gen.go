@@ -233,6 +233,11 @@ func (e RouteTrafficConfidence) Valid() bool {
 	}
 }
 
+// Bearing [degrees, tolerance]: the direction a vehicle at the point is heading, clockwise from north, and how many degrees either side a road may differ. The point snaps only to a road travelled that way, and the route leaves (or reaches) it in that direction.
+//
+// Examples: [90,45]
+type Bearing = []interface{}
+
 // BuildStatus defines model for BuildStatus.
 type BuildStatus struct {
 	// FormatVersion The artifact format this build reads.
@@ -282,10 +287,13 @@ type DataVersion = string
 // DepartureTime RFC 3339 date-time with offset; applies time-conditioned restrictions (bus lanes, market-day closures) for that time, read in the country's time zone, to the whole request (conditions are evaluated at departure, not when the route reaches each street). Public holidays are not known: conditions naming PH never select a day. Default: now.
 type DepartureTime = time.Time
 
-// DirectionsRequest defines model for DirectionsRequest.
+// DirectionsRequest Members not listed here are refused with 400, naming the member and the known member it most likely means. Optional members may be omitted but not sent as null. Each point snaps to the nearest road the profile may use, at any distance up to the radius (default and largest 35000 m), provided it lies inside the data release's coverage (the box of its roads grown by 5 km); a road of the profile's main network is preferred when it is at most 50 m, or half the nearest road's distance, farther. See docs/snapping.md.
 type DirectionsRequest struct {
 	// Alternatives Routes wanted in addition to the best one.
 	Alternatives *int `json:"alternatives,omitempty"`
+
+	// Bearings One bearing per coordinate, in the same order; null for none.
+	Bearings *[]*Bearing `json:"bearings,omitempty"`
 
 	// Coordinates Waypoints in visiting order, origin first.
 	Coordinates []Coordinate `json:"coordinates"`
@@ -299,6 +307,9 @@ type DirectionsRequest struct {
 
 	// Profile Routing profile; `car` when omitted from a request.
 	Profile *Profile `json:"profile,omitempty"`
+
+	// Radiuses One radius per coordinate, in the same order; null for the default.
+	Radiuses *[]*Radius `json:"radiuses,omitempty"`
 }
 
 // DirectionsRequestGeometryFormat defines model for DirectionsRequest.GeometryFormat.
@@ -322,6 +333,9 @@ type DirectionsResponse struct {
 
 	// Routes Best route first, then alternatives.
 	Routes []Route `json:"routes"`
+
+	// Waypoints Where each coordinate met the road network, in request order. A point whose nearest road no path leaves or reaches moves to its nearest road on the profile's main network; this says where it ended up.
+	Waypoints []Snap `json:"waypoints"`
 }
 
 // ElevationProfile defines model for ElevationProfile.
@@ -336,7 +350,7 @@ type ElevationProfile struct {
 	MaxGrade float64 `json:"max_grade"`
 }
 
-// ElevationRequest defines model for ElevationRequest.
+// ElevationRequest Members not listed here are refused with 400, naming the member and the known member it most likely means. Optional members may be omitted but not sent as null.
 type ElevationRequest struct {
 	// Coordinates Points to sample, in order.
 	Coordinates []Coordinate `json:"coordinates"`
@@ -390,7 +404,7 @@ type IsochroneFeatureType string
 
 // IsochroneFeatureCollection defines model for IsochroneFeatureCollection.
 type IsochroneFeatureCollection struct {
-	// Features One polygon per requested contour.
+	// Features One polygon per requested contour, in the order the request listed them.
 	Features []IsochroneFeature             `json:"features"`
 	Type     IsochroneFeatureCollectionType `json:"type"`
 }
@@ -398,9 +412,14 @@ type IsochroneFeatureCollection struct {
 // IsochroneFeatureCollectionType defines model for IsochroneFeatureCollection.Type.
 type IsochroneFeatureCollectionType string
 
-// IsochroneRequest defines model for IsochroneRequest.
+// IsochroneRequest Members not listed here are refused with 400, naming the member and the known member it most likely means. Optional members may be omitted but not sent as null. Each point snaps to the nearest road the profile may use, at any distance up to the radius (default and largest 35000 m), provided it lies inside the data release's coverage (the box of its roads grown by 5 km); a road of the profile's main network is preferred when it is at most 50 m, or half the nearest road's distance, farther. See docs/snapping.md.
 type IsochroneRequest struct {
-	// Contours Returned as nested polygons.
+	// Bearing [degrees, tolerance]: the direction a vehicle at the point is heading, clockwise from north, and how many degrees either side a road may differ. The point snaps only to a road travelled that way, and the route leaves (or reaches) it in that direction.
+	//
+	// Examples: [90,45]
+	Bearing *Bearing `json:"bearing,omitempty"`
+
+	// Contours Returned as nested polygons, in this order.
 	Contours []Contour `json:"contours"`
 
 	// DepartureTime RFC 3339 date-time with offset; applies time-conditioned restrictions (bus lanes, market-day closures) for that time, read in the country's time zone, to the whole request (conditions are evaluated at departure, not when the route reaches each street). Public holidays are not known: conditions naming PH never select a day. Default: now.
@@ -413,6 +432,9 @@ type IsochroneRequest struct {
 
 	// Profile Routing profile; `car` when omitted from a request.
 	Profile *Profile `json:"profile,omitempty"`
+
+	// Radius Metres: how far from the point its road may lie. Without one, 35000 m (the largest allowed).
+	Radius *Radius `json:"radius,omitempty"`
 }
 
 // IsochroneResponse defines model for IsochroneResponse.
@@ -423,6 +445,9 @@ type IsochroneResponse struct {
 	// DataVersion The data release that answered.
 	DataVersion DataVersion                `json:"data_version"`
 	Features    IsochroneFeatureCollection `json:"features"`
+
+	// Origin Where the origin met the road network.
+	Origin Snap `json:"origin"`
 
 	// Profile Routing profile; `car` when omitted from a request.
 	Profile Profile `json:"profile"`
@@ -444,15 +469,27 @@ type Live struct {
 // LiveStatus defines model for Live.Status.
 type LiveStatus string
 
-// MatrixRequest defines model for MatrixRequest.
+// MatrixRequest Members not listed here are refused with 400, naming the member and the known member it most likely means. Optional members may be omitted but not sent as null. Each point snaps to the nearest road the profile may use, at any distance up to the radius (default and largest 35000 m), provided it lies inside the data release's coverage (the box of its roads grown by 5 km); a road of the profile's main network is preferred when it is at most 50 m, or half the nearest road's distance, farther. See docs/snapping.md.
 type MatrixRequest struct {
 	// DepartureTime RFC 3339 date-time with offset; applies time-conditioned restrictions (bus lanes, market-day closures) for that time, read in the country's time zone, to the whole request (conditions are evaluated at departure, not when the route reaches each street). Public holidays are not known: conditions naming PH never select a day. Default: now.
 	DepartureTime *DepartureTime `json:"departure_time,omitempty"`
 
 	// Profile Routing profile; `car` when omitted from a request.
-	Profile *Profile     `json:"profile,omitempty"`
-	Sources []Coordinate `json:"sources"`
-	Targets []Coordinate `json:"targets"`
+	Profile *Profile `json:"profile,omitempty"`
+
+	// SourceBearings One bearing per source, in the same order; null for none.
+	SourceBearings *[]*Bearing `json:"source_bearings,omitempty"`
+
+	// SourceRadiuses One radius per source, in the same order; null for the default.
+	SourceRadiuses *[]*Radius   `json:"source_radiuses,omitempty"`
+	Sources        []Coordinate `json:"sources"`
+
+	// TargetBearings One bearing per target, in the same order; null for none.
+	TargetBearings *[]*Bearing `json:"target_bearings,omitempty"`
+
+	// TargetRadiuses One radius per target, in the same order; null for the default.
+	TargetRadiuses *[]*Radius   `json:"target_radiuses,omitempty"`
+	Targets        []Coordinate `json:"targets"`
 }
 
 // MatrixResponse defines model for MatrixResponse.
@@ -476,6 +513,12 @@ type MatrixResponse struct {
 	//
 	// Examples: req_01JD4QZ3F8Z7V5T4W2N6M8K0XA
 	RequestId RequestId `json:"request_id"`
+
+	// Sources Where each source met the road network, in request order; null for one no road is near (its row is null).
+	Sources []*Snap `json:"sources"`
+
+	// Targets Where each target met the road network, in request order; null for one no road is near (its column is null).
+	Targets []*Snap `json:"targets"`
 }
 
 // MultiPolygon defines model for MultiPolygon.
@@ -525,6 +568,9 @@ type ProfileStatus struct {
 // ProfileStatusSpeedModelStatus defines model for ProfileStatus.SpeedModelStatus.
 type ProfileStatusSpeedModelStatus string
 
+// Radius Metres: how far from the point its road may lie. Without one, 35000 m (the largest allowed).
+type Radius = float64
+
 // Ready defines model for Ready.
 type Ready struct {
 	// DataVersion The data release that answered.
@@ -544,7 +590,7 @@ type RequestId = string
 type Route struct {
 	Elevation *ElevationProfile `json:"elevation,omitempty"`
 
-	// Geometry Encoded polyline (6 digits) or serialised GeoJSON LineString, per `geometry_format`.
+	// Geometry Encoded polyline (6 digits) or serialised GeoJSON LineString, per `geometry_format`. Always at least two positions: a route of no length repeats its one.
 	Geometry string `json:"geometry"`
 
 	// Id Index in `routes`; 0 for the best route.
@@ -603,6 +649,20 @@ type RouteSummary struct {
 
 	// DurationS seconds
 	DurationS float64 `json:"duration_s"`
+}
+
+// Snap Where a point met the road network.
+type Snap struct {
+	// DistanceM Metres from the point sent to `location`.
+	DistanceM float64 `json:"distance_m"`
+
+	// Location The point on the road, [longitude, latitude].
+	//
+	// Examples: [1.5218,42.5063]
+	Location Coordinate `json:"location"`
+
+	// RoadName Name of the road, when the map gives one.
+	RoadName *string `json:"road_name,omitempty"`
 }
 
 // Status defines model for Status.

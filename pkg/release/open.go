@@ -22,7 +22,7 @@ type Release struct {
 	Dir      string
 	Manifest *Manifest
 	Network  *graph.Network
-	Snap     *snap.Index // the grid over every segment's shape, in place
+	Snap     *snap.Index // the R-tree over every segment's shape, in place
 	Routers  map[string]*route.Router
 	DEM      *elevation.DEM // nil when the release has no elevation.map
 	// Terrain holds the height samples along every segment (nil when the
