@@ -13,6 +13,7 @@ import (
 	"github.com/mapsco/maps/pkg/matrix"
 	"github.com/mapsco/maps/pkg/release"
 	"github.com/mapsco/maps/pkg/route"
+	"github.com/mapsco/maps/pkg/snap"
 )
 
 func TestMain(m *testing.M) {
@@ -126,4 +127,70 @@ func BenchmarkTable(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestUniformCellsEqualDirections draws points uniformly over Andorra's
+// box, as users click them: many lie nearest a road off the main network,
+// which no path may leave or reach. Every cell still equals the directions
+// answer, fallbacks included, and the table reports where each point met
+// the network.
+func TestUniformCellsEqualDirections(t *testing.T) {
+	rel := openAndorra(t)
+	rng := rand.New(rand.NewPCG(18, 7))
+	n := 16
+	if testing.Short() {
+		n = 8
+	}
+	uniform := func() []route.Point {
+		pts := make([]route.Point, n)
+		for i := range pts {
+			pts[i] = route.Point{1.46 + rng.Float64()*0.28, 42.44 + rng.Float64()*0.19}
+		}
+		return pts
+	}
+	for _, profile := range []string{"car", "pedestrian"} {
+		r := rel.Routers[profile]
+		q := ch.NewQuery(r.Hierarchy())
+		src, dst := uniform(), uniform()
+		tab := matrix.Compute(r, q, src, dst)
+		offMain := 0
+		for i, p := range tab.Sources {
+			if p.Err != nil || p.Result != mustPlace(t, r, src[i]).Result {
+				t.Fatalf("source %d reported %+v", i, p)
+			}
+			if !p.Main {
+				offMain++
+			}
+		}
+		routed := 0
+		for i := range src {
+			for j := range dst {
+				rt, err := r.Route(context.Background(), []route.Point{src[i], dst[j]}, nil)
+				got := tab.Durations[i][j]
+				if err != nil {
+					if !math.IsNaN(got) {
+						t.Fatalf("%s [%d][%d]: table %.3f s, directions: %v", profile, i, j, got, err)
+					}
+					continue
+				}
+				routed++
+				if math.Abs(got-rt.DurationS) > 0.0005 {
+					t.Fatalf("%s [%d][%d]: table %.3f s, directions %.3f s", profile, i, j, got, rt.DurationS)
+				}
+			}
+		}
+		t.Logf("%s: %d of %d cells routed, %d sources off the main network", profile, routed, n*n, offMain)
+		if routed < n*n*95/100 {
+			t.Errorf("%s: only %d of %d cells routed", profile, routed, n*n)
+		}
+	}
+}
+
+func mustPlace(t *testing.T, r *route.Router, p route.Point) snap.Snapped {
+	t.Helper()
+	s, err := r.PlaceOne(p, snap.Options{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
