@@ -36,19 +36,6 @@ func newDirectionsBench(b *testing.B) *directionsBench {
 	return &directionsBench{rel: rel, s: s}
 }
 
-func newDirectionsBenchT(t *testing.T) *directionsBench {
-	rel, err := release.Open(compiletest.Andorra(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { rel.Close() })
-	s, err := New(Config{Releases: release.NewHolder(rel)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &directionsBench{rel: rel, s: s}
-}
-
 // bodies returns 256 directions requests between random car-road points
 // (the same pairs for every alternatives count), asking for alts
 // alternatives.

@@ -40,27 +40,29 @@ func bruteNearest(g *graph.Graph, st *graph.State, lon, lat, radius float64, b *
 		a := g.ArcOf[graph.SegRef(s, rev)]
 		return a != graph.NoArc && (st == nil || st.ArcTime(g, a) != graph.NoWay)
 	}
+	// The filters only ever exclude a piece, so they are applied to the
+	// pieces that would otherwise be the nearest so far.
+	admitted := func(s uint32, aLon, aLat, bLon, bLat float64) bool {
+		fwd, bwd := open(s, false), open(s, true)
+		if b != nil {
+			dx, dy := (bLon-aLon)*k, bLat-aLat
+			h := math.Atan2(dx, dy) * 180 / math.Pi
+			near := func(h float64) bool {
+				d := math.Mod(math.Abs(h-b.Degrees), 360)
+				return math.Min(d, 360-d) <= b.Tolerance
+			}
+			fwd = fwd && (dx != 0 || dy != 0) && near(h)
+			bwd = bwd && (dx != 0 || dy != 0) && near(h+180)
+		}
+		return fwd || bwd
+	}
 	for s := range uint32(net.NumSegments()) {
 		begin, end := net.Points(s)
 		for i := begin; i+1 < end; i++ {
 			aLon, aLat := net.Point(i)
 			bLon, bLat := net.Point(i + 1)
-			fwd, bwd := open(s, false), open(s, true)
-			if b != nil {
-				dx, dy := (bLon-aLon)*k, bLat-aLat
-				h := math.Atan2(dx, dy) * 180 / math.Pi
-				near := func(h float64) bool {
-					d := math.Mod(math.Abs(h-b.Degrees), 360)
-					return math.Min(d, 360-d) <= b.Tolerance
-				}
-				fwd = fwd && (dx != 0 || dy != 0) && near(h)
-				bwd = bwd && (dx != 0 || dy != 0) && near(h+180)
-			}
-			if !fwd && !bwd {
-				continue
-			}
 			d := geo.Project(lon, lat, k, aLon, aLat, bLon, bLat).Dist
-			if d > radius {
+			if d > radius || (d >= best.dist && (g.Big[s] == 0 || d >= main.dist)) || !admitted(s, aLon, aLat, bLon, bLat) {
 				continue
 			}
 			if d < best.dist {
