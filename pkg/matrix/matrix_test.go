@@ -66,31 +66,40 @@ func TestCellsEqualDirections(t *testing.T) {
 		q := ch.NewQuery(r.Hierarchy())
 		src, dst := randomPoints(rng, r, n), randomPoints(rng, r, n)
 		tab := matrix.Compute(r, q, src, dst)
-		routed := 0
-		for i := range src {
-			for j := range dst {
-				rt, err := r.Route(context.Background(), []route.Point{src[i], dst[j]}, nil)
-				got := tab.Durations[i][j]
-				if err != nil {
-					if !math.IsNaN(got) {
-						t.Fatalf("%s [%d][%d]: table %.3f s, directions: %v", profile, i, j, got, err)
-					}
-					continue
-				}
-				routed++
-				if math.Abs(got-rt.DurationS) > 0.0005 {
-					t.Fatalf("%s [%d][%d]: table %.3f s, directions %.3f s", profile, i, j, got, rt.DurationS)
-				}
-				if d := tab.Distances[i][j]; math.Abs(d-rt.DistanceM) > 1+0.002*rt.DistanceM {
-					t.Errorf("%s [%d][%d]: table %.1f m, directions %.1f m", profile, i, j, d, rt.DistanceM)
-				}
-			}
-		}
+		routed := cellsEqualDirections(t, r, tab, src, dst)
 		t.Logf("%s: %d×%d, %d cells routed, all equal to directions", profile, n, n, routed)
 		if routed < n*n*9/10 {
 			t.Errorf("%s: only %d of %d cells routed", profile, routed, n*n)
 		}
 	}
+}
+
+// cellsEqualDirections compares every cell of tab with the directions
+// answer for its pair (durations exactly, distances within centimetre
+// rounding per road piece) and returns how many cells were routed.
+func cellsEqualDirections(t *testing.T, r *route.Router, tab matrix.Table, src, dst []route.Point) (routed int) {
+	t.Helper()
+	profile := r.Graph().Profile
+	for i := range src {
+		for j := range dst {
+			rt, err := r.Route(context.Background(), []route.Point{src[i], dst[j]}, nil)
+			got := tab.Durations[i][j]
+			if err != nil {
+				if !math.IsNaN(got) {
+					t.Fatalf("%s [%d][%d]: table %.3f s, directions: %v", profile, i, j, got, err)
+				}
+				continue
+			}
+			routed++
+			if math.Abs(got-rt.DurationS) > 0.0005 {
+				t.Fatalf("%s [%d][%d]: table %.3f s, directions %.3f s", profile, i, j, got, rt.DurationS)
+			}
+			if d := tab.Distances[i][j]; math.Abs(d-rt.DistanceM) > 1+0.002*rt.DistanceM {
+				t.Errorf("%s [%d][%d]: table %.1f m, directions %.1f m", profile, i, j, d, rt.DistanceM)
+			}
+		}
+	}
+	return routed
 }
 
 // TestUnroutablePointsGiveNull puts a point at sea among the sources: its
@@ -162,23 +171,7 @@ func TestUniformCellsEqualDirections(t *testing.T) {
 				offMain++
 			}
 		}
-		routed := 0
-		for i := range src {
-			for j := range dst {
-				rt, err := r.Route(context.Background(), []route.Point{src[i], dst[j]}, nil)
-				got := tab.Durations[i][j]
-				if err != nil {
-					if !math.IsNaN(got) {
-						t.Fatalf("%s [%d][%d]: table %.3f s, directions: %v", profile, i, j, got, err)
-					}
-					continue
-				}
-				routed++
-				if math.Abs(got-rt.DurationS) > 0.0005 {
-					t.Fatalf("%s [%d][%d]: table %.3f s, directions %.3f s", profile, i, j, got, rt.DurationS)
-				}
-			}
-		}
+		routed := cellsEqualDirections(t, r, tab, src, dst)
 		t.Logf("%s: %d of %d cells routed, %d sources off the main network", profile, routed, n*n, offMain)
 		if routed < n*n*95/100 {
 			t.Errorf("%s: only %d of %d cells routed", profile, routed, n*n)
