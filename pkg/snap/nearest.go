@@ -80,19 +80,6 @@ type candidate struct {
 
 func (c *candidate) found() bool { return !math.IsInf(c.dist, 1) }
 
-// better orders candidates by distance, then by segment and piece, so that
-// a tie between two roads meeting at a node resolves the same way on every
-// run and every machine.
-func (c *candidate) better(o *candidate) bool {
-	if c.dist != o.dist {
-		return c.dist < o.dist
-	}
-	if c.seg != o.seg {
-		return c.seg < o.seg
-	}
-	return c.piece < o.piece
-}
-
 // search is one query's state: the point, its filters, and the nearest
 // usable piece and nearest main-component piece found so far.
 type search struct {
@@ -119,19 +106,21 @@ func (f *Finder) search(lon, lat, radius float64, b *Bearing, st *graph.State) s
 }
 
 // wanted reports whether a node with mask m whose box lies d2 away (see
-// boxDist2) may hold a better candidate.
+// boxDist2) may hold a better candidate: a nearer one. A box only as far as
+// the best found is skipped, so that of roads at the same distance (a point
+// at a junction lies on all of them) the first found wins, in the tree's
+// order, the same on every run, without visiting every box that touches
+// the point.
 func (s *search) wanted(m uint8, d2 float64) bool {
 	if d2 > s.reach2(s.radius) {
 		return false
 	}
-	return (m&maskUsable != 0 && d2 <= s.reach2(s.best.dist)) || (m&maskMain != 0 && d2 <= s.reach2(s.main.dist))
+	return (m&maskUsable != 0 && d2 < s.reach2(s.best.dist)) || (m&maskMain != 0 && d2 < s.reach2(s.main.dist))
 }
 
-// reach2 turns a distance in metres into boxDist2's unit, a millimetre
-// more so that rounding at a box's edges never skips a box that holds the
-// answer.
+// reach2 turns a distance in metres into boxDist2's unit.
 func (s *search) reach2(m float64) float64 {
-	r := (m + 1e-3) * (geo.Scale / geo.MetresPerDegreeLat)
+	r := m * (geo.Scale / geo.MetresPerDegreeLat)
 	return r * r
 }
 
@@ -159,6 +148,12 @@ func (s *search) node(l int, j uint32) {
 		if !s.wanted(m, d) {
 			continue
 		}
+		if d == 0 {
+			// Of boxes holding the point, the smallest first: the more
+			// likely to hold the road the point lies on, which then
+			// bounds the rest away.
+			d = -1 / (1 + s.size(c))
+		}
 		i := n // insertion sort: at most Fanout children
 		for i > 0 && kids[i-1].d > d {
 			kids[i] = kids[i-1]
@@ -168,7 +163,7 @@ func (s *search) node(l int, j uint32) {
 		n++
 	}
 	for _, kid := range kids[:n] {
-		if s.wanted(s.f.mask[kid.id], kid.d) {
+		if s.wanted(s.f.mask[kid.id], max(kid.d, 0)) {
 			s.node(l-1, kid.id-below)
 		}
 	}
@@ -184,24 +179,21 @@ func (s *search) pieces(j uint32) {
 			continue
 		}
 		main := g.Big[seg] == 1
-		bound := s.best.dist
-		if main {
-			bound = s.main.dist // never less than best's
-		}
 		aLon, aLat := net.Point(pt)
 		bLon, bLat := net.Point(pt + 1)
 		p := geo.Project(s.lon, s.lat, s.k, aLon, aLat, bLon, bLat)
-		if p.Dist > bound || p.Dist > s.radius {
+		nearer, nearerMain := p.Dist < s.best.dist, main && p.Dist < s.main.dist
+		if !nearer && !nearerMain || p.Dist > s.radius {
 			continue
 		}
 		c := candidate{seg: seg, piece: pt, proj: p, dist: p.Dist, main: main}
 		if c.fwd, c.bwd = s.directions(seg, aLon, aLat, bLon, bLat); !c.fwd && !c.bwd {
 			continue
 		}
-		if c.better(&s.best) {
+		if nearer {
 			s.best = c
 		}
-		if main && c.better(&s.main) {
+		if nearerMain {
 			s.main = c
 		}
 	}
@@ -235,6 +227,12 @@ func (s *search) boxDist2(c uint32) float64 {
 	dx := max(0, float64(b[0])-s.x, s.x-float64(b[2])) * s.k
 	dy := max(0, float64(b[1])-s.y, s.y-float64(b[3]))
 	return dx*dx + dy*dy
+}
+
+// size is the half-perimeter of node c's box, in boxDist2's plane.
+func (s *search) size(c uint32) float64 {
+	b := s.f.ix.boxes[4*c : 4*c+4 : 4*c+4]
+	return float64(b[2]-b[0])*s.k + float64(b[3]-b[1])
 }
 
 // result turns a candidate into its position along the segment, measured

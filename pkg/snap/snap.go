@@ -48,7 +48,9 @@
 // handful of boxes per level, never a scan outward over empty ground.
 //
 // Distances are those of geo.Project: planar at the query's latitude, in
-// metres.
+// metres. Of roads at the same distance (a point at a junction lies on all
+// of them) the first the query finds wins: the same one on every run and
+// every machine, as the tree and the query's order are fixed.
 //
 // An Index and its Finders view the artifact's mapping, are read-only and
 // safe for concurrent use; they live until the artifact is closed. Results
