@@ -48,6 +48,9 @@ const ReadyTimeout = 2 * time.Second
 type Server struct {
 	cfg   Config
 	paths map[string]path
+	// transportLines rate-limits the lines about requests fasthttp could
+	// not parse (transportlog.go).
+	transportLines *lineLimiter
 }
 
 // path is one endpoint: its operation name (in logs and metrics), the method
@@ -78,6 +81,7 @@ func New(cfg Config) (*Server, error) {
 		cfg.Started = time.Now()
 	}
 	s := &Server{cfg: cfg, paths: map[string]path{}}
+	s.transportLines = newLineLimiter(transportLogBurst, transportLogEvery, s.logSuppressed)
 	for p, h := range computePaths(s) {
 		s.paths[p] = path{operation: strings.TrimPrefix(p, "/v1/"), method: fasthttp.MethodPost, handler: h}
 	}
@@ -117,6 +121,11 @@ func (s *Server) HTTPServer() *fasthttp.Server {
 		CloseOnShutdown:       true, // answers in flight at SIGTERM tell clients to reconnect elsewhere
 		NoDefaultServerHeader: false,
 		ErrorHandler:          s.transportError,
+		// fasthttp's own lines go through slog, without request bytes
+		// (transportlog.go); SecureErrorLogMessage keeps the request out
+		// of its error texts as well, should one ever be printed.
+		Logger:                fasthttpLogger{s},
+		SecureErrorLogMessage: true,
 	}
 }
 
@@ -139,7 +148,9 @@ func (s *Server) Handle(ctx *fasthttp.RequestCtx) {
 }
 
 // transportError answers requests fasthttp could not parse, most often a
-// body over the limit.
+// body over the limit. It counts them like any request but logs them
+// rate-limited and without a byte of the request (transportlog.go): anyone
+// can send them, with a key in them, without a key being valid.
 func (s *Server) transportError(ctx *fasthttp.RequestCtx, err error) {
 	start := time.Now()
 	setHeaders(ctx, nil)
@@ -152,7 +163,13 @@ func (s *Server) transportError(ctx *fasthttp.RequestCtx, err error) {
 	if r, ok := s.paths[string(ctx.Path())]; ok {
 		op = r.operation
 	}
-	s.observe(ctx, op, time.Since(start))
+	took := time.Since(start)
+	if s.cfg.Metrics != nil {
+		s.cfg.Metrics.observe(op, ctx.Response.StatusCode(), took, 0)
+	}
+	s.logTransport("malformed request", transportReason(err), slog.String("request_id", requestID(ctx)),
+		slog.String("operation", op), slog.Int("status", ctx.Response.StatusCode()),
+		slog.String("remote", ctx.RemoteAddr().String()))
 }
 
 // problem writes a problem response with a fresh request id.
