@@ -27,6 +27,8 @@ type serveOptions struct {
 	drainTimeout  time.Duration
 	metering      meteringOptions
 	unmetered     bool // only settable in a benchmark build (unmetered_on.go)
+	computeLimit  time.Duration
+	admission     api.Admission
 }
 
 func newServeCmd(log *slog.Logger) *cobra.Command {
@@ -52,6 +54,10 @@ keeps serving. SIGTERM stops accepting connections, lets requests in flight fini
 	f.DurationVar(&o.watchInterval, "watch-interval", time.Second, "how often to check the current pointer (0: on SIGHUP only)")
 	f.StringArrayVar(&o.deprecate, "deprecate", nil, "announce a deprecated path: /v1/PATH=SUNSET or /v1/PATH=DEPRECATED/SUNSET, dates YYYY-MM-DD (repeatable)")
 	f.DurationVar(&o.drainTimeout, "drain-timeout", 30*time.Second, "on SIGTERM, how long to wait for requests in flight")
+	f.DurationVar(&o.computeLimit, "compute-timeout", api.DefaultComputeTimeout, "how long a compute request may take from arrival to answer (queue, computation, charge); past it: 503, free")
+	f.IntVar(&o.admission.PerCore, "max-computations-per-core", api.DefaultPerCore, "computations running at once per core; more wait in the queue (negative: no limit)")
+	f.IntVar(&o.admission.Queue, "max-queued", 0, "computations that may wait for a slot; beyond: 503 with Retry-After, free (0: 4 per slot)")
+	f.DurationVar(&o.admission.QueueTimeout, "queue-timeout", api.DefaultQueueTimeout, "how long a computation may wait for a slot before a 503")
 	addMeteringFlags(cmd, &o.metering)
 	addBenchmarkFlags(cmd, &o)
 	return cmd
@@ -69,7 +75,7 @@ func serve(ctx context.Context, log *slog.Logger, o serveOptions) error {
 	}
 	holder := release.NewHolder(rel)
 	metrics := api.NewMetrics(holder)
-	cfg := api.Config{Releases: holder, Log: log, Metrics: metrics, Started: start}
+	cfg := api.Config{Releases: holder, Log: log, Metrics: metrics, Started: start, ComputeTimeout: o.computeLimit, Admission: o.admission}
 	if cfg.Deprecations, err = parseDeprecations(o.deprecate); err != nil {
 		return err
 	}
@@ -78,7 +84,7 @@ func serve(ctx context.Context, log *slog.Logger, o serveOptions) error {
 			return err
 		}
 	} else {
-		metering, ready, closeMetering, err := openMetering(ctx, o.metering)
+		metering, ready, closeMetering, err := openMetering(ctx, log, o.metering, o.computeLimit)
 		if err != nil {
 			return err
 		}

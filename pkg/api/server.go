@@ -12,6 +12,7 @@ import (
 	"github.com/oklog/ulid/v2"
 	"github.com/valyala/fasthttp"
 
+	"github.com/mapsco/maps/pkg/isochrone"
 	"github.com/mapsco/maps/pkg/release"
 )
 
@@ -38,7 +39,21 @@ type Config struct {
 	// (meter.go). nil serves unmetered: tests of the engine only; mapd serve
 	// always sets it.
 	Metering *Metering
+
+	// ComputeTimeout bounds a compute request from its arrival to its
+	// answer being ready (admission queue, computation, charge): past it the
+	// request answers 503 and costs nothing. 0 means DefaultComputeTimeout.
+	ComputeTimeout time.Duration
+	// Admission bounds concurrent computations and their queue
+	// (admission.go); the zero value means its defaults.
+	Admission Admission
 }
+
+// DefaultComputeTimeout is Config.ComputeTimeout's default: the largest
+// requests take well under a second on a country, so a request still
+// computing after 10 s is stuck behind others, and its client has most
+// likely given up.
+const DefaultComputeTimeout = 10 * time.Second
 
 // ReadyTimeout bounds Config.Ready: a load balancer polls readiness every few
 // seconds and a ledger that takes longer than this is not answering.
@@ -51,6 +66,9 @@ type Server struct {
 	// transportLines rate-limits the lines about requests fasthttp could
 	// not parse (transportlog.go).
 	transportLines *lineLimiter
+	admission      *admitter
+	// isochrones keeps the scratch space isochrone requests reuse.
+	isochrones *isochrone.Engine
 }
 
 // path is one endpoint: its operation name (in logs and metrics), the method
@@ -80,7 +98,10 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Started.IsZero() {
 		cfg.Started = time.Now()
 	}
-	s := &Server{cfg: cfg, paths: map[string]path{}}
+	if cfg.ComputeTimeout <= 0 {
+		cfg.ComputeTimeout = DefaultComputeTimeout
+	}
+	s := &Server{cfg: cfg, paths: map[string]path{}, admission: newAdmitter(cfg.Admission), isochrones: new(isochrone.Engine)}
 	s.transportLines = newLineLimiter(transportLogBurst, transportLogEvery, s.logSuppressed)
 	for p, h := range computePaths(s) {
 		s.paths[p] = path{operation: strings.TrimPrefix(p, "/v1/"), method: fasthttp.MethodPost, handler: h}
@@ -193,9 +214,4 @@ type requestIDKey struct{}
 func isJSON(ct []byte) bool {
 	mt, _, _ := bytes.Cut(ct, []byte(";"))
 	return bytes.EqualFold(bytes.TrimSpace(mt), []byte("application/json"))
-}
-
-// requestContext bounds a computation by the request's own deadline.
-func requestContext() (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.Background(), 10*time.Second)
 }
