@@ -98,6 +98,13 @@ func (a *admitter) acquire(deadline time.Time) (release func(), waited bool, f *
 
 func (a *admitter) release() { <-a.slots }
 
+// full reports whether a request would be shed at once: every slot busy and
+// the queue full. compute asks before authenticating and decoding, so that a
+// flood of requests beyond the limit costs as little as possible.
+func (a *admitter) full() bool {
+	return a.slots != nil && len(a.slots) == cap(a.slots) && a.waiting.Load() >= a.queue
+}
+
 // shed is the answer to a request turned away; it holds no credits.
 func (a *admitter) shed(why string) *failure {
 	return &failure{kind: KindServiceUnavailable, retryAfter: 1,

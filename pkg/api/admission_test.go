@@ -33,6 +33,9 @@ func TestAdmitterQueueAndShed(t *testing.T) {
 	for a.waiting.Load() == 0 {
 		time.Sleep(time.Millisecond)
 	}
+	if !a.full() {
+		t.Fatal("every slot busy and the queue full, but full() is false")
+	}
 	if _, _, f := a.acquire(far); f == nil || !strings.Contains(f.detail, "queue is full") || f.retryAfter != 1 {
 		t.Fatalf("beyond the queue: %+v, want an immediate 503 with Retry-After", f)
 	}

@@ -146,5 +146,5 @@ func replay(ctx *fasthttp.RequestCtx, r *ledger.Replay) {
 	ctx.SetUserValue(requestIDKey{}, r.RequestID) // the id the client sees, in the log too
 	ctx.Response.Header.Set(HeaderIdempotentReplayed, "true")
 	ctx.SetContentType("application/json")
-	ctx.SetBody(r.Answer)
+	ctx.Response.SetBodyRaw(r.Answer) // see compute
 }
