@@ -135,4 +135,3 @@ func (p *mapdProc) sendKey(t *testing.T, path, authz, key, body string) reply {
 func postKeyGivingUp(t *testing.T, base, authz, key, body string, timeout time.Duration) gaveUp {
 	return postGivingUp(t, base, authz+"\r\nIdempotency-Key: "+key, body, timeout)
 }
-
