@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime"
 	"syscall"
 	"time"
 
@@ -56,7 +57,7 @@ keeps serving. SIGTERM stops accepting connections, lets requests in flight fini
 	f.DurationVar(&o.drainTimeout, "drain-timeout", 30*time.Second, "on SIGTERM, how long to wait for requests in flight")
 	f.DurationVar(&o.computeLimit, "compute-timeout", api.DefaultComputeTimeout, "how long a compute request may take from arrival to answer (queue, computation, charge); past it: 503, free")
 	f.IntVar(&o.admission.PerCore, "max-computations-per-core", api.DefaultPerCore, "computations running at once per core; more wait in the queue (negative: no limit)")
-	f.IntVar(&o.admission.Queue, "max-queued", 0, "computations that may wait for a slot; beyond: 503 with Retry-After, free (0: 4 per slot)")
+	f.IntVar(&o.admission.Queue, "max-queued", 0, "computations that may wait for a slot; beyond: 503 with Retry-After, free (0: 64 per slot)")
 	f.DurationVar(&o.admission.QueueTimeout, "queue-timeout", api.DefaultQueueTimeout, "how long a computation may wait for a slot before a 503")
 	addMeteringFlags(cmd, &o.metering)
 	addBenchmarkFlags(cmd, &o)
@@ -65,6 +66,9 @@ keeps serving. SIGTERM stops accepting connections, lets requests in flight fini
 
 func serve(ctx context.Context, log *slog.Logger, o serveOptions) error {
 	start := time.Now()
+	// The cores computations share, before --ledger-sync commit adds Ps
+	// for threads blocked in fdatasync.
+	o.admission.Cores = runtime.GOMAXPROCS(0)
 	dir, err := release.Resolve(o.data)
 	if err != nil {
 		return err

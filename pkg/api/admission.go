@@ -22,9 +22,12 @@ import (
 //
 // The zero value means the defaults below; PerCore < 0 turns the limit off.
 type Admission struct {
-	// PerCore is how many computations may run at once per core
-	// (GOMAXPROCS). 0 means DefaultPerCore.
+	// PerCore is how many computations may run at once per core. 0 means
+	// DefaultPerCore.
 	PerCore int
+	// Cores is the number of cores the computations share. 0 means
+	// GOMAXPROCS; mapd passes the cores before it adds a spare P.
+	Cores int
 	// Queue is how many computations may wait for a slot. 0 means
 	// DefaultQueuePerSlot per slot.
 	Queue int
@@ -33,13 +36,22 @@ type Admission struct {
 	QueueTimeout time.Duration
 }
 
-// Defaults of Admission, measured in BENCHMARKS.md ("Load shedding"): two
-// computations per core keep the cores busy while one of them waits on a
-// page fault or the ledger, and a queue of four per slot, waited on at most
-// half a second, rides out bursts without letting latency grow unbounded.
+// Defaults of Admission, measured in BENCHMARKS.md ("Load shedding").
+//
+// One computation per core: with two, every P of the Go scheduler had a
+// second computation in its local run queue, and a goroutine woken by the
+// network poller (a new request, a cheap one included) waited in the global
+// queue, which a P reads only every 61st schedule when it has local work:
+// with 512 directions offered, a one-point elevation's p99 was 65–75 ms
+// with two per core and 34–36 ms with one. Plain directions at 4 clients
+// run as fast either way, and as without a limit.
+//
+// The queue's length is a bound on memory, not on time: QueueTimeout bounds
+// the wait, so 64 clients of two-point directions (a millisecond each) wait
+// a few tens of milliseconds rather than being shed.
 const (
-	DefaultPerCore      = 2
-	DefaultQueuePerSlot = 4
+	DefaultPerCore      = 1
+	DefaultQueuePerSlot = 64
 	DefaultQueueTimeout = 500 * time.Millisecond
 )
 
@@ -58,7 +70,10 @@ func newAdmitter(a Admission) *admitter {
 	if a.PerCore == 0 {
 		a.PerCore = DefaultPerCore
 	}
-	slots := a.PerCore * runtime.GOMAXPROCS(0)
+	if a.Cores <= 0 {
+		a.Cores = runtime.GOMAXPROCS(0)
+	}
+	slots := a.PerCore * a.Cores
 	if a.Queue <= 0 {
 		a.Queue = DefaultQueuePerSlot * slots
 	}
