@@ -21,13 +21,16 @@ build:
 setup:
 	scripts/setup
 
-# Every test at full size, then every test again under the race detector
-# with -short (smaller random samples), which keeps CI within minutes on two
-# cores.
+# Every test at full size, the ledger's crash and concurrency tests again
+# with its invariant checks compiled in (a few seconds), then every test
+# again under the race detector with -short (smaller random samples), which
+# keeps CI within minutes on two cores.
+INVARIANT_TESTS = TestBoltCrashMidLoad|TestBoltJournalWraps|TestBoltMixedOutcomes|TestBoltContract|TestBoltDuplicate
 test: setup
 	$(GO) vet ./...
 	scripts/vulncheck
 	$(GO) test -count=1 -timeout 20m ./...
+	$(GO) test -tags invariants -count=1 -timeout 5m -run '$(INVARIANT_TESTS)' ./pkg/ledger
 	$(GO) test -race -short -count=1 -timeout 20m ./...
 
 release: build

@@ -21,7 +21,7 @@ const applyInterval = 200 * time.Millisecond
 // LookupUsage, Verify, AddCredits) first call barrier, so they see every
 // Commit that returned before them.
 //
-// It also keeps, for the committer's duplicate check, the set of request
+// It also checks request ids for duplicates (claim), with the set of request
 // ids that are journaled (or about to be) but not yet in bbolt, and the
 // greatest request id bbolt may hold: an id leaves the set only after the
 // bbolt transaction that holds it committed and newest covers it.
@@ -59,17 +59,41 @@ func newApplier(db *bolt.DB, newest string) *applier {
 	return a
 }
 
-// claim adds requestID to the pending set; ok false means it is already
-// there. inBolt false means bbolt cannot hold it either, so there is no
-// need to look.
-func (a *applier) claim(requestID string) (ok, inBolt bool) {
+// claim adds requestID to the pending set unless the id is already
+// charged: pending (journaled, or about to be), or in bbolt. It returns
+// ErrDuplicateRequest for such an id, or an ErrUnavailable error if bbolt
+// could not be read. The pending set is checked before bbolt because an id
+// leaves it only after its bbolt transaction committed, so an id missed by
+// the first check is found by the second. bbolt is read only for ids that
+// are not newer than every id it holds: never for the server's, which grow
+// with time (a read transaction per batch was a tenth of the metering's
+// CPU).
+func (a *applier) claim(requestID string) error {
 	a.mu.Lock()
-	defer a.mu.Unlock()
 	if _, dup := a.pending[requestID]; dup {
-		return false, false
+		a.mu.Unlock()
+		return ErrDuplicateRequest
 	}
 	a.pending[requestID] = struct{}{}
-	return true, requestID <= a.newest
+	look := requestID <= a.newest
+	a.mu.Unlock()
+	if !look {
+		return nil
+	}
+	var found bool
+	err := a.db.View(func(tx *bolt.Tx) error {
+		found = tx.Bucket([]byte(bucketUsage)).Get([]byte(requestID)) != nil
+		return nil
+	})
+	switch {
+	case err != nil:
+		a.unclaim(requestID)
+		return fmt.Errorf("%w: checking request id %s: %v", ErrUnavailable, requestID, err)
+	case found:
+		a.unclaim(requestID)
+		return ErrDuplicateRequest
+	}
+	return nil
 }
 
 // newestUsage returns the greatest request id in the usage bucket, for

@@ -74,6 +74,7 @@ type boltStore struct {
 	journal   *journal
 	apply     *applier
 	commits   *committer
+	open      *openCharges
 	nextHold  atomic.Int64
 	closeOnce atomic.Bool
 }
@@ -116,7 +117,8 @@ func openBolt(ctx context.Context, path string, opts Options) (*boltStore, error
 		return nil, fmt.Errorf("%w: opening ledger %s: %v", ErrUnavailable, path, err)
 	}
 	s.apply = newApplier(db, newest)
-	s.commits = newCommitter(s.journal, db, s.apply, opts.MaxBatch, opts.Sync)
+	s.open = newOpenCharges()
+	s.commits = newCommitter(s.journal, opts.MaxBatch, opts.Sync, committerHooks{wrote: s.open.wrote, full: s.startOver})
 	return s, nil
 }
 

@@ -1,11 +1,10 @@
 package ledger
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 	"time"
-
-	bolt "go.etcd.io/bbolt"
 )
 
 // syncDepth is how many journal fdatasyncs may be in flight at once. With
@@ -31,25 +30,29 @@ const syncDepth = 2
 // wrongly.
 const backgroundSyncInterval = 5 * time.Millisecond
 
-// committer is the embedded store's group commit into the journal, driven
-// by the requests themselves rather than by a goroutine of its own.
+// committer is the embedded store's group commit into the journal: it
+// batches records into writes and makes them durable with shared
+// fdatasyncs. It is driven by the requests themselves rather than by a
+// goroutine of its own. What a record means (a charge or a cancellation,
+// open or settled, a duplicate or not) is the store's business, and so is
+// starting the journal over (hooks).
 //
 // Writing. Reserve queues its charge record with send. If nobody is
 // writing, the caller writes everything queued (its record and any that
-// arrive meanwhile) at the journal's end in one write per batch, after
-// checking request ids for duplicates; otherwise it leaves its record to
-// the caller that is writing. A write is a copy into the page cache: once
-// it returns, the record survives a crash of the process.
+// arrive meanwhile) at the journal's end in one write per batch; otherwise
+// it leaves its record to the caller that is writing. A write is a copy
+// into the page cache: once it returns, the record survives a crash of the
+// process.
 //
 // Syncing. With SyncCommit, Commit (wait) returns once its record is
 // durable. A waiter whose record no fdatasync in flight covers starts one
 // itself, if fewer than syncDepth are in flight, and every record written
 // before that sync started rides on it; other waiters sleep until a sync
 // acknowledges their record or until they are nudged to start the next
-// one. With SyncBackground, a record is acknowledged once written (a
-// charge's Commit returns at once) and a goroutine of the committer syncs
-// whatever was written, one sync after another; cancellations still wait
-// for their sync as above.
+// one. With SyncBackground, a charge is acknowledged once written (its
+// Commit returns at once) and a goroutine of the committer syncs whatever
+// was written, one sync after another; cancellations still wait for their
+// sync as above.
 //
 // Why no goroutine of its own: on these two virtual cores each hand-off
 // between goroutines costs a thread wake-up (a futex and an interrupt), and
@@ -59,47 +62,50 @@ const backgroundSyncInterval = 5 * time.Millisecond
 //
 // Order. Syncs are acknowledged in the order they started: a sync's
 // records are acknowledged only once it and every earlier sync succeeded,
-// so an acknowledged record never sits after a lost one.
+// so an acknowledged record never sits after a lost one. These are the
+// invariants checkInvariants asserts in builds with the invariants tag.
 //
-// A charge reaches bbolt only when its request commits (charge hands it to
-// the applier); a released one never does (void), its charge and
-// cancellation staying in the journal for replay. Until then it is open,
-// and when the journal starts over, open charges are written again at the
-// start of the new epoch (see wrap). A failed write or sync breaks the committer: every
-// unacknowledged record and every later one fails with ErrUnavailable until
-// the ledger is reopened (after a failed fdatasync the kernel may have
-// dropped the data, and retrying proves nothing). Such a record may still
-// be on disk and be replayed then, like a PostgreSQL commit whose
-// connection broke: LookupUsage tells.
+// A failed write or sync breaks the committer: every unacknowledged record
+// and every later one fails with ErrUnavailable until the ledger is
+// reopened (after a failed fdatasync the kernel may have dropped the data,
+// and retrying proves nothing). Such a record may still be on disk and be
+// replayed then, like a PostgreSQL commit whose connection broke:
+// LookupUsage tells.
 type committer struct {
 	j        *journal
-	db       *bolt.DB
-	apply    *applier
 	maxBatch int
-	// background: records are acknowledged when written (SyncBackground);
+	hooks    committerHooks
+	// background: charges are acknowledged when written (SyncBackground);
 	// the syncer goroutine, woken through kick, makes them durable.
 	background bool
 	kick       chan struct{} // capacity 1
 	syncerDone chan struct{}
-	// The writer's: the batch's encoding, and where each record ends in it.
-	buf  []byte
-	ends []int
 
 	mu       sync.Mutex
-	settled  *sync.Cond              // a sync was acknowledged, or writing ended
-	queue    []*commitJob            // sent, not yet written
-	writing  bool                    // a caller is writing the queue
-	unsynced []*commitJob            // written, waiting for a sync to be acknowledged, in journal order
-	open     map[*commitJob]struct{} // charges written and neither committed nor released
-	syncs    []*syncRun              // started, not yet acknowledged, in start order
-	written  int64                   // journal position below which every record is written
-	synced   int64                   // journal position below which every record is durable
+	settled  *sync.Cond   // a sync was acknowledged, or writing ended
+	queue    []*commitJob // sent, not yet written
+	writing  bool         // a caller is writing the queue
+	unsynced []*commitJob // written, waiting for a sync to be acknowledged, in journal order
+	syncs    []*syncRun   // started, not yet acknowledged, in start order
+	written  int64        // journal position below which every record is written
+	synced   int64        // journal position below which every record is durable
 	closed   bool
 	broken   error
 }
 
+// committerHooks are the store's part in the writer's work. The writer
+// calls them without holding the committer's lock.
+type committerHooks struct {
+	// wrote is told about the jobs of each successful write before any of
+	// them is acknowledged.
+	wrote func(jobs []*commitJob)
+	// full starts the journal over when the next record does not fit; the
+	// writer retries the write after it. An error breaks the committer.
+	full func() error
+}
+
 // A journal position counts bytes written since the store was opened,
-// across the journal's wraps, so that positions only grow.
+// across the journal's start-overs, so that positions only grow.
 
 // syncRun is one fdatasync: it covers every record written before it began.
 type syncRun struct {
@@ -115,16 +121,17 @@ type commitJob struct {
 	// Guarded by c.mu:
 	end     int64 // journal position after the record; 0 until written
 	waiting bool  // its caller is in wait and may be nudged
-	claimed bool  // its request id is in the applier's pending set
+	// claimed: its request id is in the applier's pending set. Owned by
+	// the request's goroutine (Reserve sets it, void clears it).
+	claimed bool
 	// Set before done is closed:
 	err   error
 	done  chan struct{} // closed once acknowledged or failed
 	nudge chan struct{} // capacity 1: look again whether to start a sync
 }
 
-func newCommitter(j *journal, db *bolt.DB, apply *applier, maxBatch int, mode Sync) *committer {
-	c := &committer{j: j, db: db, apply: apply, maxBatch: maxBatch, background: mode == SyncBackground,
-		open: make(map[*commitJob]struct{})}
+func newCommitter(j *journal, maxBatch int, mode Sync, hooks committerHooks) *committer {
+	c := &committer{j: j, maxBatch: maxBatch, hooks: hooks, background: mode == SyncBackground}
 	c.settled = sync.NewCond(&c.mu)
 	if c.background {
 		c.kick, c.syncerDone = make(chan struct{}, 1), make(chan struct{})
@@ -172,7 +179,7 @@ func (c *committer) send(job *commitJob) error {
 	if c.closed {
 		c.mu.Unlock()
 		err := fmt.Errorf("%w: ledger is closed", ErrUnavailable)
-		fail([]*commitJob{job}, err)
+		job.finish(err)
 		return err
 	}
 	c.queue = append(c.queue, job)
@@ -206,6 +213,89 @@ func (c *committer) writeQueued() {
 		c.mu.Unlock()
 		c.write(batch)
 	}
+}
+
+// write journals a batch in as few writes as the journal's free space
+// allows, starting the journal over when it is full.
+func (c *committer) write(jobs []*commitJob) {
+	if err := c.brokenErr(); err != nil {
+		fail(jobs, err)
+		return
+	}
+	for len(jobs) > 0 {
+		ends, err := c.j.pack(len(jobs), func(i int) *journalRecord { return &jobs[i].rec })
+		if errors.Is(err, errJournalFull) {
+			if err = c.hooks.full(); err == nil {
+				continue
+			}
+		}
+		if err == nil {
+			err = c.j.appendPacked()
+		}
+		if err != nil {
+			c.mu.Lock()
+			c.breakLocked(fmt.Errorf("%w: writing %d charges to journal %s: %v", ErrUnavailable, len(jobs), c.j.path, err))
+			fail(jobs, c.broken)
+			c.mu.Unlock()
+			return
+		}
+		n := len(ends)
+		c.hooks.wrote(jobs[:n])
+		c.mu.Lock()
+		c.appendWritten(jobs[:n], ends)
+		c.mu.Unlock()
+		jobs = jobs[n:]
+	}
+}
+
+// appendWritten records that jobs' records, ending at ends in the write
+// just made, were written at the journal's end. With SyncCommit they wait
+// for a sync (and callers already waiting are nudged to start one); with
+// SyncBackground charges are acknowledged now, cancellations wait, and the
+// syncer is woken. Call with c.mu held.
+func (c *committer) appendWritten(jobs []*commitJob, ends []int) {
+	for i, job := range jobs {
+		job.end = c.written + int64(ends[i])
+	}
+	c.written += int64(ends[len(ends)-1])
+	defer c.checkInvariants()
+	if !c.background {
+		c.unsynced = append(c.unsynced, jobs...)
+		for _, job := range jobs {
+			if job.waiting {
+				signal(job.nudge)
+			}
+		}
+		return
+	}
+	for _, job := range jobs {
+		if job.rec.Cancel {
+			c.unsynced = append(c.unsynced, job)
+		} else {
+			close(job.done)
+		}
+	}
+	signal(c.kick)
+}
+
+// writeSynced writes what the journal has packed and syncs it, outside the
+// queue: the store's start-over carries the open charges into the new
+// epoch with it. Only the writer calls it, with every earlier record
+// durable (drain).
+func (c *committer) writeSynced() error {
+	start := c.j.off
+	if err := c.j.appendPacked(); err != nil {
+		return err
+	}
+	if err := datasync(c.j.f); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.written += c.j.off - start
+	c.synced = c.written
+	c.checkInvariants()
+	return nil
 }
 
 // wait returns once the job's record is durable, or why it is not. It
@@ -251,6 +341,19 @@ func (job *commitJob) settled() bool {
 	}
 }
 
+// finish fails a job (or, with nil, acknowledges one that is not sent).
+func (job *commitJob) finish(err error) {
+	job.err = err
+	close(job.done)
+}
+
+// fail completes jobs that will not be acknowledged with err.
+func fail(jobs []*commitJob, err error) {
+	for _, job := range jobs {
+		job.finish(err)
+	}
+}
+
 // covered is the position below which every record is acknowledged or
 // covered by a sync already started. Call with c.mu held.
 func (c *committer) covered() int64 {
@@ -277,6 +380,7 @@ func (c *committer) inFlight() int {
 func (c *committer) syncLocked() {
 	run := &syncRun{target: c.written}
 	c.syncs = append(c.syncs, run)
+	c.checkInvariants()
 	c.mu.Unlock()
 	err := datasync(c.j.f)
 	c.mu.Lock()
@@ -299,11 +403,12 @@ func (c *committer) acknowledge() {
 		}
 		n := 0
 		for n < len(c.unsynced) && c.unsynced[n].end <= run.target {
+			close(c.unsynced[n].done)
 			n++
 		}
-		c.complete(c.unsynced[:n])
 		c.unsynced = c.unsynced[n:]
 		c.synced = run.target
+		c.checkInvariants()
 	}
 	c.settled.Broadcast()
 	c.nudgeNext()
@@ -327,67 +432,14 @@ func (c *committer) nudgeNext() {
 	}
 }
 
-// complete acknowledges records: it wakes their callers. Call with c.mu
-// held.
-func (c *committer) complete(jobs []*commitJob) {
-	for _, job := range jobs {
-		close(job.done)
-	}
-}
-
-// charge settles a charge its request committed: the applier writes it to
-// bbolt, and readers that follow (GetAccount, LookupUsage) find it. While
-// wrap rewrites open charges it holds c.mu, so charge, and the 200 after
-// it, wait until the charge's new copy is written (or synced).
-func (c *committer) charge(job *commitJob) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	delete(c.open, job) // in one step with the hand-over: a wrap carries it, or applies it
-	c.apply.add(job.rec)
-}
-
-// void settles a charge that will not be applied: its request was
-// released, or its record failed. Its request id is free again.
-func (c *committer) void(job *commitJob) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	delete(c.open, job)
-	if job.claimed {
-		job.claimed = false
-		c.apply.unclaim(job.rec.RequestID)
-	}
-}
-
 // breakLocked records the committer's first failure and fails every
 // record not yet acknowledged. Call with c.mu held.
 func (c *committer) breakLocked(err error) {
 	if c.broken == nil {
 		c.broken = err
 	}
-	c.abandon(c.unsynced, c.broken)
+	fail(c.unsynced, c.broken)
 	c.unsynced = nil
-}
-
-// abandon fails jobs whose records will never be applied and frees their
-// request ids.
-func (c *committer) abandon(jobs []*commitJob, err error) {
-	ids := make([]string, 0, len(jobs))
-	for _, job := range jobs {
-		if job.claimed {
-			job.claimed = false
-			ids = append(ids, job.rec.RequestID)
-		}
-	}
-	c.apply.unclaim(ids...)
-	fail(jobs, err)
-}
-
-// fail completes jobs that will not be acknowledged with err.
-func fail(jobs []*commitJob, err error) {
-	for _, job := range jobs {
-		job.err = err
-		close(job.done)
-	}
 }
 
 func (c *committer) brokenErr() error {
@@ -396,100 +448,8 @@ func (c *committer) brokenErr() error {
 	return c.broken
 }
 
-// write journals a batch: duplicates are refused at once, the rest go out
-// in as few writes as the journal's free space allows.
-func (c *committer) write(batch []*commitJob) {
-	if err := c.brokenErr(); err != nil {
-		fail(batch, err)
-		return
-	}
-	jobs := c.dedup(batch)
-	for len(jobs) > 0 {
-		n, err := c.encode(jobs)
-		if err == nil && n == 0 && c.j.off == 0 {
-			err = fmt.Errorf("%w: the charge of request %s does not fit in journal %s", ErrUnavailable, jobs[0].rec.RequestID, c.j.path)
-		}
-		if err == nil && n == 0 { // the journal is full
-			err = c.wrap()
-			if err == nil {
-				continue
-			}
-		}
-		if err == nil {
-			_, err = c.j.f.WriteAt(c.buf, c.j.off)
-		}
-		c.mu.Lock()
-		if err != nil {
-			c.breakLocked(fmt.Errorf("%w: writing %d charges to journal %s: %v", ErrUnavailable, len(jobs), c.j.path, err))
-			c.abandon(jobs, c.broken)
-			c.mu.Unlock()
-			return
-		}
-		c.appendWritten(jobs[:n])
-		c.mu.Unlock()
-		c.j.readAhead()
-		jobs = jobs[n:]
-	}
-}
-
-// appendWritten records that jobs' records, encoded in c.buf, were written
-// at the journal's end. With SyncCommit they wait for a sync (and callers
-// already waiting are nudged to start one); with SyncBackground charges
-// are acknowledged now, cancellations wait, and the syncer is woken. Call
-// with c.mu held.
-func (c *committer) appendWritten(jobs []*commitJob) {
-	c.j.off += int64(len(c.buf))
-	for i, job := range jobs {
-		job.end = c.written + int64(c.ends[i])
-	}
-	c.written += int64(len(c.buf))
-	for _, job := range jobs {
-		if !job.rec.Cancel {
-			c.open[job] = struct{}{}
-		}
-	}
-	if !c.background {
-		c.unsynced = append(c.unsynced, jobs...)
-		for _, job := range jobs {
-			if job.waiting {
-				signal(job.nudge)
-			}
-		}
-		return
-	}
-	for _, job := range jobs {
-		if job.rec.Cancel {
-			c.unsynced = append(c.unsynced, job)
-		} else {
-			close(job.done)
-		}
-	}
-	signal(c.kick)
-}
-
-// encode encodes into c.buf the longest prefix of jobs that fits in the
-// journal's free space; n == 0 means not even the first one fits.
-func (c *committer) encode(jobs []*commitJob) (n int, err error) {
-	free := c.j.size - c.j.off
-	buf, ends := c.buf[:0], c.ends[:0]
-	for _, job := range jobs {
-		next, err := appendRecord(buf, c.j.epoch, job.rec)
-		if err != nil {
-			return 0, err
-		}
-		if int64(len(next)) > free {
-			break
-		}
-		buf, n = next, n+1
-		ends = append(ends, len(buf))
-	}
-	c.buf, c.ends = buf, ends
-	return n, nil
-}
-
 // close writes what is queued, makes every written record durable,
-// refuses new records and waits until nothing is in flight. Every
-// acknowledged record is then with the applier.
+// refuses new records and waits until nothing is in flight.
 func (c *committer) close() {
 	c.mu.Lock()
 	if c.closed {
@@ -500,7 +460,7 @@ func (c *committer) close() {
 	for c.writing {
 		c.settled.Wait()
 	}
-	c.drainSyncsLocked()
+	c.drainLocked()
 	c.mu.Unlock()
 	if c.background {
 		close(c.kick)
@@ -508,10 +468,20 @@ func (c *committer) close() {
 	}
 }
 
-// drainSyncsLocked returns once every written record is durable and
+// drain returns once every written record is durable and acknowledged,
+// or why not; the store's start-over calls it, as the writer, so that no
+// record is written meanwhile.
+func (c *committer) drain() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.drainLocked()
+	return c.broken
+}
+
+// drainLocked returns once every written record is durable and
 // acknowledged, or the committer is broken, syncing them itself if no sync
 // covers them. Call with c.mu held.
-func (c *committer) drainSyncsLocked() {
+func (c *committer) drainLocked() {
 	for c.broken == nil && (c.synced < c.written || len(c.syncs) > 0) {
 		if c.covered() < c.written {
 			c.syncLocked()
@@ -519,116 +489,4 @@ func (c *committer) drainSyncsLocked() {
 			c.settled.Wait()
 		}
 	}
-}
-
-// dedup refuses jobs whose request id is already charged: in bbolt, in the
-// journal on its way there, or earlier in this batch. The pending set is
-// checked before bbolt because an id leaves it only after its bbolt
-// transaction committed, so an id missed by the first check is found by
-// the second. bbolt is read only for ids that are not newer than every id
-// it holds: never for the server's, which grow with time (a read
-// transaction per batch was a tenth of the metering's CPU).
-func (c *committer) dedup(batch []*commitJob) []*commitJob {
-	fresh := make([]*commitJob, 0, len(batch))
-	var cancels []*commitJob // they void a charge of the same id: no check
-	look := false
-	for _, job := range batch {
-		if job.rec.Cancel {
-			cancels = append(cancels, job)
-			continue
-		}
-		ok, inBolt := c.apply.claim(job.rec.RequestID)
-		if ok {
-			job.claimed = true
-			fresh = append(fresh, job)
-			look = look || inBolt
-		} else {
-			c.refuse(job)
-		}
-	}
-	if !look {
-		return append(fresh, cancels...)
-	}
-	tx, err := c.db.Begin(false)
-	if err != nil {
-		c.abandon(append(fresh, cancels...), fmt.Errorf("%w: checking request ids: %v", ErrUnavailable, err))
-		return nil
-	}
-	defer tx.Rollback()
-	usage := tx.Bucket([]byte(bucketUsage))
-	kept := fresh[:0]
-	for _, job := range fresh {
-		if usage.Get([]byte(job.rec.RequestID)) != nil {
-			job.claimed = false
-			c.apply.unclaim(job.rec.RequestID)
-			c.refuse(job)
-		} else {
-			kept = append(kept, job)
-		}
-	}
-	// A cancellation is sent only once its charge is durable, so the two
-	// never share a batch and their order in the journal is kept.
-	return append(kept, cancels...)
-}
-
-func (c *committer) refuse(job *commitJob) { fail([]*commitJob{job}, ErrDuplicateRequest) }
-
-// wrap starts the journal over: it makes everything written durable,
-// applies every committed charge, raises the epoch in a synced bbolt
-// transaction (which retires every record written so far), and writes the
-// open charges again at the start of the new epoch, synced, so that a
-// crash still finds the charges of the requests in flight. It holds c.mu
-// from the epoch's change until that copy is durable, so no charge
-// settles, and no 200 leaves, in between. Only the writer calls it, so
-// nothing else is written meanwhile.
-func (c *committer) wrap() error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.drainSyncsLocked()
-	if c.broken != nil {
-		return c.broken
-	}
-	if err := c.apply.barrier(); err != nil {
-		return err
-	}
-	err := c.db.Update(func(tx *bolt.Tx) error { return writeJournalMeta(tx, c.j.epoch+1, true) })
-	if err != nil {
-		return fmt.Errorf("%w: starting journal %s over: %v", ErrUnavailable, c.j.path, err)
-	}
-	c.j.epoch++
-	c.j.off = 0
-	if err := c.carryOpen(); err != nil {
-		c.breakLocked(fmt.Errorf("%w: carrying %d open charges into journal %s: %v", ErrUnavailable, len(c.open), c.j.path, err))
-		return c.broken
-	}
-	return nil
-}
-
-// carryOpen writes the open charges at the start of the new epoch and
-// syncs them. Call with c.mu held, from wrap.
-func (c *committer) carryOpen() error {
-	if len(c.open) == 0 {
-		return nil
-	}
-	jobs := make([]*commitJob, 0, len(c.open))
-	for job := range c.open {
-		jobs = append(jobs, job)
-	}
-	n, err := c.encode(jobs)
-	if err != nil {
-		return err
-	}
-	if n < len(jobs) {
-		return fmt.Errorf("%d open charges do not fit", len(jobs))
-	}
-	if _, err := c.j.f.WriteAt(c.buf, 0); err != nil {
-		return err
-	}
-	if err := datasync(c.j.f); err != nil {
-		return err
-	}
-	c.j.off = int64(len(c.buf))
-	c.written += int64(len(c.buf))
-	c.synced = c.written
-	return nil
 }

@@ -11,6 +11,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // The charge journal is the embedded store's write-ahead log for Commit:
@@ -46,7 +48,7 @@ import (
 // journal. Records past a torn one were never acknowledged: syncs are
 // acknowledged in order, each covering everything written before it. A
 // start-over writes the charges of requests still in flight again at the
-// start of the new epoch (committer.wrap).
+// start of the new epoch (boltStore.startOver).
 const (
 	journalSuffix      = "-journal"
 	journalHeader      = 16
@@ -72,8 +74,10 @@ type journalRecord struct {
 	Cancel bool `json:"cancel,omitempty"`
 }
 
-// journal is the open journal file. off, epoch and window belong to the
-// committer's writer once the store is open.
+// journal is the open journal file. Once the store is open, everything
+// but f, path and size belongs to the committer's writer (the caller that
+// is writing the queue): it packs records into buf, appends them at off and
+// starts the journal over, and nobody else touches them.
 type journal struct {
 	f      *os.File
 	path   string
@@ -81,7 +85,14 @@ type journal struct {
 	epoch  uint64
 	off    int64
 	window int64 // the read-ahead window off was in at the last readAhead
+	// The writer's scratch: the packed records, and where each ends in buf.
+	buf  []byte
+	ends []int
 }
+
+// errJournalFull means the next record does not fit in what is left of the
+// journal: it must start over.
+var errJournalFull = errors.New("journal is full")
 
 // readAheadWindow is how far ahead of the writer the journal's pages are
 // read in (see readAhead): 64 KiB, about 260 charges.
@@ -202,6 +213,60 @@ func appendRecord(buf []byte, epoch uint64, r journalRecord) ([]byte, error) {
 	binary.LittleEndian.PutUint32(buf[start:], uint32(len(buf)-start-journalHeader))
 	binary.LittleEndian.PutUint32(buf[start+4:], crc32.Checksum(buf[start+8:], castagnoli))
 	return buf, nil
+}
+
+// pack encodes into j.buf the longest prefix of count records that fits in
+// the journal's free space, and returns where each ends in j.buf. It
+// returns errJournalFull if not even the first one fits and the journal
+// can start over, and an ErrUnavailable error if it would not fit in an
+// empty journal either.
+func (j *journal) pack(count int, record func(i int) *journalRecord) (ends []int, err error) {
+	free := j.size - j.off
+	buf, ends := j.buf[:0], j.ends[:0]
+	for i := range count {
+		next, err := appendRecord(buf, j.epoch, *record(i))
+		if err != nil {
+			return nil, err
+		}
+		if int64(len(next)) > free {
+			break
+		}
+		buf = next
+		ends = append(ends, len(buf))
+	}
+	j.buf, j.ends = buf, ends
+	switch {
+	case len(ends) > 0 || count == 0:
+		return ends, nil
+	case j.off == 0:
+		return nil, fmt.Errorf("%w: the charge of request %s does not fit in journal %s", ErrUnavailable, record(0).RequestID, j.path)
+	default:
+		return nil, errJournalFull
+	}
+}
+
+// appendPacked writes what pack encoded at the journal's end.
+func (j *journal) appendPacked() error {
+	if _, err := j.f.WriteAt(j.buf, j.off); err != nil {
+		return err
+	}
+	j.off += int64(len(j.buf))
+	j.readAhead()
+	return nil
+}
+
+// startOver raises the journal's epoch in a synced bbolt transaction, which
+// retires every record written so far, and makes the next append go to
+// offset 0. The caller must have applied every committed record to bbolt
+// first (see boltStore.startOver).
+func (j *journal) startOver(db *bolt.DB) error {
+	err := db.Update(func(tx *bolt.Tx) error { return writeJournalMeta(tx, j.epoch+1, true) })
+	if err != nil {
+		return fmt.Errorf("%w: starting journal %s over: %v", ErrUnavailable, j.path, err)
+	}
+	j.epoch++
+	j.off = 0
+	return nil
 }
 
 // readAhead asks the kernel to read in the window after the one the writer
