@@ -2,7 +2,6 @@ package ledger
 
 import (
 	"fmt"
-	"strconv"
 	"sync"
 	"time"
 
@@ -26,7 +25,8 @@ const applyInterval = 200 * time.Millisecond
 // greatest request id bbolt may hold: an id leaves the set only after the
 // bbolt transaction that holds it committed and newest covers it.
 type applier struct {
-	db *bolt.DB
+	db   *bolt.DB
+	path string // the bbolt file, for errors
 
 	mu      sync.Mutex
 	changed *sync.Cond // applied or err changed
@@ -50,8 +50,8 @@ type applier struct {
 
 // newApplier starts the applier of a ledger whose usage bucket holds no
 // request id greater than newest (see newestUsage).
-func newApplier(db *bolt.DB, newest string) *applier {
-	a := &applier{db: db, pending: make(map[string]struct{}), newest: newest,
+func newApplier(db *bolt.DB, path, newest string) *applier {
+	a := &applier{db: db, path: path, pending: make(map[string]struct{}), newest: newest,
 		wake: make(chan struct{}, 1), hurry: make(chan struct{}, 1),
 		stop: make(chan struct{}), exited: make(chan struct{})}
 	a.changed = sync.NewCond(&a.mu)
@@ -81,9 +81,11 @@ func (a *applier) claim(requestID string) error {
 		return nil
 	}
 	var found bool
-	err := a.db.View(func(tx *bolt.Tx) error {
-		found = tx.Bucket([]byte(bucketUsage)).Get([]byte(requestID)) != nil
-		return nil
+	err := guard(a.path, "checking request id "+requestID, func() error {
+		return a.db.View(func(tx *bolt.Tx) error {
+			found = tx.Bucket([]byte(bucketUsage)).Get([]byte(requestID)) != nil
+			return nil
+		})
 	})
 	switch {
 	case err != nil:
@@ -98,9 +100,9 @@ func (a *applier) claim(requestID string) error {
 
 // newestUsage returns the greatest request id in the usage bucket, for
 // newApplier: bbolt keeps keys in order, so it is the last one.
-func newestUsage(db *bolt.DB) (string, error) {
+func newestUsage(s *boltStore) (string, error) {
 	var newest string
-	err := db.View(func(tx *bolt.Tx) error {
+	err := s.view("finding the newest usage record", func(tx *bolt.Tx) error {
 		k, _ := tx.Bucket([]byte(bucketUsage)).Cursor().Last()
 		newest = string(k)
 		return nil
@@ -183,7 +185,9 @@ func (a *applier) applyQueued() {
 	if len(recs) == 0 || failed {
 		return
 	}
-	err := a.db.Update(func(tx *bolt.Tx) error { return applyRecords(tx, recs) })
+	err := guard(a.path, "applying charges", func() error {
+		return a.db.Update(func(tx *bolt.Tx) error { return applyRecords(tx, recs) })
+	})
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if err != nil {
@@ -321,30 +325,4 @@ func (b *batchAccounts) flush(tx *bolt.Tx) error {
 		}
 	}
 	return nil
-}
-
-// readJournalMeta returns the journal epoch and whether the last process
-// to open the ledger left it open (crashed).
-func readJournalMeta(tx *bolt.Tx) (epoch uint64, open bool, err error) {
-	meta := tx.Bucket([]byte(bucketMeta))
-	if v := meta.Get([]byte(metaJournalEpoch)); v != nil {
-		if epoch, err = strconv.ParseUint(string(v), 10, 64); err != nil {
-			return 0, false, fmt.Errorf("reading the journal epoch %q: %w", v, err)
-		}
-	}
-	return epoch, string(meta.Get([]byte(metaJournalOpen))) == "1", nil
-}
-
-// writeJournalMeta records a new journal epoch and whether a process has
-// the ledger open.
-func writeJournalMeta(tx *bolt.Tx, epoch uint64, open bool) error {
-	meta := tx.Bucket([]byte(bucketMeta))
-	flag := "0"
-	if open {
-		flag = "1"
-	}
-	if err := meta.Put([]byte(metaJournalEpoch), []byte(strconv.FormatUint(epoch, 10))); err != nil {
-		return err
-	}
-	return meta.Put([]byte(metaJournalOpen), []byte(flag))
 }

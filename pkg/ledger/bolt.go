@@ -11,7 +11,6 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
-	bolterrors "go.etcd.io/bbolt/errors"
 )
 
 // Embedded store layout (schema version 1). Values are JSON.
@@ -80,20 +79,18 @@ type boltStore struct {
 }
 
 func openBolt(ctx context.Context, path string, opts Options) (*boltStore, error) {
-	// The freelist is kept as a map (cheaper per transaction than bbolt's
-	// array) and written with every commit. Not writing it (NoFreelistSync)
-	// would make bbolt rebuild it at every Open by reading every page: the
-	// ledger grows by a usage record per charged request (about 300 bytes),
-	// and opening a 376 MB ledger took 9 s with a cold cache, against 0.2 s
-	// with the freelist written (BENCHMARKS.md, "The ledger's freelist").
-	// Charges reach bbolt in batches (applier), so writing it costs nothing
-	// measurable per request.
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: opts.LockTimeout, FreelistType: bolt.FreelistMapType})
-	if errors.Is(err, bolterrors.ErrTimeout) {
-		return nil, fmt.Errorf("opening ledger %s: %w", path, ErrLocked)
-	}
+	return openBoltWith(ctx, path, opts, nil)
+}
+
+// openBoltWith opens the embedded ledger in order: it checks the bbolt file
+// before bbolt maps it (bolt_check.go), opens and migrates it, replays the
+// journal (bolt_replay.go; with rep non-nil, as Recover: past damage), and
+// starts the applier and the committer. Each step undoes the ones before
+// it if it fails.
+func openBoltWith(ctx context.Context, path string, opts Options, rep *RecoveryReport) (*boltStore, error) {
+	db, err := openBoltDB(path, opts)
 	if err != nil {
-		return nil, fmt.Errorf("%w: opening ledger %s: %v", ErrUnavailable, path, err)
+		return nil, err
 	}
 	s := &boltStore{
 		db:   db,
@@ -106,17 +103,17 @@ func openBolt(ctx context.Context, path string, opts Options) (*boltStore, error
 		db.Close()
 		return nil, err
 	}
-	if s.journal, err = s.openJournal(opts.JournalSize); err != nil {
+	if s.journal, err = s.openJournal(opts.JournalSize, rep); err != nil {
 		db.Close()
 		return nil, err
 	}
-	newest, err := newestUsage(db)
+	newest, err := newestUsage(s)
 	if err != nil {
 		s.journal.close()
 		db.Close()
-		return nil, fmt.Errorf("%w: opening ledger %s: %v", ErrUnavailable, path, err)
+		return nil, err
 	}
-	s.apply = newApplier(db, newest)
+	s.apply = newApplier(db, path, newest)
 	s.open = newOpenCharges()
 	s.commits = newCommitter(s.journal, opts.MaxBatch, opts.Sync, committerHooks{wrote: s.open.wrote, full: s.startOver})
 	return s, nil
@@ -125,7 +122,7 @@ func openBolt(ctx context.Context, path string, opts Options) (*boltStore, error
 // Migrate creates the buckets and records the schema version. Version 1 is
 // the only one so far; later versions add steps here, keyed by version.
 func (s *boltStore) Migrate(ctx context.Context) error {
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update("migrating", func(tx *bolt.Tx) error {
 		for _, name := range []string{bucketMeta, bucketAccounts, bucketKeys, bucketKeyHash, bucketAcctKeys, bucketGrants, bucketUsage} {
 			if _, err := tx.CreateBucketIfNotExists([]byte(name)); err != nil {
 				return fmt.Errorf("creating bucket %s: %w", name, err)
@@ -163,14 +160,15 @@ func (s *boltStore) Close() error {
 	return err
 }
 
-// view and update wrap bbolt transactions, marking storage failures as
-// ErrUnavailable while passing the ledger's own errors through.
+// view and update wrap bbolt transactions, under guard (a damaged page is
+// an error, not a crash), marking storage failures as ErrUnavailable while
+// passing the ledger's own errors through.
 func (s *boltStore) view(what string, fn func(*bolt.Tx) error) error {
-	return s.classify(what, s.db.View(fn))
+	return s.classify(what, guard(s.path, what, func() error { return s.db.View(fn) }))
 }
 
 func (s *boltStore) update(what string, fn func(*bolt.Tx) error) error {
-	return s.classify(what, s.db.Update(fn))
+	return s.classify(what, guard(s.path, what, func() error { return s.db.Update(fn) }))
 }
 
 func (s *boltStore) classify(what string, err error) error {
@@ -188,7 +186,7 @@ func (s *boltStore) classify(what string, err error) error {
 // (as opposed to a storage failure).
 func isLedgerError(err error) bool {
 	for _, target := range []error{ErrUnknownAccount, ErrUnknownKeyID, ErrUnknownRequest, ErrInvalidArgument,
-		ErrInsufficientCredits, ErrAccountSuspended, ErrDuplicateRequest, ErrUnknownKey, ErrRevokedKey, ErrSchemaTooNew} {
+		ErrInsufficientCredits, ErrAccountSuspended, ErrDuplicateRequest, ErrUnknownKey, ErrRevokedKey, ErrSchemaTooNew, ErrCorrupt} {
 		if errors.Is(err, target) {
 			return true
 		}

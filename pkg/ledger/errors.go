@@ -43,6 +43,11 @@ var (
 	ErrLocked = errors.New("ledger: ledger file is locked by another process (is mapd serve running?)")
 	// ErrSchemaTooNew means the database was migrated by a newer mapd.
 	ErrSchemaTooNew = errors.New("ledger: schema is newer than this binary")
+	// ErrCorrupt means the embedded ledger's files are damaged, missing
+	// or do not belong together: Open refuses them rather than lose or
+	// invent charges. A *JournalDamageError says what a damaged journal
+	// holds; Recover gets past it.
+	ErrCorrupt = errors.New("ledger: damaged ledger files")
 )
 
 // InsufficientCreditsError says why a reservation was refused for money.
