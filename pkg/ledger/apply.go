@@ -26,7 +26,7 @@ const applyInterval = 200 * time.Millisecond
 // bbolt transaction that holds it committed and newest covers it.
 type applier struct {
 	db   *bolt.DB
-	path string // the bbolt file, for errors
+	file *fileGuard
 
 	mu      sync.Mutex
 	changed *sync.Cond // applied or err changed
@@ -50,8 +50,8 @@ type applier struct {
 
 // newApplier starts the applier of a ledger whose usage bucket holds no
 // request id greater than newest (see newestUsage).
-func newApplier(db *bolt.DB, path, newest string) *applier {
-	a := &applier{db: db, path: path, pending: make(map[string]struct{}), newest: newest,
+func newApplier(db *bolt.DB, file *fileGuard, newest string) *applier {
+	a := &applier{db: db, file: file, pending: make(map[string]struct{}), newest: newest,
 		wake: make(chan struct{}, 1), hurry: make(chan struct{}, 1),
 		stop: make(chan struct{}), exited: make(chan struct{})}
 	a.changed = sync.NewCond(&a.mu)
@@ -81,11 +81,9 @@ func (a *applier) claim(requestID string) error {
 		return nil
 	}
 	var found bool
-	err := guard(a.path, "checking request id "+requestID, func() error {
-		return a.db.View(func(tx *bolt.Tx) error {
-			found = tx.Bucket([]byte(bucketUsage)).Get([]byte(requestID)) != nil
-			return nil
-		})
+	err := a.file.view(a.db, "checking request id "+requestID, func(tx *bolt.Tx) error {
+		found = tx.Bucket([]byte(bucketUsage)).Get([]byte(requestID)) != nil
+		return nil
 	})
 	switch {
 	case err != nil:
@@ -185,9 +183,7 @@ func (a *applier) applyQueued() {
 	if len(recs) == 0 || failed {
 		return
 	}
-	err := guard(a.path, "applying charges", func() error {
-		return a.db.Update(func(tx *bolt.Tx) error { return applyRecords(tx, recs) })
-	})
+	err := a.file.update(a.db, "applying charges", func(tx *bolt.Tx) error { return applyRecords(tx, recs) })
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if err != nil {

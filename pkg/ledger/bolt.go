@@ -66,6 +66,7 @@ type grantRecord struct {
 // (apply.go).
 type boltStore struct {
 	db        *bolt.DB
+	file      *fileGuard // runs every bbolt call: see guard
 	path      string
 	opts      Options
 	auth      *authCache
@@ -94,26 +95,27 @@ func openBoltWith(ctx context.Context, path string, opts Options, rep *RecoveryR
 	}
 	s := &boltStore{
 		db:   db,
+		file: &fileGuard{path: path},
 		path: path,
 		opts: opts,
 		auth: newAuthCache(opts.AuthCacheTTL, opts.Now),
 		live: newLiveAccounts(),
 	}
 	if err := s.Migrate(ctx); err != nil {
-		db.Close()
+		s.file.closeDB(db)
 		return nil, err
 	}
 	if s.journal, err = s.openJournal(opts.JournalSize, rep); err != nil {
-		db.Close()
+		s.file.closeDB(db)
 		return nil, err
 	}
 	newest, err := newestUsage(s)
 	if err != nil {
 		s.journal.close()
-		db.Close()
+		s.file.closeDB(db)
 		return nil, err
 	}
-	s.apply = newApplier(db, path, newest)
+	s.apply = newApplier(db, s.file, newest)
 	s.open = newOpenCharges()
 	s.commits = newCommitter(s.journal, opts.MaxBatch, opts.Sync, committerHooks{wrote: s.open.wrote, full: s.startOver})
 	return s, nil
@@ -154,8 +156,8 @@ func (s *boltStore) Close() error {
 		return nil
 	}
 	err := s.closeJournal()
-	if cerr := s.db.Close(); cerr != nil && err == nil {
-		err = fmt.Errorf("closing ledger %s: %w", s.path, cerr)
+	if cerr := s.file.closeDB(s.db); cerr != nil && err == nil {
+		err = cerr
 	}
 	return err
 }
@@ -164,11 +166,11 @@ func (s *boltStore) Close() error {
 // an error, not a crash), marking storage failures as ErrUnavailable while
 // passing the ledger's own errors through.
 func (s *boltStore) view(what string, fn func(*bolt.Tx) error) error {
-	return s.classify(what, guard(s.path, what, func() error { return s.db.View(fn) }))
+	return s.classify(what, s.file.view(s.db, what, fn))
 }
 
 func (s *boltStore) update(what string, fn func(*bolt.Tx) error) error {
-	return s.classify(what, guard(s.path, what, func() error { return s.db.Update(fn) }))
+	return s.classify(what, s.file.update(s.db, what, fn))
 }
 
 func (s *boltStore) classify(what string, err error) error {

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"runtime/debug"
+	"sync/atomic"
 
 	bolt "go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
@@ -27,17 +28,63 @@ const restoreHint = `restore both files from the same backup (docs/metering.md, 
 
 // guard runs fn, turning a panic or a memory fault inside it (bbolt reading
 // a damaged or missing page of the mapping) into an error that wraps
-// ErrCorrupt and ErrUnavailable. bbolt's View and Update roll their
-// transaction back on the way out, so the database stays usable.
+// ErrCorrupt and ErrUnavailable.
 func guard(path, what string, fn func() error) (err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("%w: %w: ledger %s is damaged (%s: bbolt failed: %v); %s",
-				ErrUnavailable, ErrCorrupt, path, what, r, restoreHint)
+			err = corrupt("ledger %s is damaged (%s: bbolt failed: %v); %s", path, what, r, restoreHint)
 		}
 	}()
 	return fn()
+}
+
+// fileGuard runs the store's bbolt calls under guard. bbolt's View and
+// Update roll their transaction back on the way out, but a write
+// transaction's rollback reads the freelist page again, so after a fault
+// there it may never release bbolt's writer lock: the first failure of a
+// write poisons the file, every later call fails at once with that error,
+// and Close leaves the file to the process's exit rather than wait for the
+// lock forever.
+type fileGuard struct {
+	path     string
+	poisoned atomic.Pointer[error]
+}
+
+// view runs a read transaction under guard.
+func (g *fileGuard) view(db *bolt.DB, what string, fn func(*bolt.Tx) error) error {
+	if p := g.poisoned.Load(); p != nil {
+		return *p
+	}
+	return guard(g.path, what, func() error { return db.View(fn) })
+}
+
+// update runs a write transaction under guard.
+func (g *fileGuard) update(db *bolt.DB, what string, fn func(*bolt.Tx) error) error {
+	return g.write(what, func() error { return db.Update(fn) })
+}
+
+// write runs fn, which writes to bbolt, under guard.
+func (g *fileGuard) write(what string, fn func() error) error {
+	if p := g.poisoned.Load(); p != nil {
+		return *p
+	}
+	err := guard(g.path, what, fn)
+	if errors.Is(err, ErrCorrupt) {
+		g.poisoned.CompareAndSwap(nil, &err)
+	}
+	return err
+}
+
+// closeDB closes bbolt unless a failed write poisoned it.
+func (g *fileGuard) closeDB(db *bolt.DB) error {
+	if p := g.poisoned.Load(); p != nil {
+		return *p
+	}
+	if err := db.Close(); err != nil {
+		return fmt.Errorf("closing ledger %s: %w", g.path, err)
+	}
+	return nil
 }
 
 // openBoltDB checks the file and opens it with bbolt, under guard.
@@ -93,15 +140,15 @@ func checkBoltFile(path string) error {
 	defer f.Close()
 	m, err := newestMeta(f, st.Size())
 	if err != nil {
-		return fmt.Errorf("%w: ledger %s is damaged or not a ledger: %v; %s", ErrCorrupt, path, err, restoreHint)
+		return corrupt("ledger %s is damaged or not a ledger: %v; %s", path, err, restoreHint)
 	}
 	if need := int64(m.pgid) * int64(m.pageSize); st.Size() < need {
-		return fmt.Errorf("%w: ledger %s is truncated: it is %d bytes, and its pages reach %d; %s",
-			ErrCorrupt, path, st.Size(), need, restoreHint)
+		return corrupt("ledger %s is truncated: it is %d bytes, and its pages reach %d; %s",
+			path, st.Size(), need, restoreHint)
 	}
 	if m.root >= m.pgid || (m.freelist >= m.pgid && m.freelist != noFreelist) {
-		return fmt.Errorf("%w: ledger %s is damaged: its meta page names page %d or %d of %d; %s",
-			ErrCorrupt, path, m.root, m.freelist, m.pgid, restoreHint)
+		return corrupt("ledger %s is damaged: its meta page names page %d or %d of %d; %s",
+			path, m.root, m.freelist, m.pgid, restoreHint)
 	}
 	return nil
 }
@@ -120,14 +167,14 @@ func checkNoOrphanJournal(path string, missing bool) error {
 		if h, err := readJournalHeaderFile(jpath); err == nil {
 			owner = fmt.Sprintf(" names ledger %x and", h.LedgerID)
 		}
-		return fmt.Errorf("%w: ledger %s is %s, but its journal %s%s exists, so the ledger existed: opening would start an empty ledger and refuse every key; %s, or move the journal away to start a new ledger",
-			ErrCorrupt, path, state, jpath, owner, restoreHint)
+		return corrupt("ledger %s is %s, but its journal %s%s exists, so the ledger existed: opening would start an empty ledger and refuse every key; %s, or move the journal away to start a new ledger",
+			path, state, jpath, owner, restoreHint)
 	}
 	if missing {
 		return nil
 	}
-	return fmt.Errorf("%w: ledger %s is empty (0 bytes): it is not a ledger; %s, or delete it to start a new ledger",
-		ErrCorrupt, path, restoreHint)
+	return corrupt("ledger %s is empty (0 bytes): it is not a ledger; %s, or delete it to start a new ledger",
+		path, restoreHint)
 }
 
 // boltMeta is what checkBoltFile reads of a bbolt meta page (format 2 of

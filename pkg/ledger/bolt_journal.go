@@ -91,13 +91,18 @@ func (s *boltStore) startOver() error {
 	if err := s.apply.barrier(); err != nil {
 		return err
 	}
-	if err := s.journal.startOver(s.db); err != nil {
+	if err := s.journal.startOver(s.raiseEpoch); err != nil {
 		return err
 	}
 	if err := s.carryOpen(); err != nil {
 		return fmt.Errorf("carrying %d open charges into journal %s: %w", len(s.open.jobs), s.journal.path, err)
 	}
 	return nil
+}
+
+// raiseEpoch records a new journal epoch in a synced bbolt transaction.
+func (s *boltStore) raiseEpoch(epoch uint64) error {
+	return s.update("starting the journal over", func(tx *bolt.Tx) error { return writeJournalMeta(tx, epoch, true) })
 }
 
 // carryOpen writes the open charges at the start of the new epoch and

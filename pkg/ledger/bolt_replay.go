@@ -3,6 +3,7 @@ package ledger
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"strconv"
 
@@ -95,8 +96,11 @@ func (s *boltStore) openJournal(size int64, rep *RecoveryReport) (*journal, erro
 	}
 	header := journalHeader{LedgerID: meta.id, Name: journalName(s.path)}
 	j, err := openJournalFile(s.path+journalSuffix, meta.open)
-	if err != nil {
-		return nil, fmt.Errorf("%w: opening ledger %s: %w", ErrUnavailable, s.path, err)
+	switch {
+	case errors.Is(err, ErrCorrupt):
+		return nil, err
+	case err != nil:
+		return nil, fmt.Errorf("%w: opening ledger %s: %v", ErrUnavailable, s.path, err)
 	}
 	if err := s.replayJournal(j, meta, legacy, size, header, rep); err != nil {
 		j.close()
@@ -162,15 +166,15 @@ func (s *boltStore) journalRecords(j *journal, meta journalMeta, legacy bool, re
 		h, err := j.readHeader()
 		switch {
 		case err == nil && meta.hasID && h.LedgerID != meta.id:
-			return nil, fmt.Errorf("%w: journal %s belongs to ledger %x (%s), not to %s (ledger %x); move it back beside its own ledger, or %s",
-				ErrCorrupt, j.path, h.LedgerID, h.Name, s.path, meta.id, restoreHint)
+			return nil, corrupt("journal %s belongs to ledger %x (%s), not to %s (ledger %x); move it back beside its own ledger, or %s",
+				j.path, h.LedgerID, h.Name, s.path, meta.id, restoreHint)
 		case err == nil:
 			want = h.Size
 		case j.size < journalStart:
 			want = journalStart // truncated into its header
 		case meta.open && rep == nil:
-			return nil, fmt.Errorf("%w: the header of journal %s is damaged (%v), so it cannot be told apart from another ledger's; run `mapd ledger recover --ledger %s` to apply its intact records, or %s",
-				ErrCorrupt, j.path, err, s.path, restoreHint)
+			return nil, corrupt("the header of journal %s is damaged (%v), so it cannot be told apart from another ledger's; run `mapd ledger recover --ledger %s` to apply its intact records, or %s",
+				j.path, err, s.path, restoreHint)
 		}
 	}
 	if !meta.open {

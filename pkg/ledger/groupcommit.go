@@ -468,6 +468,19 @@ func (c *committer) close() {
 	}
 }
 
+// exclusive runs fn as the writer, so that nothing is written meanwhile
+// (Verify reads the journal back with it), then writes what was queued.
+func (c *committer) exclusive(fn func()) {
+	c.mu.Lock()
+	for c.writing {
+		c.settled.Wait()
+	}
+	c.writing = true
+	c.mu.Unlock()
+	fn()
+	c.writeQueued()
+}
+
 // drain returns once every written record is durable and acknowledged,
 // or why not; the store's start-over calls it, as the writer, so that no
 // record is written meanwhile.

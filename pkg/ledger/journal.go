@@ -9,8 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-
-	bolt "go.etcd.io/bbolt"
 )
 
 // The charge journal is the embedded store's write-ahead log for Commit:
@@ -133,8 +131,8 @@ func openJournalFile(path string, mustExist bool) (*journal, error) {
 	}
 	f, err := os.OpenFile(path, flags, 0o600)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("%w: journal %s is missing and the ledger was not closed cleanly: charges may be lost; %s",
-			ErrCorrupt, path, restoreHint)
+		return nil, corrupt("journal %s is missing and the ledger was not closed cleanly: charges may be lost; %s",
+			path, restoreHint)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("opening journal: %w", err)
@@ -319,16 +317,13 @@ func (j *journal) appendPacked() error {
 	return nil
 }
 
-// startOver raises the journal's epoch in a synced bbolt transaction, which
-// retires every record written so far, and makes the next append go to
-// the start of the records. The caller must have applied every committed record to bbolt
-// first (see boltStore.startOver).
-func (j *journal) startOver(db *bolt.DB) error {
-	err := guard(db.Path(), "starting the journal over", func() error {
-		return db.Update(func(tx *bolt.Tx) error { return writeJournalMeta(tx, j.epoch+1, true) })
-	})
-	if err != nil {
-		return fmt.Errorf("%w: starting journal %s over: %v", ErrUnavailable, j.path, err)
+// startOver raises the journal's epoch with raise (a synced bbolt
+// transaction, which retires every record written so far) and makes the
+// next append go to the start of the records. The caller must have applied
+// every committed record to bbolt first (see boltStore.startOver).
+func (j *journal) startOver(raise func(epoch uint64) error) error {
+	if err := raise(j.epoch + 1); err != nil {
+		return fmt.Errorf("starting journal %s over: %w", j.path, err)
 	}
 	j.epoch++
 	j.off = journalStart

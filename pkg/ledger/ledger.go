@@ -77,7 +77,9 @@ type Admin interface {
 	// ErrUnknownRequest.
 	LookupUsage(ctx context.Context, requestID string) (Usage, error)
 	// Verify checks every account: balance == grants - charges, and
-	// balance >= 0. A non-empty report.Mismatches is not an error.
+	// balance >= 0. The embedded store also checks its files: every bbolt
+	// page and record, and its journal. A non-empty report.Mismatches or
+	// report.Damage is not an error.
 	Verify(ctx context.Context) (VerifyReport, error)
 	// Migrate brings the schema to the latest version. It is idempotent
 	// and safe to run from several processes at once. Open already runs it.
@@ -213,10 +215,27 @@ type Usage struct {
 type VerifyReport struct {
 	Accounts   int        `json:"accounts"`
 	Mismatches []Mismatch `json:"mismatches"`
+	// Journal describes the embedded store's journal (nil for
+	// PostgreSQL).
+	Journal *JournalStatus `json:"journal,omitempty"`
+	// Damage lists what the embedded store could not read: bbolt pages
+	// that fail bbolt's consistency check or make it fail, records that
+	// do not decode, a damaged journal. Empty when the files are sound.
+	Damage []string `json:"damage,omitempty"`
 }
 
-// OK reports whether every account balanced.
-func (r VerifyReport) OK() bool { return len(r.Mismatches) == 0 }
+// OK reports whether every account balanced and nothing was damaged.
+func (r VerifyReport) OK() bool { return len(r.Mismatches) == 0 && len(r.Damage) == 0 }
+
+// JournalStatus is what Verify found in the embedded store's journal: the
+// records of its current epoch, all intact.
+type JournalStatus struct {
+	Path    string `json:"path"`
+	Epoch   uint64 `json:"epoch"`
+	Records int    `json:"records"`
+	Bytes   int64  `json:"bytes"`
+	Size    int64  `json:"size"`
+}
 
 // Mismatch is one account whose books do not balance.
 type Mismatch struct {
