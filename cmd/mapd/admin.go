@@ -1,7 +1,7 @@
 package main
 
 // Admin commands: staff tools over the ledger (accounts, credits, keys,
-// caps) and its maintenance (verify, migrate). Each command opens the
+// caps) and its maintenance (verify, migrate, recover). Each command opens the
 // ledger named by --ledger, does one thing, prints JSON on stdout and
 // closes it. Secrets are printed only where a key is issued, and never put
 // in errors.
@@ -10,7 +10,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mapsco/maps/pkg/ledger"
@@ -22,22 +24,26 @@ const adminTimeout = 30 * time.Second
 
 // newAdminCommands returns the top-level account, credits, key, caps and
 // ledger commands, each with its own --ledger flag.
-func newAdminCommands() []*cobra.Command {
+func newAdminCommands(log *slog.Logger) []*cobra.Command {
 	return []*cobra.Command{
-		ledgerGroup("account", "Create, show, suspend and restore accounts",
+		ledgerGroup(log, "account", "Create, show, suspend and restore accounts",
 			accountCreateCmd, accountShowCmd, accountStatusCmd("suspend"), accountStatusCmd("restore")),
-		ledgerGroup("credits", "Add prepaid credits to an account", creditsAddCmd),
-		ledgerGroup("key", "Issue and revoke API keys", keyIssueCmd, keyRevokeCmd),
-		ledgerGroup("caps", "Set an account's spend caps", capsSetCmd),
-		ledgerGroup("ledger", "Check and migrate the ledger itself", ledgerVerifyCmd, ledgerMigrateCmd),
+		ledgerGroup(log, "credits", "Add prepaid credits to an account", creditsAddCmd),
+		ledgerGroup(log, "key", "Issue and revoke API keys", keyIssueCmd, keyRevokeCmd),
+		ledgerGroup(log, "caps", "Set an account's spend caps", capsSetCmd),
+		ledgerGroup(log, "ledger", "Check, migrate and recover the ledger itself", ledgerVerifyCmd, ledgerMigrateCmd, ledgerRecoverCmd),
 	}
 }
 
-// ledgerFlag is the --ledger value shared by a group's subcommands.
-type ledgerFlag struct{ dsn string }
+// ledgerFlag is the --ledger value shared by a group's subcommands, and
+// where the ledger's messages go.
+type ledgerFlag struct {
+	dsn string
+	log *slog.Logger
+}
 
-func ledgerGroup(name, short string, subs ...func(*ledgerFlag) *cobra.Command) *cobra.Command {
-	lf := &ledgerFlag{}
+func ledgerGroup(log *slog.Logger, name, short string, subs ...func(*ledgerFlag) *cobra.Command) *cobra.Command {
+	lf := &ledgerFlag{log: log}
 	group := &cobra.Command{Use: name, Short: short}
 	group.PersistentFlags().StringVar(&lf.dsn, "ledger", "ledger.db",
 		"ledger: a bbolt file path or a postgres:// URL")
@@ -51,7 +57,7 @@ func ledgerGroup(name, short string, subs ...func(*ledgerFlag) *cobra.Command) *
 func withLedger(cmd *cobra.Command, lf *ledgerFlag, fn func(context.Context, ledger.Store) error) error {
 	ctx, cancel := context.WithTimeout(cmd.Context(), adminTimeout)
 	defer cancel()
-	store, err := ledger.Open(ctx, lf.dsn)
+	store, err := ledger.OpenWith(ctx, lf.dsn, ledger.Options{Logger: lf.log})
 	if err != nil {
 		return err
 	}
@@ -251,7 +257,7 @@ func capsSetCmd(lf *ledgerFlag) *cobra.Command {
 func ledgerVerifyCmd(lf *ledgerFlag) *cobra.Command {
 	return &cobra.Command{
 		Use:   "verify",
-		Short: "Check that every balance equals grants minus charges; exit 1 if not",
+		Short: "Check that every balance equals grants minus charges, and (embedded) every page, record and the journal; exit 1 if not",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return withLedger(cmd, lf, func(ctx context.Context, s ledger.Store) error {
@@ -262,15 +268,45 @@ func ledgerVerifyCmd(lf *ledgerFlag) *cobra.Command {
 				if report.Mismatches == nil {
 					report.Mismatches = []ledger.Mismatch{}
 				}
-				if err := printJSON(cmd, map[string]any{"ok": report.OK(), "accounts": report.Accounts,
-					"mismatches": report.Mismatches}); err != nil {
+				out := map[string]any{"ok": report.OK(), "accounts": report.Accounts, "mismatches": report.Mismatches}
+				if report.Journal != nil {
+					out["journal"], out["damage"] = report.Journal, append([]string{}, report.Damage...)
+				}
+				if err := printJSON(cmd, out); err != nil {
 					return err
 				}
-				if !report.OK() {
+				switch {
+				case len(report.Damage) > 0:
+					return fmt.Errorf("ledger verify: the ledger's files are damaged: %s", strings.Join(report.Damage, "; "))
+				case !report.OK():
 					return fmt.Errorf("ledger verify: %d of %d accounts do not balance", len(report.Mismatches), report.Accounts)
 				}
 				return nil
 			})
+		},
+	}
+}
+
+// ledgerRecoverCmd is the only way past a damaged journal: it applies what
+// is intact and prints what is lost.
+func ledgerRecoverCmd(lf *ledgerFlag) *cobra.Command {
+	return &cobra.Command{
+		Use:   "recover",
+		Short: "Open an embedded ledger whose journal is damaged: apply every intact record and report what is lost",
+		Long: `recover is for an embedded ledger that Open refuses because its journal is damaged or truncated
+(mapd serve and every other command then stop with "journal ... is damaged at offset ..."). It applies
+every intact charge and cancellation of the journal, before and after the damage, closes the ledger
+cleanly and prints a report: the damaged byte ranges, how many records were applied and about how many
+were lost. The charges in the damaged bytes are lost (served, not billed), and so may be cancellations
+(a failed request stays charged). Run it with mapd stopped, after copying both files aside; then run
+mapd ledger verify. It cannot repair a damaged bbolt file: restore that from a backup.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			rep, err := ledger.Recover(cmd.Context(), lf.dsn, ledger.Options{Logger: lf.log})
+			if err != nil {
+				return err
+			}
+			return printJSON(cmd, rep)
 		},
 	}
 }

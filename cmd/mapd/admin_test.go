@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,7 +21,7 @@ import (
 func runAdmin(t *testing.T, args ...string) (string, error) {
 	t.Helper()
 	root := &cobra.Command{Use: "mapd", SilenceUsage: true, SilenceErrors: true}
-	root.AddCommand(newAdminCommands()...)
+	root.AddCommand(newAdminCommands(slog.New(slog.DiscardHandler))...)
 	var out, errOut bytes.Buffer
 	root.SetOut(&out)
 	root.SetErr(&errOut)

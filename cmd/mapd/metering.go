@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"runtime"
 
@@ -32,7 +33,7 @@ func addMeteringFlags(cmd *cobra.Command, o *meteringOptions) {
 
 // openMetering opens the ledger and the limiter. ready reports whether the
 // ledger answers (for /v1/health/ready); closeAll releases both.
-func openMetering(ctx context.Context, o meteringOptions) (m *api.Metering, ready func(context.Context) error, closeAll func(), err error) {
+func openMetering(ctx context.Context, log *slog.Logger, o meteringOptions) (m *api.Metering, ready func(context.Context) error, closeAll func(), err error) {
 	if o.rateLimit < 1 {
 		return nil, nil, nil, fmt.Errorf("--rate-limit %d: want at least 1 request per second", o.rateLimit)
 	}
@@ -40,7 +41,7 @@ func openMetering(ctx context.Context, o meteringOptions) (m *api.Metering, read
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("--ledger-sync: %w", err)
 	}
-	store, err := ledger.OpenWith(ctx, o.ledger, ledger.Options{Sync: mode})
+	store, err := ledger.OpenWith(ctx, o.ledger, ledger.Options{Sync: mode, Logger: log})
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("open ledger: %w", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -15,8 +16,8 @@ import (
 )
 
 // newUsageCommand returns `mapd usage show REQUEST_ID...`.
-func newUsageCommand() *cobra.Command {
-	return ledgerGroup("usage", "Look up the usage records of charged requests", usageShowCmd)
+func newUsageCommand(log *slog.Logger) *cobra.Command {
+	return ledgerGroup(log, "usage", "Look up the usage records of charged requests", usageShowCmd)
 }
 
 func usageShowCmd(lf *ledgerFlag) *cobra.Command {
