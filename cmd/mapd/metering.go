@@ -54,6 +54,12 @@ func openMetering(ctx context.Context, log *slog.Logger, o meteringOptions) (m *
 		return nil, nil, nil, fmt.Errorf("open rate limiter: %w", err)
 	}
 	ready = func(ctx context.Context) error {
+		// The embedded ledger knows when it cannot write (a full disk).
+		if h, ok := store.(interface{ Health() error }); ok {
+			if err := h.Health(); err != nil {
+				return fmt.Errorf("ledger: %w", err)
+			}
+		}
 		// A lookup of an id that cannot exist costs one index read.
 		_, err := store.LookupUsage(ctx, "req_readiness_probe")
 		if err == nil || errors.Is(err, ledger.ErrUnknownRequest) {

@@ -27,6 +27,9 @@ const applyInterval = 200 * time.Millisecond
 type applier struct {
 	db   *bolt.DB
 	file *fileGuard
+	// onState is told when writing to bbolt starts failing (the error) or
+	// succeeds again (nil), from the applier's goroutine.
+	onState func(error)
 
 	mu      sync.Mutex
 	changed *sync.Cond // applied or err changed
@@ -40,7 +43,7 @@ type applier struct {
 	spare   []journalRecord // the last batch's array, emptied: the next queue grows into it
 	handed  int64           // records handed over (committed)
 	applied int64           // records written to bbolt
-	err     error           // sticky: a failed bbolt transaction
+	err     error           // the last bbolt transaction failed: retried every retryInterval
 
 	wake   chan struct{} // capacity 1: records were queued
 	hurry  chan struct{} // capacity 1: a barrier is waiting
@@ -50,8 +53,8 @@ type applier struct {
 
 // newApplier starts the applier of a ledger whose usage bucket holds no
 // request id greater than newest (see newestUsage).
-func newApplier(db *bolt.DB, file *fileGuard, newest string) *applier {
-	a := &applier{db: db, file: file, pending: make(map[string]struct{}), newest: newest,
+func newApplier(db *bolt.DB, file *fileGuard, newest string, onState func(error)) *applier {
+	a := &applier{db: db, file: file, onState: onState, pending: make(map[string]struct{}), newest: newest,
 		wake: make(chan struct{}, 1), hurry: make(chan struct{}, 1),
 		stop: make(chan struct{}), exited: make(chan struct{})}
 	a.changed = sync.NewCond(&a.mu)
@@ -151,17 +154,25 @@ func signal(c chan struct{}) {
 func (a *applier) run() {
 	defer close(a.exited)
 	for {
+		a.mu.Lock()
+		failing := a.err != nil
+		a.mu.Unlock()
 		hurried := false
-		select {
-		case <-a.wake:
-		case <-a.hurry:
-			hurried = true
-		case <-a.stop:
-			a.applyQueued()
-			return
+		if !failing {
+			select {
+			case <-a.wake:
+			case <-a.hurry:
+				hurried = true
+			case <-a.stop:
+				a.applyQueued()
+				return
+			}
 		}
-		if !hurried { // let a batch build up unless someone waits for it
+		if !hurried { // let a batch build up unless someone waits for it; after a failure, retry
 			t := time.NewTimer(applyInterval)
+			if failing {
+				t.Reset(retryInterval)
+			}
 			select {
 			case <-t.C:
 			case <-a.hurry:
@@ -170,36 +181,50 @@ func (a *applier) run() {
 			t.Stop()
 		}
 		a.applyQueued()
+		select {
+		case <-a.stop:
+			a.applyQueued()
+			return
+		default:
+		}
 	}
 }
 
-// applyQueued writes every queued record to bbolt in one transaction.
+// applyQueued writes every queued record to bbolt in one transaction. If
+// that fails (a full disk), the records stay queued, in order, and the
+// applier tries again every retryInterval; until one succeeds, readers get
+// the error and the store refuses new charges (health). The records are
+// safe in the journal meanwhile, and a reopen would replay them.
 func (a *applier) applyQueued() {
 	a.mu.Lock()
 	recs := a.queue
 	a.queue = nil
-	failed := a.err != nil
 	a.mu.Unlock()
-	if len(recs) == 0 || failed {
+	if len(recs) == 0 {
 		return
 	}
 	err := a.file.update(a.db, "applying charges", func(tx *bolt.Tx) error { return applyRecords(tx, recs) })
 	a.mu.Lock()
-	defer a.mu.Unlock()
+	was := a.err
 	if err != nil {
-		// The records are safe in the journal and will be replayed when the
-		// ledger is next opened; until then, readers get the error.
+		a.queue = append(recs, a.queue...)
 		a.err = fmt.Errorf("%w: applying %d journaled charges to the ledger: %v", ErrUnavailable, len(recs), err)
 	} else {
+		a.err = nil
 		a.applied += int64(len(recs))
 		for _, r := range recs {
 			a.newest = max(a.newest, r.RequestID) // before the id leaves pending: see claim
 			delete(a.pending, r.RequestID)
 		}
+		clear(recs) // let the records' strings go
+		a.spare = recs[:0]
 	}
-	clear(recs) // let the records' strings go
-	a.spare = recs[:0]
+	now := a.err
 	a.changed.Broadcast()
+	a.mu.Unlock()
+	if (was == nil) != (now == nil) && a.onState != nil {
+		a.onState(now)
+	}
 }
 
 // close applies what is queued and stops the goroutine. Call it after the

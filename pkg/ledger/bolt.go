@@ -75,6 +75,9 @@ type boltStore struct {
 	apply     *applier
 	commits   *committer
 	open      *openCharges
+	health    *health
+	// The healer's: sick wakes it, closing stops it, healed says it did.
+	sick, closing, healed chan struct{}
 	nextHold  atomic.Int64
 	closeOnce atomic.Bool
 }
@@ -115,9 +118,13 @@ func openBoltWith(ctx context.Context, path string, opts Options, rep *RecoveryR
 		s.file.closeDB(db)
 		return nil, err
 	}
-	s.apply = newApplier(db, s.file, newest)
+	s.health = &health{log: opts.Logger, path: path}
+	s.apply = newApplier(db, s.file, newest, func(err error) { s.health.set(partBooks, err) })
 	s.open = newOpenCharges()
-	s.commits = newCommitter(s.journal, opts.MaxBatch, opts.Sync, committerHooks{wrote: s.open.wrote, full: s.startOver})
+	s.commits = newCommitter(s.journal, opts.MaxBatch, opts.Sync, committerHooks{
+		wrote: s.open.wrote, full: s.startOver, broke: s.journalBroke, mended: s.journalMended})
+	s.sick, s.closing, s.healed = make(chan struct{}, 1), make(chan struct{}), make(chan struct{})
+	go s.heal()
 	return s, nil
 }
 

@@ -7,13 +7,15 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// closeJournal stops the committer and the applier (every acknowledged
-// charge is then in bbolt), marks the ledger closed cleanly and closes the
-// journal. If a charge could not be applied the ledger stays marked open,
-// and the next Open replays the journal.
+// closeJournal stops the healer, the committer and the applier (every
+// acknowledged charge is then in bbolt), marks the ledger closed cleanly
+// and closes the journal. If a charge could not be applied the ledger
+// stays marked open, and the next Open replays the journal.
 func (s *boltStore) closeJournal() error {
 	s.cancelOutstanding()
+	close(s.closing)
 	s.commits.close()
+	<-s.healed
 	err := s.apply.close()
 	if err == nil {
 		err = s.update("marking the ledger closed", func(tx *bolt.Tx) error { return writeJournalMeta(tx, s.journal.epoch+1, false) })
@@ -89,10 +91,10 @@ func (s *boltStore) startOver() error {
 		return err
 	}
 	if err := s.apply.barrier(); err != nil {
-		return err
+		return fmt.Errorf("%w: %w", errUnchanged, err)
 	}
 	if err := s.journal.startOver(s.raiseEpoch); err != nil {
-		return err
+		return fmt.Errorf("%w: %w", errUnchanged, err)
 	}
 	if err := s.carryOpen(); err != nil {
 		return fmt.Errorf("carrying %d open charges into journal %s: %w", len(s.open.jobs), s.journal.path, err)

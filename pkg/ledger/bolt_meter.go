@@ -57,6 +57,9 @@ func (s *boltStore) Reserve(ctx context.Context, key KeyInfo, operation string, 
 	if err := checkRequest(key, operation, credits, requestID); err != nil {
 		return Reservation{}, err
 	}
+	if err := s.health.check(); err != nil {
+		return Reservation{}, err
+	}
 	a, err := s.loadedAccount(key.AccountID)
 	if err != nil {
 		return Reservation{}, err

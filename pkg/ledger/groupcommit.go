@@ -66,11 +66,12 @@ const backgroundSyncInterval = 5 * time.Millisecond
 // invariants checkInvariants asserts in builds with the invariants tag.
 //
 // A failed write or sync breaks the committer: every unacknowledged record
-// and every later one fails with ErrUnavailable until the ledger is
-// reopened (after a failed fdatasync the kernel may have dropped the data,
-// and retrying proves nothing). Such a record may still be on disk and be
-// replayed then, like a PostgreSQL commit whose connection broke:
-// LookupUsage tells.
+// and every later one fails with ErrUnavailable (after a failed fdatasync
+// the kernel may have dropped the data, and retrying the sync proves
+// nothing). Such a record may still be on disk and be replayed by a
+// reopen, like a PostgreSQL commit whose connection broke: LookupUsage
+// tells. repair mends it by starting the journal over, which leaves those
+// records in a retired epoch and writes the open charges again, synced.
 type committer struct {
 	j        *journal
 	maxBatch int
@@ -100,9 +101,21 @@ type committerHooks struct {
 	// them is acknowledged.
 	wrote func(jobs []*commitJob)
 	// full starts the journal over when the next record does not fit; the
-	// writer retries the write after it. An error breaks the committer.
+	// writer retries the write after it. An error that wraps errUnchanged
+	// fails the batch only; any other breaks the committer.
 	full func() error
+	// broke is told the committer's failure, mended that repair made it
+	// whole again. They are called with the committer's lock held, in
+	// order, and must not call it back.
+	broke  func(error)
+	mended func()
 }
+
+// errUnchanged marks a start-over that failed before it changed anything
+// (bbolt could not be written, so nothing could be applied or the epoch
+// raised): the batch that needed the room fails, and the next write tries
+// again.
+var errUnchanged = errors.New("the journal was left as it was")
 
 // A journal position counts bytes written since the store was opened,
 // across the journal's start-overs, so that positions only grow.
@@ -227,6 +240,10 @@ func (c *committer) write(jobs []*commitJob) {
 		if errors.Is(err, errJournalFull) {
 			if err = c.hooks.full(); err == nil {
 				continue
+			}
+			if errors.Is(err, errUnchanged) {
+				fail(jobs, fmt.Errorf("%w: journal %s is full and cannot start over: %v", ErrUnavailable, c.j.path, err))
+				return
 			}
 		}
 		if err == nil {
@@ -437,6 +454,7 @@ func (c *committer) nudgeNext() {
 func (c *committer) breakLocked(err error) {
 	if c.broken == nil {
 		c.broken = err
+		c.hooks.broke(err)
 	}
 	fail(c.unsynced, c.broken)
 	c.unsynced = nil
@@ -466,6 +484,38 @@ func (c *committer) close() {
 		close(c.kick)
 		<-c.syncerDone
 	}
+}
+
+// repair starts the journal over after a failure, as the writer, once no
+// sync is in flight: it syncs what was written, has every committed charge
+// applied, raises the epoch and writes the open charges again, synced
+// (hooks.full). If all of that succeeds the committer is whole again
+// (hooks.mended); if not, it is broken again with the new failure. The
+// records that failed stay failed: their requests were answered 503 and
+// their charges voided.
+func (c *committer) repair() error {
+	c.mu.Lock()
+	for c.writing || len(c.syncs) > 0 {
+		c.settled.Wait()
+	}
+	if c.closed || c.broken == nil {
+		err := c.broken
+		c.mu.Unlock()
+		return err
+	}
+	c.broken = nil
+	c.writing = true
+	c.mu.Unlock()
+	err := c.hooks.full()
+	c.mu.Lock()
+	if err != nil {
+		c.breakLocked(fmt.Errorf("%w: starting journal %s over after a failure: %v", ErrUnavailable, c.j.path, err))
+	} else {
+		c.hooks.mended()
+	}
+	c.mu.Unlock()
+	c.writeQueued()
+	return err
 }
 
 // exclusive runs fn as the writer, so that nothing is written meanwhile
