@@ -65,21 +65,21 @@ type grantRecord struct {
 // journal.go) and, once committed, in the background into bbolt
 // (apply.go).
 type boltStore struct {
-	db        *bolt.DB
-	file      *fileGuard // runs every bbolt call: see guard
-	path      string
-	opts      Options
-	auth      *authCache
-	live      *liveAccounts
-	journal   *journal
-	apply     *applier
-	commits   *committer
-	open      *openCharges
-	health    *health
+	db      *bolt.DB
+	file    *fileGuard // runs every bbolt call: see guard
+	path    string
+	opts    Options
+	auth    *authCache
+	live    *liveAccounts
+	journal *journal
+	apply   *applier
+	commits *committer
+	open    *openCharges
+	health  *health
 	// The healer's: sick wakes it, closing stops it, healed says it did.
 	sick, closing, healed chan struct{}
-	nextHold  atomic.Int64
-	closeOnce atomic.Bool
+	nextHold              atomic.Int64
+	closeOnce             atomic.Bool
 }
 
 func openBolt(ctx context.Context, path string, opts Options) (*boltStore, error) {
