@@ -36,13 +36,14 @@ type Meter interface {
 	// embedded store: survive the process's death, or with SyncCommit the
 	// machine's; see Options.Sync): send the 200 after it, never before. After Commit, whatever its outcome, the
 	// reservation is finished: do not Release it. An error that does not
-	// wrap ErrUnavailable means nothing was charged. ErrUnavailable
-	// almost always means nothing was charged either, but the charge may
-	// still have reached the disk: the PostgreSQL store may have lost the
-	// connection after its server committed, and the embedded store's
-	// journal write may have landed although its fdatasync failed (it then
-	// refuses every Commit until reopened, and Open replays it).
-	// LookupUsage(requestID) tells. Either way do not answer 200.
+	// wrap ErrUnavailable means nothing was charged. ErrUnavailable means
+	// nothing stays charged: the PostgreSQL store gives the credits back
+	// if its server runs the commit after a deadline, and voids a commit
+	// whose answer it did not get once the server answers again (a charge
+	// that landed meanwhile is refunded; see postgres_void.go). The
+	// embedded store's journal write may have landed although it failed;
+	// the store then starts its journal over, which retires it (a crash
+	// before that would replay it). Either way do not answer 200.
 	Commit(ctx context.Context, r Reservation) error
 
 	// Release gives the held credits back; once it returns, the request
