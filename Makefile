@@ -25,7 +25,7 @@ setup:
 # with its invariant checks compiled in (a few seconds), then every test
 # again under the race detector with -short (smaller random samples), which
 # keeps CI within minutes on two cores.
-INVARIANT_TESTS = TestBoltCrashMidLoad|TestBoltJournalWraps|TestBoltMixedOutcomes|TestBoltContract|TestBoltDuplicate
+INVARIANT_TESTS = TestBoltCrashMidLoad|TestBoltJournalWraps|TestBoltMixedOutcomes|TestBoltContract|TestBoltDuplicate|TestBoltDiskFull
 test: setup
 	$(GO) vet ./...
 	scripts/vulncheck

@@ -186,7 +186,7 @@ func (s *boltStore) takeHold(r Reservation, doing string) (*liveAccount, hold, e
 func (s *boltStore) cancel(a *liveAccount, h hold) error {
 	var err error
 	if h.charge.wait() == nil {
-		// Void before the cancellation is written: a wrap in between must
+		// Void before the cancellation is written: a start-over in between must
 		// not carry the charge into a new epoch without it.
 		s.open.void(h.charge, s.apply)
 		rec := h.charge.rec
