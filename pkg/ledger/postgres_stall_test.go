@@ -52,11 +52,15 @@ func TestPostgresStallMidLoad(t *testing.T) {
 			}
 		})
 	}
-	time.Sleep(time.Second)
+	around, stall := time.Second, 4*time.Second
+	if testing.Short() { // still longer than the 2 s a call waits
+		around, stall = 500*time.Millisecond, 2500*time.Millisecond
+	}
+	time.Sleep(around)
 	pg.Stall(t)
-	time.Sleep(4 * time.Second)
+	time.Sleep(stall)
 	pg.Resume(t)
-	time.Sleep(time.Second)
+	time.Sleep(around)
 	stop.Store(true)
 	wg.Wait()
 
