@@ -20,8 +20,8 @@ type ElevationSummary struct {
 	// in new only.
 	CoverageLost   int             `json:"coverage_lost"`
 	CoverageGained int             `json:"coverage_gained"`
-	Changed        int             `json:"changed"`     // |difference| > 0.01 m
-	AbsDiffM       Spread          `json:"abs_diff_m"`  // over points covered by both
+	Changed        int             `json:"changed"`    // |difference| > 0.01 m
+	AbsDiffM       Spread          `json:"abs_diff_m"` // over points covered by both
 	Worst          []ElevationDiff `json:"worst"`
 }
 

@@ -7,22 +7,22 @@ import (
 // Report is everything Run found. Its JSON form is the --json report; its
 // fields are plain data that outlive both releases.
 type Report struct {
-	Old     ReleaseInfo `json:"old"`
-	New     ReleaseInfo `json:"new"`
+	Old     ReleaseInfo   `json:"old"`
+	New     ReleaseInfo   `json:"new"`
 	Options ReportOptions `json:"options"`
 	// Profiles compared (in both releases); Missing in new, Added in new.
-	Profiles   []string           `json:"profiles"`
-	Missing    []string           `json:"missing_profiles,omitempty"`
-	Added      []string           `json:"added_profiles,omitempty"`
-	Routes     []RouteSummary     `json:"routes"`
-	Landmarks  []PairChange       `json:"landmarks,omitempty"`
-	Snaps      []SnapSummary      `json:"snaps"`
-	Matrices   []MatrixSummary    `json:"matrices,omitempty"`
-	Isochrones *IsochroneSummary  `json:"isochrones,omitempty"`
-	Elevation  *ElevationSummary  `json:"elevation,omitempty"`
-	Counts     []CountRow         `json:"counts"`
-	Models     []ModelRow         `json:"speed_models"`
-	ElapsedS   float64            `json:"elapsed_s"`
+	Profiles   []string          `json:"profiles"`
+	Missing    []string          `json:"missing_profiles,omitempty"`
+	Added      []string          `json:"added_profiles,omitempty"`
+	Routes     []RouteSummary    `json:"routes"`
+	Landmarks  []PairChange      `json:"landmarks,omitempty"`
+	Snaps      []SnapSummary     `json:"snaps"`
+	Matrices   []MatrixSummary   `json:"matrices,omitempty"`
+	Isochrones *IsochroneSummary `json:"isochrones,omitempty"`
+	Elevation  *ElevationSummary `json:"elevation,omitempty"`
+	Counts     []CountRow        `json:"counts"`
+	Models     []ModelRow        `json:"speed_models"`
+	ElapsedS   float64           `json:"elapsed_s"`
 	// Violations are the thresholds crossed (see Check); empty means the
 	// new release may be used.
 	Violations []Violation `json:"violations"`

@@ -92,7 +92,7 @@ func (t *Thresholds) fields() map[string]*Limit {
 		"duration_ratio_p95": &t.DurationRatioP95, "duration_ratio_p5": &t.DurationRatioP5,
 		"distance_ratio_p95": &t.DistanceRatioP95, "distance_ratio_p5": &t.DistanceRatioP5,
 		"changed_fraction": &t.ChangedFraction, "snap_moved_p99_m": &t.SnapMovedP99M,
-		"matrix_changed_fraction": &t.MatrixChangedFraction,
+		"matrix_changed_fraction":  &t.MatrixChangedFraction,
 		"isochrone_area_ratio_max": &t.IsochroneAreaRatioMax, "isochrone_area_ratio_min": &t.IsochroneAreaRatioMin,
 		"elevation_diff_max_m": &t.ElevationDiffM, "count_change_fraction": &t.CountChangeFraction,
 	}
