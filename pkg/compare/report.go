@@ -1,6 +1,8 @@
 package compare
 
 import (
+	"encoding/json"
+	"io"
 	"time"
 )
 
@@ -54,3 +56,10 @@ type ReportOptions struct {
 
 // Passed reports whether no threshold was crossed.
 func (r *Report) Passed() bool { return len(r.Violations) == 0 }
+
+// WriteJSON writes the report as indented JSON.
+func WriteJSON(w io.Writer, r *Report) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
