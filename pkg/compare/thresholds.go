@@ -25,6 +25,10 @@ func (l Limit) MarshalJSON() ([]byte, error) {
 	return strconv.AppendFloat(nil, l.Value, 'g', -1, 64), nil
 }
 
+// UnmarshalJSON reads what MarshalJSON writes, so that a JSON report can
+// be read back.
+func (l *Limit) UnmarshalJSON(b []byte) error { return l.decode(b) }
+
 func on(v float64) Limit { return Limit{Value: v} }
 
 // Thresholds are the differences that refuse a new release. Each applies to
