@@ -92,7 +92,7 @@ func FuzzDecodeThresholds(f *testing.F) {
 func TestDecodeLandmarks(t *testing.T) {
 	for _, c := range []struct {
 		name, doc, err string
-		n             int
+		n              int
 	}{
 		{"two", `[{"name": "a", "from": [1.52, 42.5], "to": [1.73, 42.54]}, {"name": "b", "profile": "car", "from": [1, 2], "to": [3, 4]}]`, "", 2},
 		{"empty", `[]`, "", 0},
