@@ -145,6 +145,9 @@ func (rep *Report) compareRest(ctx context.Context, oldS, newS *side, prs []pair
 	if o.MatrixPoints > 0 {
 		for i, pr := range prs {
 			pts := samples[i].kept[:min(o.MatrixPoints, len(samples[i].kept))]
+			if len(pts) < 2 {
+				continue // the new release kept (almost) none of the profile's roads: the snaps say so
+			}
 			rep.Matrices = append(rep.Matrices, compareMatrix(pr, pts, o.Worst))
 		}
 	}

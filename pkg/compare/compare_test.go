@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"math"
+	"slices"
 	"testing"
 	"time"
 
@@ -42,8 +43,8 @@ func TestReleaseComparedWithItselfReportsNoChange(t *testing.T) {
 		}
 	}
 	for _, l := range rep.Landmarks {
-		if l.Status != Unchanged {
-			t.Errorf("landmark %q %s: %s", l.Name, l.Profile, l.Status)
+		if l.Status != Unchanged || len(l.SnapMovedM) != 2 || l.SnapMovedM[0] != 0 || l.SnapMovedM[1] != 0 {
+			t.Errorf("landmark %q %s: %s, snaps moved %v", l.Name, l.Profile, l.Status, l.SnapMovedM)
 		}
 	}
 	if want := 1 + 6; len(rep.Landmarks) != want { // one car landmark, one on every profile
@@ -76,13 +77,22 @@ func TestReleaseComparedWithItselfReportsNoChange(t *testing.T) {
 // the old release or the new, and both edits must show.
 func TestEditedExtractNamesChangedRoutes(t *testing.T) {
 	_, old, edited := fixture(t)
+	nodes := wayNodes(t, removedWay, flippedWay)
+	bridge := emptyBox()
+	for p := range nodes[removedWay] {
+		bridge.add(route.Point{geo.Degrees(p[0]), geo.Degrees(p[1])})
+	}
+	onBridge := route.Point{(bridge.minLon + bridge.maxLon) / 2, (bridge.minLat + bridge.maxLat) / 2}
 	o := smallOptions()
 	o.Worst = 2 * o.Pairs // every change, not just the worst
+	o.Landmarks = []Landmark{{Name: "from the bridge", Profile: "car", From: onBridge, To: andorraLandmarks[1].To}}
 	rep, err := Run(context.Background(), old, edited, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	nodes := wayNodes(t, removedWay, flippedWay)
+	if l := rep.Landmarks[0]; l.Status != Changed || len(l.SnapMovedM) != 2 || l.SnapMovedM[0] <= 1 || l.SnapMovedM[1] != 0 {
+		t.Errorf("a landmark starting on the removed bridge: %s, snaps moved %v: want changed, its start moved", l.Status, l.SnapMovedM)
+	}
 	oldS, newS := openTestSide(t, old), openTestSide(t, edited)
 	seen := map[int64]int{}
 	for _, s := range rep.Routes {
@@ -105,7 +115,7 @@ func TestEditedExtractNamesChangedRoutes(t *testing.T) {
 	if seen[removedWay] == 0 || seen[flippedWay] == 0 {
 		t.Errorf("changed routes over the removed bridge: %d, over the reversed tunnel: %d; want both", seen[removedWay], seen[flippedWay])
 	}
-	car := rep.Routes[indexOf(rep.Profiles, "car")]
+	car := rep.Routes[slices.Index(rep.Profiles, "car")]
 	if car.Changed == 0 || float64(car.DurationRatio.Max) <= 1.5 {
 		t.Errorf("car: %d changed, worst time ratio %g: want a detour over 1.5×", car.Changed, car.DurationRatio.Max)
 	}
@@ -192,15 +202,6 @@ func (s testSide) touches(t *testing.T, c PairChange, nodes map[[2]int32]bool, d
 		}
 	}
 	return false
-}
-
-func indexOf(list []string, s string) int {
-	for i, v := range list {
-		if v == s {
-			return i
-		}
-	}
-	return -1
 }
 
 func hasViolation(vs []Violation, threshold, profile string) bool {

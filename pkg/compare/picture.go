@@ -102,10 +102,6 @@ func (v view) px(p route.Point) (x, y float64) {
 	return (p[0] - v.minLon) * v.sx, (v.maxLat - p[1]) * v.sy
 }
 
-func (v view) lonLat(x, y float64) route.Point {
-	return route.Point{v.minLon + x/v.sx, v.maxLat - y/v.sy}
-}
-
 // frame fits every route's shape and ends with a margin; with no route it
 // shows the whole network.
 func frame(routes []mapRoute, net *graph.Network) view {

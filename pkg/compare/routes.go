@@ -7,8 +7,10 @@ import (
 	"math"
 	"slices"
 
+	"github.com/mapsco/maps/pkg/geo"
 	"github.com/mapsco/maps/pkg/graph"
 	"github.com/mapsco/maps/pkg/route"
+	"github.com/mapsco/maps/pkg/snap"
 )
 
 // Trip is a route's totals on one release.
@@ -44,8 +46,9 @@ type PairChange struct {
 	// routable in both.
 	DurationRatio *Num `json:"duration_ratio,omitempty"`
 	DistanceRatio *Num `json:"distance_ratio,omitempty"`
-
-	oldShape, newShape []route.Point // for the map, when asked for
+	// SnapMovedM is, per waypoint, how far apart its snaps on the two
+	// releases lie, in metres; absent when either release cannot snap it.
+	SnapMovedM []Num `json:"snap_moved_m,omitempty"`
 }
 
 // RouteSummary is one profile's sampled routes.
@@ -79,13 +82,20 @@ type pairRouters struct {
 func (pr pairRouters) comparePair(ctx context.Context, a, b route.Point) (PairChange, error) {
 	c := PairChange{Profile: pr.profile, From: a, To: b}
 	var err error
-	if c.Old, c.OldError, err = trip(ctx, pr.old, pr.oldSt, a, b); err != nil {
+	var oldSnaps, newSnaps []snap.Result
+	if c.Old, c.OldError, oldSnaps, err = trip(ctx, pr.old, pr.oldSt, a, b); err != nil {
 		return c, err
 	}
-	if c.New, c.NewError, err = trip(ctx, pr.new, pr.newSt, a, b); err != nil {
+	if c.New, c.NewError, newSnaps, err = trip(ctx, pr.new, pr.newSt, a, b); err != nil {
 		return c, err
 	}
 	c.Status = status(c.Old, c.New)
+	if oldSnaps != nil && newSnaps != nil {
+		c.SnapMovedM = make([]Num, len(oldSnaps))
+		for i, o := range oldSnaps {
+			c.SnapMovedM[i] = Num(geo.Distance(o.Lon, o.Lat, newSnaps[i].Lon, newSnaps[i].Lat))
+		}
+	}
 	if c.Old != nil && c.New != nil {
 		d := Num(ratio(float64(c.Old.DurationS), float64(c.New.DurationS), floorSeconds))
 		l := Num(ratio(float64(c.Old.DistanceM), float64(c.New.DistanceM), floorMetres))
@@ -94,19 +104,20 @@ func (pr pairRouters) comparePair(ctx context.Context, a, b route.Point) (PairCh
 	return c, nil
 }
 
-// trip routes a to b; a route that does not exist is no error, only a
-// reason.
-func trip(ctx context.Context, r *route.Router, st *graph.State, a, b route.Point) (*Trip, string, error) {
+// trip routes a to b and returns the waypoints' snaps (nil when one does
+// not snap); a route that does not exist is no error, only a reason.
+func trip(ctx context.Context, r *route.Router, st *graph.State, a, b route.Point) (*Trip, string, []snap.Result, error) {
 	rt, err := r.Route(ctx, []route.Point{a, b}, st)
 	switch {
 	case errors.Is(err, route.ErrNoRoute):
-		return nil, "no_route", nil
+		snaps, _ := r.Snap([]route.Point{a, b}) // Route does not return them with the error
+		return nil, "no_route", snaps, nil
 	case errors.Is(err, route.ErrUnsnappable):
-		return nil, "unsnappable", nil
+		return nil, "unsnappable", nil, nil
 	case err != nil:
-		return nil, "", err
+		return nil, "", nil, err
 	}
-	return &Trip{DistanceM: Num(rt.DistanceM), DurationS: Num(rt.DurationS)}, "", nil
+	return &Trip{DistanceM: Num(rt.DistanceM), DurationS: Num(rt.DurationS)}, "", rt.Snapped, nil
 }
 
 func status(old, new *Trip) string {

@@ -29,12 +29,23 @@ func WriteSummary(w io.Writer, r *Report) error {
 		}
 	}
 	for _, l := range r.Landmarks {
-		fmt.Fprintf(&b, "landmark %q %s: %s\n", l.Name, l.Status, describe(l))
+		fmt.Fprintf(&b, "landmark %q %s: %s%s\n", l.Name, l.Status, describe(l), snapsMoved(l))
 	}
 	writeOthers(&b, r)
 	writeVerdict(&b, r)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// snapsMoved says how far a route's waypoints' snaps moved, when one moved
+// more than a metre.
+func snapsMoved(c PairChange) string {
+	for _, m := range c.SnapMovedM {
+		if m > 1 {
+			return fmt.Sprintf(" (snaps moved %.0f m)", c.SnapMovedM)
+		}
+	}
+	return ""
 }
 
 func landmarkName(c PairChange) string {
