@@ -39,7 +39,7 @@ var (
 // fixture compiles Andorra and its edited copy side by side in one
 // directory of releases, once per test binary: the two builds are most of
 // this package's test time, so every test shares them.
-func fixture(t *testing.T) (dir, old, edited string) {
+func fixture(t testing.TB) (dir, old, edited string) {
 	t.Helper()
 	fixtureOnce.Do(func() {
 		d, err := os.MkdirTemp("", "compare-releases-")
