@@ -146,7 +146,9 @@ func checkSnapsMovedOffBridge(t *testing.T, rep *Report, bridge map[[2]int32]boo
 			}
 		}
 	}
-	if moved == 0 {
+	// 800 points per profile land a few on the bridge; -short's 200 may
+	// miss it (the landmark starting on it covers the same under -short).
+	if moved == 0 && !testing.Short() {
 		t.Error("no drawn point on the removed bridge was reported as moved")
 	}
 }
