@@ -59,14 +59,14 @@ func (g *gateFlags) register(cmd *cobra.Command) {
 	})
 	f.IntVar(&g.o.Pairs, "sample", 1000, "routes per profile, between consecutive points drawn on roads present in both releases")
 	f.Uint64Var(&g.o.Seed, "seed", 1, "seed of the sample (the same seed and old release give the same sample)")
-	f.StringVar(&g.thresholds, "thresholds", "", "thresholds file (JSON; README: mapc compare); default: the built-in defaults")
+	f.StringVar(&g.thresholds, "thresholds", "", "thresholds file (JSON, docs/compare.md); default: the built-in defaults")
 	f.StringVar(&g.jsonOut, "json", "", "write the JSON report to FILE (- for standard output; the summary then goes to standard error)")
 	f.StringVar(&g.html, "html", "", "write the HTML report, with a map of the worst changes, to FILE")
 	f.StringVar(&g.landmarks, "landmarks", "", "landmark routes file: JSON [{\"name\", \"profile\" (optional), \"from\": [lon, lat], \"to\": [lon, lat]}]")
-	f.IntVar(&g.o.MatrixPoints, "matrix", 20, "points per profile in the compared matrix (negative: none)")
-	f.IntVar(&g.o.Isochrones, "isochrones", 50, "isochrone origins over all profiles (negative: none)")
+	f.IntVar(&g.o.MatrixPoints, "matrix", 20, "points per profile in the compared matrix (0: none)")
+	f.IntVar(&g.o.Isochrones, "isochrones", 50, "isochrone origins over all profiles (0: none)")
 	f.Float64Var(&g.o.IsochroneMinutes, "isochrone-minutes", 10, "isochrone budget in minutes")
-	f.IntVar(&g.o.ElevationPoints, "elevation-points", 200, "points whose DEM height is compared (negative: none)")
+	f.IntVar(&g.o.ElevationPoints, "elevation-points", 200, "points whose DEM height is compared (0: none)")
 	f.StringVar(&g.departure, "departure", "", "departure time of every route, RFC 3339, for time-conditioned roads (default: now)")
 	f.IntVar(&g.o.Workers, "workers", 0, "goroutines (default: GOMAXPROCS)")
 }
@@ -74,6 +74,14 @@ func (g *gateFlags) register(cmd *cobra.Command) {
 // run compares, writes the summary and the reports, and returns an
 // exitError when a threshold is crossed.
 func (g *gateFlags) run(ctx context.Context, oldDir, newDir string, stdout io.Writer) error {
+	if g.o.Pairs < 1 || g.o.IsochroneMinutes <= 0 {
+		return fmt.Errorf("--sample %d, --isochrone-minutes %g: want at least 1 pair and a positive budget", g.o.Pairs, g.o.IsochroneMinutes)
+	}
+	for _, n := range []*int{&g.o.MatrixPoints, &g.o.Isochrones, &g.o.ElevationPoints} {
+		if *n == 0 {
+			*n = -1 // compare.Options: 0 is the default, negative is none
+		}
+	}
 	th := compare.DefaultThresholds()
 	var err error
 	if g.thresholds != "" {
