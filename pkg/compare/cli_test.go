@@ -73,6 +73,9 @@ func TestCompareCommandExitStatus(t *testing.T) {
 	if _, errOut, code = mapc(t, "compare", old, edited, "--thresholds", bad); code != 1 || !strings.Contains(errOut, "/duration_ratio_maxx: unknown threshold") {
 		t.Fatalf("a misspelt threshold: exit %d, want 1\n%s", code, errOut)
 	}
+	if _, errOut, code = mapc(t, "compare", old, edited, "--sample", "0"); code != 1 || !strings.Contains(errOut, "want at least 1 pair") {
+		t.Fatalf("--sample 0: exit %d, want 1\n%s", code, errOut)
+	}
 	if _, errOut, code = mapc(t, "compare", old, filepath.Join(tmp, "nothing")); code != 1 {
 		t.Fatalf("a missing release: exit %d, want 1\n%s", code, errOut)
 	}
