@@ -47,6 +47,7 @@ func TestMeteringAuth(t *testing.T) {
 		{"empty key", "Bearer  ", 401, "unauthorized", "Authorization: Bearer"},
 		{"malformed", "Bearer sk_tooshort", 401, "unauthorized", "Authorization: Bearer"},
 		{"truncated secret", bearer(a.Secret[:len(a.Secret)-1]), 401, "unauthorized", "Authorization: Bearer"},
+		{"mistyped secret", bearer(mistype(a.Secret)), 401, "unauthorized", "checksum"},
 		{"key in quotes", `Bearer "` + a.Secret + `"`, 401, "unauthorized", "Authorization: Bearer"},
 		{"unknown", bearer(unknown), 401, "unauthorized", "Authorization: Bearer"},
 		{"revoked", bearer(revoked), 401, "unauthorized", "revoked"},
@@ -140,6 +141,15 @@ func TestMeteringLiveAdminPostgres(t *testing.T) {
 		t.Errorf("account: %+v", got)
 	}
 	verifyLedger(t, dsn)
+}
+
+// mistype changes one character of a key, as a typo does.
+func mistype(key string) string {
+	c := byte('A')
+	if key[10] == c {
+		c = 'B'
+	}
+	return key[:10] + string(c) + key[11:]
 }
 
 // waitStatus repeats post until it answers status, at most for d.

@@ -78,7 +78,7 @@ func serve(ctx context.Context, log *slog.Logger, o serveOptions) error {
 			return err
 		}
 	} else {
-		metering, ready, closeMetering, err := openMetering(ctx, o.metering)
+		metering, ready, closeMetering, err := openMetering(ctx, log, o.metering)
 		if err != nil {
 			return err
 		}

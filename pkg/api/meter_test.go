@@ -125,7 +125,7 @@ func TestMeteringOutcomes(t *testing.T) {
 		{name: "charged", meter: &fakeMeter{info: active}, body: elev, status: 200, reserves: 1, commits: 1},
 		{name: "no key", meter: &fakeMeter{info: active}, authz: "-", body: elev, status: 401, detail: "Authorization: Bearer"},
 		{name: "unknown key", meter: &fakeMeter{authErr: ledger.ErrUnknownKey}, body: elev, status: 401, detail: "Authorization: Bearer"},
-		{name: "malformed key", meter: &fakeMeter{authErr: ledger.ErrMalformedKey}, body: elev, status: 401, detail: "Authorization: Bearer"},
+		{name: "malformed key", meter: &fakeMeter{authErr: ledger.ErrMalformedKey}, body: elev, status: 401, detail: "checksum: was it copied whole?); send your secret API key in the Authorization header: \"Authorization: Bearer"},
 		{name: "revoked key", meter: &fakeMeter{authErr: ledger.ErrRevokedKey}, body: elev, status: 401, detail: "revoked"},
 		{name: "ledger down at auth", meter: &fakeMeter{authErr: fmt.Errorf("%w: x", ledger.ErrUnavailable)}, body: elev, status: 503},
 		{name: "public key", meter: &fakeMeter{info: ledger.KeyInfo{KeyID: "k", AccountID: "a", Kind: ledger.KindPublic, AccountStatus: ledger.StatusActive}}, body: elev, status: 403, detail: "public"},

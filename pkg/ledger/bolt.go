@@ -80,6 +80,11 @@ type boltStore struct {
 }
 
 func openBolt(ctx context.Context, path string, opts Options) (*boltStore, error) {
+	if opts.MustExist {
+		if err := checkBoltExists(path); err != nil {
+			return nil, err
+		}
+	}
 	// The freelist is kept as a map (cheaper per transaction than bbolt's
 	// array) and written with every commit. Not writing it (NoFreelistSync)
 	// would make bbolt rebuild it at every Open by reading every page: the
