@@ -99,6 +99,7 @@
 //
 // A Store is safe for concurrent use by many goroutines and lives until Close.
 // Returned values are plain data owned by the caller. The embedded store
-// admits one process at a time: while mapd serves a ledger file, admin
-// commands on that file fail fast with ErrLocked.
+// admits one process at a time: while mapd serves a ledger file, another
+// Open of it fails with ErrLocked, so the admin commands reach the serving
+// process's Store through its admin socket instead (package admin).
 package ledger
