@@ -95,7 +95,7 @@ func contractCreateAndAuthenticate(t *testing.T, open opener) {
 	s := open(t, Options{})
 	acct, info := newAccount(t, s, 100, nil)
 	secret := acct.Key.Secret.Reveal()
-	if !strings.HasPrefix(secret, "sk_") || len(secret) != keyLen || !checksumOK(secret) {
+	if !strings.HasPrefix(secret, "sk_") || len(secret) != keyLen || !checksumOK([]byte(secret)) {
 		t.Errorf("secret key has shape %q... (%d characters), want sk_ and %d characters ending in their checksum", secret[:3], len(secret), keyLen-3)
 	}
 	if !strings.HasPrefix(acct.AccountID, "acct_") || !strings.HasPrefix(acct.Key.KeyID, "key_") {

@@ -34,8 +34,6 @@ const (
 // base62 is the alphabet of keys with a checksum, in digit order.
 const base62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
-var crcTable = crc32.MakeTable(crc32.IEEE)
-
 // Secret is a plaintext API key. It prints and marshals redacted so that it
 // cannot leak into logs or error bodies; call Reveal to show it to its owner.
 type Secret string
@@ -79,7 +77,7 @@ func formatKey(prefix string, raw [keyRandomBytes]byte) string {
 	key := make([]byte, 0, keyLen)
 	key = append(key, prefix...)
 	key = appendBase62(key, new(big.Int).SetBytes(raw[:]), keyBodyLen)
-	key = appendBase62(key, big.NewInt(int64(keyChecksum(string(key)))), keyCheckLen)
+	key = appendBase62(key, big.NewInt(int64(crc32.ChecksumIEEE(key))), keyCheckLen)
 	return string(key)
 }
 
@@ -96,29 +94,20 @@ func appendBase62(dst []byte, n *big.Int, width int) []byte {
 	return append(dst, digits...)
 }
 
-// keyChecksum is the CRC-32 (IEEE) of a key's prefix and body. It runs on
-// every request, so it walks the string itself rather than converting it
-// to a byte slice.
-func keyChecksum(prefixAndBody string) uint32 {
-	crc := ^uint32(0)
-	for i := 0; i < len(prefixAndBody); i++ {
-		crc = crcTable[byte(crc)^prefixAndBody[i]] ^ crc>>8
+
+// base62Digits maps a byte to its base62 value, or -1.
+var base62Digits = func() (t [256]int8) {
+	for i := range t {
+		t[i] = -1
 	}
-	return ^crc
-}
+	for i := range len(base62) {
+		t[base62[i]] = int8(i)
+	}
+	return t
+}()
 
 // base62Value returns the value of a base62 digit, or -1.
-func base62Value(c byte) int {
-	switch {
-	case c >= '0' && c <= '9':
-		return int(c - '0')
-	case c >= 'A' && c <= 'Z':
-		return int(c-'A') + 10
-	case c >= 'a' && c <= 'z':
-		return int(c-'a') + 36
-	}
-	return -1
-}
+func base62Value(c byte) int { return int(base62Digits[c]) }
 
 func prefixOf(kind KeyKind) (string, error) {
 	switch kind {
@@ -137,24 +126,26 @@ func parseKey(presented string) (keyHash, error) {
 	if !strings.HasPrefix(presented, secretPrefix) && !strings.HasPrefix(presented, publicPrefix) {
 		return keyHash{}, ErrMalformedKey
 	}
+	// Checked and hashed from a copy on the stack: []byte(presented) would
+	// allocate.
+	var buf [max(keyLen, legacyKeyLen)]byte
+	key := buf[:copy(buf[:], presented)]
 	var ok bool
-	switch len(presented) {
+	switch len(key) {
 	case keyLen:
-		ok = checksumOK(presented)
+		ok = checksumOK(key)
 	case legacyKeyLen:
 		ok = legacyShapeOK(presented)
 	}
 	if !ok {
 		return keyHash{}, ErrMalformedKey
 	}
-	// Hashed from a copy on the stack: []byte(presented) would allocate.
-	var buf [max(keyLen, legacyKeyLen)]byte
-	return sha256.Sum256(buf[:copy(buf[:], presented)]), nil
+	return sha256.Sum256(key), nil
 }
 
 // checksumOK reports whether a keyLen-long key is base62 and ends with the
 // checksum of the rest.
-func checksumOK(key string) bool {
+func checksumOK(key []byte) bool {
 	body := len(key) - keyCheckLen
 	for i := len(secretPrefix); i < body; i++ {
 		if base62Value(key[i]) < 0 {
@@ -170,6 +161,38 @@ func checksumOK(key string) bool {
 		check = check*62 + uint64(v)
 	}
 	return check == uint64(keyChecksum(key[:body]))
+}
+
+// crcTables are the tables of CRC-32 (IEEE) slicing by 8: crcTables[0] is
+// the byte-at-a-time table, and crcTables[k][b] is the CRC of byte b
+// followed by k zero bytes.
+var crcTables = func() (t [8][256]uint32) {
+	t[0] = *crc32.MakeTable(crc32.IEEE)
+	for b := range 256 {
+		for k := 1; k < 8; k++ {
+			prev := t[k-1][b]
+			t[k][b] = t[0][byte(prev)] ^ prev>>8
+		}
+	}
+	return t
+}()
+
+// keyChecksum is crc32.ChecksumIEEE in software, eight bytes a step: the
+// standard library's version lets its argument escape (it dispatches
+// through a function variable), so parseKey's copy of the key on the stack
+// would move to the heap on every request, and a byte at a time took four
+// times as long (a chain of dependent table loads).
+func keyChecksum(p []byte) uint32 {
+	crc := ^uint32(0)
+	for ; len(p) >= 8; p = p[8:] {
+		crc ^= uint32(p[0]) | uint32(p[1])<<8 | uint32(p[2])<<16 | uint32(p[3])<<24
+		crc = crcTables[0][p[7]] ^ crcTables[1][p[6]] ^ crcTables[2][p[5]] ^ crcTables[3][p[4]] ^
+			crcTables[4][crc>>24] ^ crcTables[5][byte(crc>>16)] ^ crcTables[6][byte(crc>>8)] ^ crcTables[7][byte(crc)]
+	}
+	for _, c := range p {
+		crc = crcTables[0][byte(crc)^c] ^ crc>>8
+	}
+	return ^crc
 }
 
 // legacyShapeOK reports whether a legacyKeyLen-long key is lowercase base32,

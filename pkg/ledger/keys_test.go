@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"errors"
+	"hash/crc32"
 	"regexp"
 	"strings"
 	"testing"
@@ -162,4 +163,33 @@ func FuzzParseKey(f *testing.F) {
 			t.Errorf("accepted %q of length %d", key, len(key))
 		}
 	})
+}
+
+// BenchmarkParseKey: what a key's shape check (and, for checksummed keys,
+// its CRC-32) and hash cost on every request, for both formats.
+func BenchmarkParseKey(b *testing.B) {
+	for _, tc := range []struct{ name, key string }{
+		{"checksummed", "sk_003aUlTJC7tjlCTQj2uNU3MFagCXG9LRKRcwGkBIDlf3WINfG"},
+		{"legacy", "sk_" + strings.Repeat("abcdefgh234567", 4)[:legacyBodyLen]},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := parseKey(tc.key); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// TestKeyChecksumMatchesCRC32: the software CRC is the standard one, on
+// every length around the 8-byte steps.
+func TestKeyChecksumMatchesCRC32(t *testing.T) {
+	data := []byte("sk_003aUlTJC7tjlCTQj2uNU3MFagCXG9LRKRcwGkBIDlf3WINfG and some more bytes")
+	for n := range len(data) + 1 {
+		if got, want := keyChecksum(data[:n]), crc32.ChecksumIEEE(data[:n]); got != want {
+			t.Errorf("keyChecksum of %d bytes = %08x, want %08x", n, got, want)
+		}
+	}
 }
