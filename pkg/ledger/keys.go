@@ -94,7 +94,6 @@ func appendBase62(dst []byte, n *big.Int, width int) []byte {
 	return append(dst, digits...)
 }
 
-
 // base62Digits maps a byte to its base62 value, or -1.
 var base62Digits = func() (t [256]int8) {
 	for i := range t {
