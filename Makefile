@@ -44,6 +44,7 @@ demo: setup release
 		grep -o '"sk_[A-Za-z0-9]*"' $(RELEASES)/demo-account.json | tr -d '"' > $(RELEASES)/demo-key; \
 	fi
 	@echo "demo API key: $$(cat $(RELEASES)/demo-key)"
+	@echo "while it serves: bin/mapd account show $$(jq -r .account_id $(RELEASES)/demo-account.json) --ledger $(RELEASES)/ledger.db (credits add, key rotate, usage export: docs/metering.md)"
 	bin/mapd serve --data $(RELEASES)/$(VERSION) --listen $(LISTEN) --ledger $(RELEASES)/ledger.db
 
 bench:
