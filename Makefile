@@ -23,10 +23,12 @@ setup:
 
 # Every test at full size, then every test again under the race detector
 # with -short (smaller random samples), which keeps CI within minutes on two
-# cores.
+# cores. scripts/web-check: the committed playground page matches its
+# sources, and the OpenAPI document passes Redocly's linter.
 test: setup
 	$(GO) vet ./...
 	scripts/vulncheck
+	scripts/web-check
 	$(GO) test -count=1 -timeout 20m ./...
 	$(GO) test -race -short -count=1 -timeout 20m ./...
 

@@ -27,6 +27,7 @@ type serveOptions struct {
 	drainTimeout  time.Duration
 	metering      meteringOptions
 	unmetered     bool // only settable in a benchmark build (unmetered_on.go)
+	playground    bool // serve the playground page and road tiles (playground.go)
 }
 
 func newServeCmd(log *slog.Logger) *cobra.Command {
@@ -52,6 +53,7 @@ keeps serving. SIGTERM stops accepting connections, lets requests in flight fini
 	f.DurationVar(&o.watchInterval, "watch-interval", time.Second, "how often to check the current pointer (0: on SIGHUP only)")
 	f.StringArrayVar(&o.deprecate, "deprecate", nil, "announce a deprecated path: /v1/PATH=SUNSET or /v1/PATH=DEPRECATED/SUNSET, dates YYYY-MM-DD (repeatable)")
 	f.DurationVar(&o.drainTimeout, "drain-timeout", 30*time.Second, "on SIGTERM, how long to wait for requests in flight")
+	f.BoolVar(&o.playground, "playground", false, "also serve the playground page at /playground/ and the release's road tiles at /tiles/: no key, no credits, for operators and developers on a trusted network (docs/playground.md)")
 	addMeteringFlags(cmd, &o.metering)
 	addBenchmarkFlags(cmd, &o)
 	return cmd
@@ -84,6 +86,11 @@ func serve(ctx context.Context, log *slog.Logger, o serveOptions) error {
 		}
 		defer closeMetering()
 		cfg.Metering, cfg.Ready = metering, ready
+	}
+	if o.playground {
+		if cfg.Mounts, err = playgroundMounts(log, o.listen, holder); err != nil {
+			return err
+		}
 	}
 	tuneGC()
 	srv, err := api.New(cfg)
