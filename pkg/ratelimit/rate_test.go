@@ -142,8 +142,10 @@ func TestFirst200Requests(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if i < 50 && (!d.Allowed || d.Remaining != 49-i) {
-					t.Errorf("request %d of the first 50: %+v, want allowed with Remaining %d", i+1, d, 49-i)
+				// Remaining is 49-i, or more if the requests took over 1/50 s
+				// (the window refills as they go).
+				if i < 50 && (!d.Allowed || d.Remaining < 49-i || d.Remaining > 49) {
+					t.Errorf("request %d of the first 50: %+v, want allowed with Remaining at least %d", i+1, d, 49-i)
 				}
 				if d.Allowed {
 					allowed++
