@@ -7,9 +7,6 @@ package deploy
 import (
 	"bufio"
 	"bytes"
-	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -25,43 +22,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
+	"github.com/mapsco/maps/pkg/ledger/ledgertest"
 )
 
-const pgAdminDSN = "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
-
-// pgSchema creates a uniquely named schema on the shared PostgreSQL, drops
-// it when the test ends, and returns a ledger URL whose search_path selects
-// it.
+// pgSchema gives the test a schema of its own on the shared PostgreSQL
+// and returns a ledger URL whose search_path selects it.
 func pgSchema(t *testing.T) string {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	conn, err := pgx.Connect(ctx, pgAdminDSN)
-	if err != nil {
-		t.Fatalf("PostgreSQL on 127.0.0.1:5432 is unreachable (%v); start it with: pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start", err)
-	}
-	defer conn.Close(context.Background())
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	schema := "deploy_test_" + hex.EncodeToString(b[:])
-	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		conn, err := pgx.Connect(ctx, pgAdminDSN)
-		if err != nil {
-			t.Errorf("dropping schema %s: %v", schema, err)
-			return
-		}
-		defer conn.Close(ctx)
-		if _, err := conn.Exec(ctx, "DROP SCHEMA "+schema+" CASCADE"); err != nil {
-			t.Errorf("dropping schema %s: %v", schema, err)
-		}
-	})
-	return pgAdminDSN + "&search_path=" + schema
+	dsn, _ := ledgertest.PostgresSchema(t, "deploy_test_")
+	return dsn
 }
 
 // freePort returns a loopback port nothing listens on.

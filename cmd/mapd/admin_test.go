@@ -3,17 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/spf13/cobra"
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/mapsco/maps/pkg/ledger/ledgertest"
 )
 
 // runAdmin executes one admin command line and returns stdout and the error.
@@ -171,33 +170,9 @@ func tamperBalance(t *testing.T, path, accountID string, balance int64) {
 	}
 }
 
-// newAdminPostgresDSN creates a schema in the local "test" database for one
-// test and drops it afterwards; PostgreSQL being down fails the test.
+// newAdminPostgresDSN gives the test a schema of its own in the local
+// "test" database; PostgreSQL being down fails the test.
 func newAdminPostgresDSN(t *testing.T) string {
-	const base = "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, base)
-	if err != nil {
-		t.Fatalf("PostgreSQL on 127.0.0.1:5432 is unreachable (%v); start it with: "+
-			"pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start", err)
-	}
-	defer conn.Close(ctx)
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	schema := "mapd_admin_test_" + hex.EncodeToString(b[:])
-	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		c, err := pgx.Connect(ctx, base)
-		if err != nil {
-			t.Errorf("dropping schema %s: %v", schema, err)
-			return
-		}
-		defer c.Close(ctx)
-		if _, err := c.Exec(ctx, "DROP SCHEMA "+schema+" CASCADE"); err != nil {
-			t.Errorf("dropping schema %s: %v", schema, err)
-		}
-	})
-	return base + "&search_path=" + schema
+	dsn, _ := ledgertest.PostgresSchema(t, "mapd_admin_test_")
+	return dsn
 }
