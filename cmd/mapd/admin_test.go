@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -175,4 +176,27 @@ func tamperBalance(t *testing.T, path, accountID string, balance int64) {
 func newAdminPostgresDSN(t *testing.T) string {
 	dsn, _ := ledgertest.PostgresSchema(t, "mapd_admin_test_")
 	return dsn
+}
+
+// TestAdminMissingSchema: a PostgreSQL URL whose search_path names no
+// schema is refused by ledger migrate (and init) with that reason, not as
+// an unavailable backend; a schema without the tables is refused by
+// everything but init and account create.
+func TestAdminMissingSchema(t *testing.T) {
+	missing := ledgertest.AdminDSN + "&search_path=mapd_no_such_schema"
+	for _, cmd := range [][]string{{"ledger", "migrate"}, {"ledger", "init"}, {"account", "show", "acct_x"}} {
+		_, err := runAdmin(t, append(cmd, "--ledger", missing)...)
+		if err == nil || !strings.Contains(err.Error(), `no schema of the search_path "mapd_no_such_schema" exists`) ||
+			strings.Contains(err.Error(), "unavailable") {
+			t.Errorf("mapd %s on a missing schema: %v", strings.Join(cmd, " "), err)
+		}
+	}
+	empty := newAdminPostgresDSN(t)
+	if _, err := runAdmin(t, "ledger", "migrate", "--ledger", empty); err == nil || !strings.Contains(err.Error(), "holds no ledger tables") {
+		t.Errorf("ledger migrate on an empty schema: %v", err)
+	}
+	if out := mustAdmin(t, "ledger", "init", "--ledger", empty); out["created"] != true || strings.Contains(fmt.Sprint(out["ledger"]), "password") {
+		t.Errorf("ledger init printed %v", out)
+	}
+	mustAdmin(t, "ledger", "migrate", "--ledger", empty)
 }
