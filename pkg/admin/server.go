@@ -100,8 +100,14 @@ func (s *Server) track(conn net.Conn) bool {
 	return true
 }
 
+// closeGrace is how long Close lets requests in flight finish before it
+// cancels their contexts (a verify of a large ledger stops then; a change
+// either completes or is rolled back, never half made).
+const closeGrace = 5 * time.Second
+
 // Close stops accepting, ends every connection once its request in flight
-// (if any) is answered, and removes the socket.
+// (if any) is answered, cancelling requests still running after closeGrace,
+// and removes the socket.
 func (s *Server) Close() error {
 	s.mu.Lock()
 	if s.closed {
@@ -117,7 +123,14 @@ func (s *Server) Close() error {
 		c.SetReadDeadline(time.Now()) // wakes idle readers; a request in flight still gets its answer
 	}
 	s.mu.Unlock()
-	s.wg.Wait()
+	done := make(chan struct{})
+	go func() { s.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(closeGrace):
+		s.cancel()
+		<-done
+	}
 	s.cancel()
 	return err
 }
