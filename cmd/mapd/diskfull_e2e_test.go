@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mapsco/maps/pkg/ledger/faulttest"
+	"github.com/mapsco/maps/pkg/ledger/ledgertest"
 )
 
 // TestMeteringDiskFull: issue 19 item 5 against mapd. The embedded ledger
@@ -18,7 +18,7 @@ import (
 // its log has one ERROR when it went down and one INFO when it came back.
 // Every 200 has its usage record.
 func TestMeteringDiskFull(t *testing.T) {
-	dir := faulttest.SmallDisk(t, 16<<20)
+	dir := ledgertest.SmallDisk(t, 16<<20)
 	dsn := filepath.Join(dir, "ledger.db")
 	acct := createAccount(t, dsn, 1_000_000, "--daily", "0")
 	s := serveMetered(t, dsn, "--rate-limit", "1000000")
@@ -34,7 +34,7 @@ func TestMeteringDiskFull(t *testing.T) {
 		t.Fatalf("before the disk filled: %d %s", r.status, r.raw)
 	}
 
-	filler := faulttest.Fill(t, dir)
+	filler := ledgertest.Fill(t, dir)
 	var first reply
 	for i := 0; ; i++ {
 		if first = post(); first.status == 503 {

@@ -25,8 +25,8 @@ func main() {
 		SilenceErrors: true,
 	}
 	root.AddCommand(newServeCmd(log), newVerifyCmd())
-	root.AddCommand(newAdminCommands(log)...)
-	root.AddCommand(newUsageCommand(log))
+	root.AddCommand(newAdminCommands()...)
+	root.AddCommand(newUsageCommand())
 	if err := root.ExecuteContext(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, "mapd:", err)
 		os.Exit(1)

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mapsco/maps/pkg/ledger/faulttest"
+	"github.com/mapsco/maps/pkg/ledger/ledgertest"
 )
 
 // TestMeteringPostgresStall: issue 19 item 2. mapd meters against a
@@ -17,7 +17,7 @@ import (
 // settled the commits it gave up on, no request answered 503 has a usage
 // record, every 200 has one, and the books balance.
 func TestMeteringPostgresStall(t *testing.T) {
-	pg := faulttest.StartPostgres(t)
+	pg := ledgertest.StartPostgres(t)
 	acct := createAccount(t, pg.DSN, 1_000_000, "--daily", "0")
 	s := serveMetered(t, pg.DSN, "--rate-limit", "1000000")
 

@@ -92,6 +92,11 @@ func openBoltDB(path string, opts Options) (*bolt.DB, error) {
 	if err := checkBoltFile(path); err != nil {
 		return nil, err
 	}
+	if opts.MustExist {
+		if err := checkBoltExists(path); err != nil {
+			return nil, err
+		}
+	}
 	var db *bolt.DB
 	err := guard(path, "opening it", func() error {
 		// The freelist is kept as a map (cheaper per transaction than

@@ -14,7 +14,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/mapsco/maps/pkg/ledger/faulttest"
+	"github.com/mapsco/maps/pkg/ledger/ledgertest"
 )
 
 // lockedBuffer is a log sink for a store's logger.
@@ -50,7 +50,7 @@ func TestBoltDiskFull(t *testing.T) {
 }
 
 func diskFull(t *testing.T, journalToo bool) {
-	dir := faulttest.SmallDisk(t, 12<<20)
+	dir := ledgertest.SmallDisk(t, 12<<20)
 	var log lockedBuffer
 	path := filepath.Join(dir, "ledger.db")
 	s := openStore(t, path, Options{Logger: slog.New(slog.NewJSONHandler(&log, nil))})
@@ -74,7 +74,7 @@ func diskFull(t *testing.T, journalToo bool) {
 	if journalToo {
 		punchJournal(t, s.(*boltStore))
 	}
-	filler := faulttest.Fill(t, dir)
+	filler := ledgertest.Fill(t, dir)
 	refused := 0
 	for i := 0; refused == 0 && i < 20_000; i++ {
 		err := try(fmt.Sprintf("full_%05d", i))

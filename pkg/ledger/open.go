@@ -42,6 +42,10 @@ type Options struct {
 	// and coming back (INFO) when its disk fails and recovers. nil
 	// discards them.
 	Logger *slog.Logger
+	// MustExist refuses to create a ledger: Open fails with ErrNoLedger
+	// when the embedded file does not exist or the PostgreSQL schema holds
+	// no ledger yet. The default (false) creates one, as a new ledger needs.
+	MustExist bool
 }
 
 // Sync says when the embedded store acknowledges a charge: whether Commit
@@ -114,8 +118,10 @@ func (o Options) withDefaults() Options {
 
 // Open opens the ledger named by dsn with default Options: a
 // "postgres://" or "postgresql://" URL selects the PostgreSQL store, anything
-// else is the path of the embedded bbolt file (created if missing). The
-// schema is migrated to the latest version.
+// else is the path of the embedded bbolt file (created if missing unless
+// Options.MustExist). The schema is migrated to the latest version; a
+// PostgreSQL URL must select an existing schema (search_path), or Open fails
+// with ErrMissingSchema.
 func Open(ctx context.Context, dsn string) (Store, error) {
 	return OpenWith(ctx, dsn, Options{})
 }

@@ -10,7 +10,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/mapsco/maps/pkg/ledger/faulttest"
+	"github.com/mapsco/maps/pkg/ledger/ledgertest"
 )
 
 // TestPostgresStallMidLoad: issue 19 item 2 at the store. 32 requests at a
@@ -20,7 +20,7 @@ import (
 // leave no usage record once the server is back and the voids are done,
 // every Commit that succeeded must have one, and the books must balance.
 func TestPostgresStallMidLoad(t *testing.T) {
-	pg := faulttest.StartPostgres(t)
+	pg := ledgertest.StartPostgres(t)
 	s := openStore(t, pg.DSN, Options{}).(*postgresStore)
 	_, key := newAccount(t, s, funded, &Caps{})
 

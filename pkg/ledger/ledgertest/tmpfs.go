@@ -1,4 +1,4 @@
-package faulttest
+package ledgertest
 
 import (
 	"errors"
@@ -21,13 +21,13 @@ func SmallDisk(t testing.TB, size int64) string {
 	out, err := exec.Command("mount", "-t", "tmpfs", "-o", fmt.Sprintf("size=%d,mode=0755", size), "tmpfs", dir).CombinedOutput()
 	if err != nil {
 		if os.Geteuid() != 0 {
-			t.Skipf("faulttest: mounting a tmpfs needs root: %v: %s", err, out)
+			t.Skipf("ledgertest: mounting a tmpfs needs root: %v: %s", err, out)
 		}
-		t.Fatalf("faulttest: mount -t tmpfs on %s: %v: %s", dir, err, out)
+		t.Fatalf("ledgertest: mount -t tmpfs on %s: %v: %s", dir, err, out)
 	}
 	t.Cleanup(func() {
 		if out, err := exec.Command("umount", dir).CombinedOutput(); err != nil {
-			t.Errorf("faulttest: umount %s: %v: %s", dir, err, out)
+			t.Errorf("ledgertest: umount %s: %v: %s", dir, err, out)
 		}
 	})
 	return dir
@@ -50,7 +50,7 @@ func Fill(t testing.TB, dir string) string {
 		case errors.Is(err, syscall.ENOSPC):
 			size /= 2 // fill the last pages too
 		case err != nil && !errors.Is(err, io.ErrShortWrite):
-			t.Fatalf("faulttest: filling %s: %v", dir, err)
+			t.Fatalf("ledgertest: filling %s: %v", dir, err)
 		}
 	}
 	return path

@@ -1,15 +1,4 @@
-// Package faulttest gives the ledger's fault tests real processes and
-// filesystems to break: a PostgreSQL server of the test's own (its own
-// data directory in a temporary directory, its own port on 127.0.0.1),
-// which tests stall (SIGSTOP of the postmaster and every backend) and
-// resume without touching the server the other tests share on port 5432,
-// and a small tmpfs that fills.
-//
-// StartPostgres uses the initdb and pg_ctl of /usr/lib/postgresql/*/bin (Debian's
-// postgresql package, which scripts/setup installs). initdb refuses to run
-// as root, so as root the server runs as the postgres user (runuser). A
-// Server is not safe for concurrent use; it is stopped when the test ends.
-package faulttest
+package ledgertest
 
 import (
 	"fmt"
@@ -24,7 +13,11 @@ import (
 	"testing"
 )
 
-// Server is a running PostgreSQL of the test's own.
+// Server is a running PostgreSQL of the test's own: its own data
+// directory in a temporary directory, its own port on 127.0.0.1. Fault
+// tests stall it (SIGSTOP of the postmaster and every backend) and resume
+// it without touching the shared server on port 5432. It is not safe for
+// concurrent use; it is stopped when the test ends.
 type Server struct {
 	// DSN reaches its "postgres" database as the postgres superuser
 	// (trust authentication).
@@ -35,14 +28,17 @@ type Server struct {
 	stalled bool
 }
 
-// Start initialises and starts a server, and stops it and removes its
-// files when the test ends. It fails the test if PostgreSQL is not
-// installed.
+// StartPostgres initialises and starts a server, and stops it and removes
+// its files when the test ends. It uses the initdb and pg_ctl of
+// /usr/lib/postgresql/*/bin (Debian's postgresql package, which
+// scripts/setup relies on) and fails the test if they are missing. initdb
+// refuses to run as root, so as root the server runs as the postgres user
+// (runuser).
 func StartPostgres(t testing.TB) *Server {
 	t.Helper()
 	bins, _ := filepath.Glob("/usr/lib/postgresql/*/bin/initdb")
 	if len(bins) == 0 {
-		t.Fatal("faulttest: no /usr/lib/postgresql/*/bin/initdb: install PostgreSQL (scripts/setup does)")
+		t.Fatal("ledgertest: no /usr/lib/postgresql/*/bin/initdb: install PostgreSQL (scripts/setup does)")
 	}
 	s := &Server{bin: filepath.Dir(bins[len(bins)-1])}
 	dir, err := os.MkdirTemp("", "pgtest-")
@@ -54,7 +50,7 @@ func StartPostgres(t testing.TB) *Server {
 	if os.Geteuid() == 0 {
 		s.asUser = []string{"runuser", "-u", "postgres", "--"}
 		if err := chownToPostgres(dir); err != nil {
-			t.Fatalf("faulttest: %v", err)
+			t.Fatalf("ledgertest: %v", err)
 		}
 	}
 	port, err := freePort()
@@ -63,12 +59,12 @@ func StartPostgres(t testing.TB) *Server {
 	}
 	data := filepath.Join(dir, "data")
 	if out, err := s.run("initdb", "-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync"); err != nil {
-		t.Fatalf("faulttest: initdb: %v\n%s", err, out)
+		t.Fatalf("ledgertest: initdb: %v\n%s", err, out)
 	}
 	opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c shared_buffers=16MB -c max_connections=60", port, dir)
 	if out, err := s.run("pg_ctl", "-D", data, "-l", filepath.Join(dir, "log"), "-w", "-t", "60", "-o", opts, "start"); err != nil {
 		log, _ := os.ReadFile(filepath.Join(dir, "log"))
-		t.Fatalf("faulttest: pg_ctl start: %v\n%s\n%s", err, out, log)
+		t.Fatalf("ledgertest: pg_ctl start: %v\n%s\n%s", err, out, log)
 	}
 	s.DSN = fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", port)
 	return s
@@ -94,12 +90,12 @@ func (s *Server) Resume(t testing.TB) {
 func (s *Server) signalAll(t testing.TB, sig syscall.Signal) {
 	pm, err := s.postmaster()
 	if err != nil {
-		t.Fatalf("faulttest: %v", err)
+		t.Fatalf("ledgertest: %v", err)
 	}
 	pids := append([]int{pm}, children(pm)...)
 	for _, pid := range pids {
 		if err := syscall.Kill(pid, sig); err != nil && err != syscall.ESRCH {
-			t.Fatalf("faulttest: signalling %d: %v", pid, err)
+			t.Fatalf("ledgertest: signalling %d: %v", pid, err)
 		}
 	}
 }
