@@ -5,7 +5,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/mapsco/maps/pkg/ledger/ledgertest"
 )
@@ -46,15 +45,7 @@ func TestMeteringPostgresStall(t *testing.T) {
 			}
 		})
 	}
-	around, stall := time.Second, 4*time.Second
-	if testing.Short() { // still longer than the 2 s a call waits
-		around, stall = 500*time.Millisecond, 2500*time.Millisecond
-	}
-	time.Sleep(around)
-	pg.Stall(t)
-	time.Sleep(stall)
-	pg.Resume(t)
-	time.Sleep(around)
+	pg.StallMidLoad(t)
 	stop.Store(true)
 	wg.Wait()
 	s.stop(t) // a clean stop settles whatever mapd still has queued

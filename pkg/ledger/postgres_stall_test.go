@@ -52,15 +52,7 @@ func TestPostgresStallMidLoad(t *testing.T) {
 			}
 		})
 	}
-	around, stall := time.Second, 4*time.Second
-	if testing.Short() { // still longer than the 2 s a call waits
-		around, stall = 500*time.Millisecond, 2500*time.Millisecond
-	}
-	time.Sleep(around)
-	pg.Stall(t)
-	time.Sleep(stall)
-	pg.Resume(t)
-	time.Sleep(around)
+	pg.StallMidLoad(t)
 	stop.Store(true)
 	wg.Wait()
 

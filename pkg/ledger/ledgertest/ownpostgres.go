@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // Server is a running PostgreSQL of the test's own: its own data
@@ -78,6 +79,23 @@ func (s *Server) Stall(t testing.TB) {
 	t.Helper()
 	s.signalAll(t, syscall.SIGSTOP)
 	s.stalled = true
+}
+
+// StallMidLoad is a load test's stall: it lets the load run for a second,
+// stalls the server for 4 s, resumes it and lets the load run a second
+// more. With -short (the race pass) 0.5 s and 2.5 s: the stall is still
+// longer than the 2 s a ledger call waits, so calls fail during it.
+func (s *Server) StallMidLoad(t testing.TB) {
+	t.Helper()
+	around, stall := time.Second, 4*time.Second
+	if testing.Short() {
+		around, stall = 500*time.Millisecond, 2500*time.Millisecond
+	}
+	time.Sleep(around)
+	s.Stall(t)
+	time.Sleep(stall)
+	s.Resume(t)
+	time.Sleep(around)
 }
 
 // Resume sends SIGCONT to every process Stall stopped.
