@@ -38,7 +38,7 @@ func Load(f *artifact.File, g *graph.Graph) (*Hierarchy, error) {
 			return nil, fmt.Errorf("ch: %w", err)
 		}
 	}
-	arcs := len(g.Fwd.Edges) / 3
+	arcs := int(g.NumArcs())
 	if len(h.UpFirst) != arcs+1 || len(h.DnFirst) != arcs+1 ||
 		4*int(h.UpFirst[arcs]) != len(h.Up) || 4*int(h.DnFirst[arcs]) != len(h.Dn) {
 		return nil, fmt.Errorf("ch: %w: %s hierarchy does not match its %d arcs", artifact.ErrCorrupt, g.Profile, arcs)
@@ -50,13 +50,13 @@ func Load(f *artifact.File, g *graph.Graph) (*Hierarchy, error) {
 // length of the arc it enters, in centimetres. The arcs its conditions mark
 // form the core.
 func FromGraph(g *graph.Graph) Input {
-	in := Input{First: g.Turns.First, Edges: make([]InputEdge, len(g.Turns.Edges)/3)}
+	in := Input{First: g.Turns.First, Edges: make([]InputEdge, g.NumTurns())}
 	if !g.Cond.Empty() {
 		in.Core = g.Marked
 	}
 	for i := range in.Edges {
 		t := g.Turns.At(uint32(i))
-		s, _ := graph.SplitSegRef(g.Fwd.Edges[3*t.Head+2])
+		s, _ := g.ArcSegment(t.Head)
 		in.Edges[i] = InputEdge{Head: t.Head, Weight: t.Weight, Dist: uint32(g.Net.SegLength[s]*100 + 0.5)}
 	}
 	return in

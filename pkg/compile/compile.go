@@ -168,8 +168,8 @@ func build(ctx context.Context, o Options, profiles []*profile.Profile, dir stri
 	}
 	stats["nodes"], stats["segments"] = int64(net.NumNodes()), int64(net.NumSegments())
 	for _, g := range graphs {
-		stats["arcs."+g.Profile] = int64(len(g.Fwd.Edges) / 3)
-		stats["turns."+g.Profile] = int64(len(g.Turns.Edges) / 3)
+		stats["arcs."+g.Profile] = int64(g.NumArcs())
+		stats["turns."+g.Profile] = int64(g.NumTurns())
 		stats["duplicate_arcs."+g.Profile] = int64(g.NumDuplicates())
 	}
 	m := &release.Manifest{

@@ -88,7 +88,7 @@ func expandCondTurns(g *Graph, turns []condTurn) []condTurn {
 		byFrom[t.from] = append(byFrom[t.from], i)
 	}
 	var out []condTurn
-	for x := range uint32(len(g.Fwd.Edges) / 3) {
+	for x := range g.NumArcs() {
 		own, inherited := byFrom[x], []int(nil)
 		if o := g.Original(x); o != x {
 			inherited = byFrom[o]

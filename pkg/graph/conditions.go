@@ -142,7 +142,7 @@ func (s *State) ArcTime(g *Graph, a uint32) uint32 {
 			return s.times[i]
 		}
 	}
-	return g.Fwd.Edges[3*a+1]
+	return g.ArcTime(a)
 }
 
 // Edge returns the weight now of an edge from tail to head whose stored
@@ -164,7 +164,7 @@ func (s *State) Edge(tail, head, w uint32, original bool) uint32 {
 	if t == NoWay {
 		return NoWay
 	}
-	return w - s.g.Fwd.Edges[3*head+1] + t
+	return w - s.g.ArcTime(head) + t
 }
 
 func (s *State) isBanned(from, to uint32) bool {

@@ -31,8 +31,8 @@ func buildProfile(in Input, net *Network, p int, topo *topology, stats *Restrict
 	for i := range g.ArcOf {
 		g.ArcOf[i] = NoArc
 	}
-	for a := range uint32(len(g.Fwd.Edges) / 3) {
-		g.ArcOf[g.Fwd.Edges[3*a+2]] = a
+	for a := range g.NumArcs() {
+		g.ArcOf[g.ArcSegRef(a)] = a
 	}
 	blocked := make([]bool, net.NumNodes())
 	for id, v := range topo.index {
@@ -50,7 +50,7 @@ func buildProfile(in Input, net *Network, p int, topo *topology, stats *Restrict
 	comp := largestComponent(&g.Turns)
 	for a, in := range comp {
 		if in {
-			s, _ := SplitSegRef(g.Fwd.Edges[3*a+2])
+			s, _ := g.ArcSegment(uint32(a))
 			g.Big[s] = 1
 		}
 	}

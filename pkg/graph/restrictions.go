@@ -29,7 +29,7 @@ type RestrictionStats struct {
 // whose originals are returned in the order Graph.Dup stores them.
 func resolveRestrictions(in Input, g *Graph, p int, topo *topology, stats *RestrictionStats) (turnRules, []uint32) {
 	r := turnRules{banned: map[[2]uint32]bool{}, only: map[uint32]map[uint32]bool{}}
-	trie := newViaTrie(uint32(len(g.Fwd.Edges) / 3))
+	trie := newViaTrie(g.NumArcs())
 	for i := range in.Restrictions {
 		rs := &in.Restrictions[i]
 		if rs.Profiles&(1<<p) == 0 {

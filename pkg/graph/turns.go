@@ -10,12 +10,12 @@ package graph
 // its original's turns, minus what its own restrictions forbid, each
 // entering the duplicate rules.target names (see viaway.go).
 func buildTurns(g *Graph, blocked []bool, rules *turnRules, m TurnModel) CSR {
-	numArcs := uint32(len(g.Fwd.Edges) / 3)
+	numArcs := g.NumArcs()
 	first := make([]uint32, numArcs+1)
 	edges := make([]uint32, 0, 3*3*numArcs)
 	for a := range numArcs {
 		first[a] = uint32(len(edges) / 3)
-		v := g.Fwd.Edges[3*a]
+		v := g.ArcHead(a)
 		edges = appendTurns(edges, g, v, a, blocked[v], rules, m)
 	}
 	first[numArcs] = uint32(len(edges) / 3)
@@ -27,17 +27,17 @@ func buildTurns(g *Graph, blocked []bool, rules *turnRules, m TurnModel) CSR {
 // entered by redirected turns, never chosen at a node.
 func appendTurns(edges []uint32, g *Graph, v, a uint32, blocked bool, rules *turnRules, m TurnModel) []uint32 {
 	o := g.Original(a)
-	in := g.Fwd.Edges[3*a+2]
+	in := g.ArcSegRef(a)
 	inSeg, _ := SplitSegRef(in)
 	begin, end := g.Fwd.Out(v)
 	others := 0 // ways on from v other than straight back
 	for b := begin; b < end; b++ {
-		if s, _ := SplitSegRef(g.Fwd.Edges[3*b+2]); s != inSeg {
+		if s, _ := g.ArcSegment(b); s != inSeg {
 			others++
 		}
 	}
 	for b := begin; b < end; b++ {
-		out := g.Fwd.Edges[3*b+2]
+		out := g.ArcSegRef(b)
 		outSeg, _ := SplitSegRef(out)
 		uTurn := outSeg == inSeg
 		switch {
@@ -54,7 +54,7 @@ func appendTurns(edges []uint32, g *Graph, v, a uint32, blocked bool, rules *tur
 		} else {
 			cost = m.cost(g.Net.TurnAngle(in, out))
 		}
-		edges = append(edges, rules.target(a, o, b), add32(cost, g.Fwd.Edges[3*b+1]), cost)
+		edges = append(edges, rules.target(a, o, b), add32(cost, g.ArcTime(b)), cost)
 	}
 	return edges
 }

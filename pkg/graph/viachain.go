@@ -21,7 +21,7 @@ func (t *topology) viaChains(g *Graph, rs *Restriction) []viaChain {
 				tail = g.Net.SegTo[s]
 			}
 			for _, f := range t.arcsAt(g, tail, rs.From, true) {
-				if fs, _ := SplitSegRef(g.Fwd.Edges[3*f+2]); !t.isVia(fs, rs) {
+				if fs, _ := g.ArcSegment(f); !t.isVia(fs, rs) {
 					w.from = f
 					w.walk(a, 0)
 				}
@@ -45,18 +45,18 @@ type chainWalk struct {
 
 // walk extends the path with arc a, which lies on via way i.
 func (w *chainWalk) walk(a uint32, i int) {
-	s, _ := SplitSegRef(w.g.Fwd.Edges[3*a+2])
+	s, _ := w.g.ArcSegment(a)
 	if w.used[s] || len(w.path) >= maxViaArcs || len(w.out) >= maxViaChains || w.steps >= maxViaSteps {
 		return
 	}
 	w.steps++
 	w.used[s], w.path = true, append(w.path, a)
 	defer func() { w.used[s], w.path = false, w.path[:len(w.path)-1] }()
-	head := w.g.Fwd.Edges[3*a]
+	head := w.g.ArcHead(a)
 	if i == len(w.rs.Via)-1 {
 		var to []uint32
 		for _, b := range w.t.arcsAt(w.g, head, w.rs.To, false) {
-			if bs, _ := SplitSegRef(w.g.Fwd.Edges[3*b+2]); bs != s {
+			if bs, _ := w.g.ArcSegment(b); bs != s {
 				to = append(to, b)
 			}
 		}
@@ -67,7 +67,7 @@ func (w *chainWalk) walk(a uint32, i int) {
 	}
 	begin, end := w.g.Fwd.Out(head)
 	for b := begin; b < end; b++ {
-		bs, _ := SplitSegRef(w.g.Fwd.Edges[3*b+2])
+		bs, _ := w.g.ArcSegment(b)
 		switch way := w.t.wayID[w.t.segWay[bs]]; {
 		case way == w.rs.Via[i]:
 			w.walk(b, i)

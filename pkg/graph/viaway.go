@@ -117,7 +117,7 @@ func (t *viaTrie) addRules(r *turnRules, g *Graph) {
 		switch {
 		case len(rs.Schedules) > 0:
 			w := t.orig[e.last-t.numArcs]
-			r.cond = appendCondTurns(r.cond, g, g.Fwd.Edges[3*w], []uint32{e.last}, e.to, *rs)
+			r.cond = appendCondTurns(r.cond, g, g.ArcHead(w), []uint32{e.last}, e.to, *rs)
 		case rs.Only:
 			if r.only[e.last] == nil {
 				r.only[e.last] = map[uint32]bool{}

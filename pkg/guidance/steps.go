@@ -51,10 +51,10 @@ type narrator struct {
 // ringState counts the exits passed on a roundabout.
 type ringState struct{ exits int }
 
-func (n *narrator) segRef(arc uint32) uint32 { return n.g.Fwd.Edges[3*arc+2] }
+func (n *narrator) segRef(arc uint32) uint32 { return n.g.ArcSegRef(arc) }
 
 func (n *narrator) seg(arc uint32) uint32 {
-	s, _ := graph.SplitSegRef(n.segRef(arc))
+	s, _ := n.g.ArcSegment(arc)
 	return s
 }
 
@@ -118,7 +118,7 @@ func (n *narrator) finishRoundabout(exit uint32) {
 
 // exitsAt counts the ways off the roundabout at the head of ring arc p.
 func (n *narrator) exitsAt(p uint32) int {
-	v := n.g.Fwd.Edges[3*p]
+	v := n.g.ArcHead(p)
 	begin, end := n.g.Fwd.Out(v)
 	count := 0
 	for a := begin; a < end; a++ {
@@ -173,7 +173,7 @@ func (n *narrator) classify(p, c uint32) Step {
 // back. Out lists originals only, so c, which may duplicate one (a via-way
 // restriction's copy, see graph.Graph.Dup), is compared by its original.
 func (n *narrator) alternatives(p, c uint32) []uint32 {
-	v := n.g.Fwd.Edges[3*p]
+	v := n.g.ArcHead(p)
 	begin, end := n.g.Fwd.Out(v)
 	oc := n.g.Original(c)
 	var out []uint32

@@ -37,10 +37,10 @@ func TestViaWayDuplicate(t *testing.T) {
 	if g.NumDuplicates() != 1 {
 		t.Fatalf("%d duplicates, want 1", g.NumDuplicates())
 	}
-	dup := uint32(len(g.Fwd.Edges)/3) - 1
+	dup := g.NumArcs() - 1
 	w := g.Original(dup)
 	var f, next uint32 = graph.NoArc, graph.NoArc
-	for a := range uint32(len(g.Fwd.Edges) / 3) {
+	for a := range g.NumArcs() {
 		if g.IsDuplicate(a) {
 			continue
 		}
@@ -50,7 +50,7 @@ func TestViaWayDuplicate(t *testing.T) {
 				f = a
 			}
 		}
-		if head := g.Fwd.Edges[3*a]; g.Net.NodeCoord[2*head] == coords[4][0] && isTurn(g, dup, a) {
+		if head := g.ArcHead(a); g.Net.NodeCoord[2*head] == coords[4][0] && isTurn(g, dup, a) {
 			next = a // 3>4
 		}
 	}

@@ -91,7 +91,7 @@ func referenceCosts(g *graph.Graph, origin snap.Result, unit Unit) []uint32 {
 		}
 		begin, end := g.Turns.Out(u)
 		for i := begin; i < end; i++ {
-			b := g.Turns.Edges[3*i]
+			b, _, _ := g.Turn(i)
 			if nc := search.Add(c, weight(g, byDistance, b)); nc < cost[b] {
 				cost[b] = nc
 				h.Push(nc, b)

@@ -60,7 +60,7 @@ func (sc *scratch) findLoops(g *graph.Graph, limit uint32) {
 		tail := uint32(sort.Search(len(g.Fwd.First)-1, func(v int) bool { return g.Fwd.First[v+1] > s.arc }))
 		for _, a := range sc.touched {
 			c := sc.cost[a]
-			if c >= limit || g.Fwd.Edges[3*a] != tail {
+			if c >= limit || g.ArcHead(a) != tail {
 				continue
 			}
 			begin, end := g.Turns.Out(a)

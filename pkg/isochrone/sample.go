@@ -94,7 +94,7 @@ func (sc *scratch) isSeed(a uint32) bool {
 
 // skipped reports arcs that do not make land reachable.
 func skipped(g *graph.Graph, a uint32) bool {
-	s := g.Fwd.Edges[3*a+2] >> 1
+	s, _ := g.ArcSegment(a)
 	return g.Net.SegFlags[s]&(graph.FlagTunnel|graph.FlagFerry) != 0
 }
 
@@ -104,7 +104,7 @@ func (sc *scratch) emitPart(g *graph.Graph, a uint32, fa, fb, start, w float64) 
 	if fb <= fa {
 		return
 	}
-	segRef := g.Fwd.Edges[3*a+2]
+	segRef := g.ArcSegRef(a)
 	s, rev := graph.SplitSegRef(segRef)
 	begin, end := g.Net.Points(s)
 	n := int(end - begin)

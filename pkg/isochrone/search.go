@@ -31,9 +31,9 @@ type seed struct {
 // weight returns arc a's own cost.
 func weight(g *graph.Graph, m metric, a uint32) uint32 {
 	if m == byTime {
-		return g.Fwd.Edges[3*a+1]
+		return g.ArcTime(a)
 	}
-	s := g.Fwd.Edges[3*a+2] >> 1
+	s, _ := g.ArcSegment(a)
 	return uint32(math.Round(float64(g.Net.SegLength[s]) * 100))
 }
 
@@ -110,15 +110,14 @@ func (sc *scratch) placeSeeds(g *graph.Graph, origin snap.Result, m metric) bool
 func (sc *scratch) relax(g *graph.Graph, u, c, limit uint32) {
 	begin, end := g.Turns.Out(u)
 	for i := begin; i < end; i++ {
-		e := g.Turns.Edges[3*i : 3*i+3 : 3*i+3]
-		b := e[0]
-		w := sc.st.Edge(u, b, e[1], true)
+		b, w, turn := g.Turn(i)
+		w = sc.st.Edge(u, b, w, true)
 		if w == graph.NoWay {
 			continue // closed or forbidden now
 		}
 		start, nc := c, uint32(0) // cost at b's start and end
 		if sc.metric == byTime {
-			start = search.Add(c, e[2])
+			start = search.Add(c, turn)
 			nc = search.Add(c, w)
 		} else {
 			nc = search.Add(c, weight(g, byDistance, b))

@@ -91,7 +91,7 @@ func endpoint(g *graph.Graph, st *graph.State, p snap.Result) ch.Endpoint {
 	e := ch.Endpoint{Seeds: route.Sources(g, st, p)}
 	length := float64(g.Net.SegLength[p.Seg]) * 100
 	for _, s := range e.Seeds {
-		_, reversed := graph.SplitSegRef(g.Fwd.Edges[3*s.Node+2])
+		_, reversed := g.ArcSegment(s.Node)
 		left := (1 - p.Frac) * length
 		if reversed {
 			left = p.Frac * length

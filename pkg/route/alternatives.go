@@ -70,7 +70,7 @@ func (r *Router) Alternatives(ctx context.Context, best *Route, n int) []*Route 
 	}
 	s := altWork.Get().(*penaltySearch)
 	defer altWork.Put(s)
-	s.begin(len(r.g.Fwd.Edges) / 3)
+	s.begin(int(r.g.NumArcs()))
 	for round := 0; round < penaltyRounds && len(kept) <= n && ctx.Err() == nil; round++ {
 		for _, k := range kept {
 			s.penalize(k.Legs[0].Arcs)

@@ -40,12 +40,12 @@ func BenchmarkDepartureTime(b *testing.B) {
 		}
 		at := time.Date(2026, 11, 24, 8, 0, 0, 0, time.UTC)
 		core := 0
-		for a := range uint32(len(g.Fwd.Edges) / 3) {
+		for a := range g.NumArcs() {
 			if g.Marked(a) {
 				core++
 			}
 		}
-		b.Logf("%s car: %d arcs, %d in the core", c.name, len(g.Fwd.Edges)/3, core)
+		b.Logf("%s car: %d arcs, %d in the core", c.name, g.NumArcs(), core)
 		for _, mode := range []string{"none", "departure", "each-minute"} {
 			b.Run(c.name+"/"+mode, func(b *testing.B) {
 				q := r.Query()

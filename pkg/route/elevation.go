@@ -56,10 +56,10 @@ func (w *terrainScratch) addLeg(g *graph.Graph, m *elevation.Samples, a, b snap.
 		return
 	}
 	first, last := leg.Arcs[0], leg.Arcs[len(leg.Arcs)-1]
-	_, rev := graph.SplitSegRef(g.Fwd.Edges[3*first+2])
+	_, rev := g.ArcSegment(first)
 	w.line(net, a.Seg, AppendPart(w.pts[:0], net, a.Seg, a.Frac, boolFrac(!rev)))
 	for _, arc := range leg.Arcs[1 : len(leg.Arcs)-1] {
-		ref := g.Fwd.Edges[3*arc+2]
+		ref := g.ArcSegRef(arc)
 		s, rev := graph.SplitSegRef(ref)
 		st := structureOf(net, s)
 		from, to := segmentEnds(net, s, rev)
@@ -67,7 +67,7 @@ func (w *terrainScratch) addLeg(g *graph.Graph, m *elevation.Samples, a, b snap.
 			w.line(net, s, appendSegment(w.pts[:0], net, ref))
 		}
 	}
-	_, rev = graph.SplitSegRef(g.Fwd.Edges[3*last+2])
+	_, rev = g.ArcSegment(last)
 	w.line(net, b.Seg, AppendPart(w.pts[:0], net, b.Seg, boolFrac(rev), b.Frac))
 }
 

@@ -52,7 +52,7 @@ func usesTunnel(rel *release.Release, rt *route.Route, name string) bool {
 	g := rel.Routers["car"].Graph()
 	for _, leg := range rt.Legs {
 		for _, a := range leg.Arcs {
-			s, _ := graph.SplitSegRef(g.Fwd.Edges[3*a+2])
+			s, _ := g.ArcSegment(a)
 			if rel.Network.Name(s) == name && rel.Network.SegFlags[s]&graph.FlagTunnel != 0 {
 				return true
 			}
@@ -98,7 +98,7 @@ func TestToblerUphill(t *testing.T) {
 func pathTimes(g *graph.Graph, rt *route.Route) (along, back float64) {
 	for i, leg := range rt.Legs {
 		for j, a := range leg.Arcs {
-			s, rev := graph.SplitSegRef(g.Fwd.Edges[3*a+2])
+			s, rev := g.ArcSegment(a)
 			f := 1.0
 			switch {
 			case j == 0:
@@ -255,13 +255,13 @@ func routeLine(g *graph.Graph, rt *route.Route) ([]route.Point, []elevation.Stru
 			add(a.Seg, route.AppendPart(nil, g.Net, a.Seg, a.Frac, b.Frac))
 			continue
 		}
-		_, rev := graph.SplitSegRef(g.Fwd.Edges[3*leg.Arcs[0]+2])
+		_, rev := g.ArcSegment(leg.Arcs[0])
 		add(a.Seg, route.AppendPart(nil, g.Net, a.Seg, a.Frac, end(rev)))
 		for _, arc := range leg.Arcs[1 : len(leg.Arcs)-1] {
-			s, rev := graph.SplitSegRef(g.Fwd.Edges[3*arc+2])
+			s, rev := g.ArcSegment(arc)
 			add(s, route.AppendPart(nil, g.Net, s, 1-end(rev), end(rev)))
 		}
-		_, rev = graph.SplitSegRef(g.Fwd.Edges[3*leg.Arcs[len(leg.Arcs)-1]+2])
+		_, rev = g.ArcSegment(leg.Arcs[len(leg.Arcs)-1])
 		add(b.Seg, route.AppendPart(nil, g.Net, b.Seg, 1-end(rev), b.Frac))
 	}
 	return pts, structs

@@ -34,7 +34,7 @@ func TestPotentials(t *testing.T) {
 					shift = max(shift, s.Cost)
 				}
 				for i := range arcs {
-					arcs[i] = uint32(rng.IntN(len(g.Fwd.Edges) / 3))
+					arcs[i] = uint32(rng.IntN(int(g.NumArcs())))
 				}
 				pots := r.Potentials(targets, arcs)
 				for i, a := range arcs {

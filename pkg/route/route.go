@@ -184,14 +184,14 @@ func (r *Router) makeLeg(st *graph.State, a, b snap.Result, arcs []uint32, cost 
 }
 
 func (r *Router) segOf(arc uint32) uint32 {
-	s, _ := graph.SplitSegRef(r.g.Fwd.Edges[3*arc+2])
+	s, _ := r.g.ArcSegment(arc)
 	return s
 }
 
 // partLength is the length of arc between point p and the arc's end (for
 // the first arc of a leg) or its start (for the last).
 func (r *Router) partLength(p snap.Result, arc uint32, first bool) float64 {
-	_, reversed := graph.SplitSegRef(r.g.Fwd.Edges[3*arc+2])
+	_, reversed := r.g.ArcSegment(arc)
 	length := float64(r.g.Net.SegLength[p.Seg])
 	if reversed == first {
 		return p.Frac * length
@@ -207,15 +207,15 @@ func (r *Router) appendShape(pts []Point, a, b snap.Result, leg Leg) []Point {
 	}
 	pts = slices.Grow(pts, r.shapePoints(leg))
 	first, last := leg.Arcs[0], leg.Arcs[len(leg.Arcs)-1]
-	if _, rev := graph.SplitSegRef(r.g.Fwd.Edges[3*first+2]); rev {
+	if _, rev := r.g.ArcSegment(first); rev {
 		pts = AppendPart(pts, net, a.Seg, a.Frac, 0)
 	} else {
 		pts = AppendPart(pts, net, a.Seg, a.Frac, 1)
 	}
 	for _, arc := range leg.Arcs[1 : len(leg.Arcs)-1] {
-		pts = appendSegment(pts, net, r.g.Fwd.Edges[3*arc+2])
+		pts = appendSegment(pts, net, r.g.ArcSegRef(arc))
 	}
-	if _, rev := graph.SplitSegRef(r.g.Fwd.Edges[3*last+2]); rev {
+	if _, rev := r.g.ArcSegment(last); rev {
 		return AppendPart(pts, net, b.Seg, 1, b.Frac)
 	}
 	return AppendPart(pts, net, b.Seg, 0, b.Frac)
@@ -227,7 +227,7 @@ func (r *Router) appendShape(pts []Point, a, b snap.Result, leg Leg) []Point {
 func (r *Router) shapePoints(leg Leg) int {
 	n := 0
 	for _, arc := range leg.Arcs {
-		s, _ := graph.SplitSegRef(r.g.Fwd.Edges[3*arc+2])
+		s, _ := r.g.ArcSegment(arc)
 		begin, end := r.g.Net.Points(s)
 		n += int(end-begin) + 1 // +1: a partial segment adds its cut point
 	}

@@ -62,7 +62,7 @@ func usesRef(rel *release.Release, rt *route.Route, ref string) bool {
 	g := rel.Routers["car"].Graph()
 	for _, leg := range rt.Legs {
 		for _, a := range leg.Arcs {
-			if s, _ := graph.SplitSegRef(g.Fwd.Edges[3*a+2]); rel.Network.Ref(s) == ref {
+			if s, _ := g.ArcSegment(a); rel.Network.Ref(s) == ref {
 				return true
 			}
 		}

@@ -22,7 +22,7 @@ func (r *Router) Pieces(leg Leg, a, b snap.Result) []guidance.Piece {
 	for i := 1; i < len(leg.Arcs); i++ {
 		arc := leg.Arcs[i]
 		turn := turnCost(g, leg.Arcs[i-1], arc)
-		s, _ := graph.SplitSegRef(g.Fwd.Edges[3*arc+2])
+		s, _ := g.ArcSegment(arc)
 		p := guidance.Piece{Arc: arc, DistanceM: float64(g.Net.SegLength[s]), DurationS: float64(turn+r.arcTime(leg.st, arc)) / 1000}
 		if i == len(leg.Arcs)-1 {
 			p.DistanceM = r.partLength(b, arc, false)
@@ -38,7 +38,7 @@ func (r *Router) arcTime(st *graph.State, arc uint32) uint32 { return st.ArcTime
 
 // along is the time from the start of arc to point p on it, under st.
 func (r *Router) along(st *graph.State, p snap.Result, arc uint32) uint32 {
-	if _, reversed := graph.SplitSegRef(r.g.Fwd.Edges[3*arc+2]); reversed {
+	if _, reversed := r.g.ArcSegment(arc); reversed {
 		return alongBackward(r.arcTime(st, arc), p)
 	}
 	return alongForward(r.arcTime(st, arc), p)

@@ -189,7 +189,7 @@ func checkExact(t *testing.T, r *route.Router, sources, perSource int) {
 	g := r.Graph()
 	rng := rand.New(rand.NewPCG(3, uint64(len(g.Profile))))
 	var dupSegs []uint32
-	for d := g.Fwd.First[len(g.Fwd.First)-1]; d < uint32(len(g.Fwd.Edges)/3); d++ {
+	for d := g.Fwd.First[len(g.Fwd.First)-1]; d < g.NumArcs(); d++ {
 		dupSegs = append(dupSegs, segOf(g, d))
 	}
 	pick := func() snap.Result {
@@ -276,7 +276,7 @@ func span(begin, end uint32) []uint32 {
 }
 
 func segOf(g *graph.Graph, a uint32) uint32 {
-	s, _ := graph.SplitSegRef(g.Fwd.Edges[3*a+2])
+	s, _ := g.ArcSegment(a)
 	return s
 }
 
@@ -334,7 +334,7 @@ func TestTimedViaWaysMatchDijkstra(t *testing.T) {
 			g := r.Graph()
 			rng := rand.New(rand.NewPCG(13, uint64(len(name))))
 			var dupSegs []uint32
-			for d := g.Fwd.First[len(g.Fwd.First)-1]; d < uint32(len(g.Fwd.Edges)/3); d++ {
+			for d := g.Fwd.First[len(g.Fwd.First)-1]; d < g.NumArcs(); d++ {
 				dupSegs = append(dupSegs, segOf(g, d))
 			}
 			pick := func() snap.Result {
