@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"strconv"
@@ -23,10 +24,14 @@ func TestLoadShedding(t *testing.T) {
 	p := serveMetered(t, dsn, "--rate-limit", "1000000")
 	heavy := strings.Replace(directionsBody(50), "{", `{"include_steps":true,`, 1) // 5 credits
 
+	offered := 512
+	if testing.Short() {
+		offered = 256 // the race pass reads each 290 KB answer slowly; still 100 times the slots
+	}
 	var mu sync.Mutex
 	counts, cheap := statusCounts{}, statusCounts{}
 	var wg sync.WaitGroup
-	for i := range 512 {
+	for i := range offered {
 		wg.Go(func() {
 			r, err := p.send(t, "/v1/directions", bearer(acct.Secret), heavy)
 			mu.Lock()
@@ -57,12 +62,12 @@ func TestLoadShedding(t *testing.T) {
 	peak := peakRSSMiB(t, p)
 	p.stop(t)
 	a := showAccount(t, dsn, acct.ID)
-	t.Logf("512 directions: %s; elevations: %s; charged %d credits; mapd's peak resident memory %d MiB", counts, cheap, a.Usage.AllTime, peak)
-	if counts["503"] == 0 || counts["200"] == 0 || counts["200"]+counts["503"] != 512 {
+	t.Logf("%d directions: %s; elevations: %s; charged %d credits; mapd's peak resident memory %d MiB", offered, counts, cheap, a.Usage.AllTime, peak)
+	if counts["503"] == 0 || counts["200"] == 0 || counts["200"]+counts["503"] != offered {
 		t.Errorf("want 200s and 503s only, some of each: %s", counts)
 	}
-	if cheap["200"] != 16 {
-		t.Errorf("elevations: %s, want 16 × 200 (never queued, never shed)", cheap)
+	if cheap["200"] != offered/32 {
+		t.Errorf("elevations: %s, want %d × 200 (never queued, never shed)", cheap, offered/32)
 	}
 	if want := 5*int64(counts["200"]) + int64(cheap["200"]); a.Usage.AllTime != want {
 		t.Errorf("charged %d credits, want %d: the 200s only", a.Usage.AllTime, want)
@@ -74,7 +79,9 @@ func TestLoadShedding(t *testing.T) {
 
 // TestComputeTimeoutEndToEnd: with --compute-timeout 150ms and a queue that
 // holds everything, requests that waited past the limit answer 503 and cost
-// nothing; no 200 comes back later than the limit allows.
+// nothing; no 200 was ready later than the limit allows (mapd's own
+// latency_ms: the client's view adds reading 290 KB on busy cores, seconds
+// under the race detector).
 func TestComputeTimeoutEndToEnd(t *testing.T) {
 	dsn := ledgerFile(t)
 	acct := createAccount(t, dsn, 1_000_000)
@@ -83,13 +90,10 @@ func TestComputeTimeoutEndToEnd(t *testing.T) {
 	heavy := strings.Replace(directionsBody(50), "{", `{"include_steps":true,`, 1)
 	var mu sync.Mutex
 	counts := statusCounts{}
-	var slowest time.Duration
 	var wg sync.WaitGroup
 	for range 64 {
 		wg.Go(func() {
-			start := time.Now()
 			r, err := p.send(t, "/v1/directions", bearer(acct.Secret), heavy)
-			took := time.Since(start)
 			mu.Lock()
 			defer mu.Unlock()
 			switch {
@@ -97,7 +101,6 @@ func TestComputeTimeoutEndToEnd(t *testing.T) {
 				counts["err"]++
 			case r.status == 200:
 				counts["200"]++
-				slowest = max(slowest, took)
 			default:
 				counts[fmt.Sprint(r.status)]++
 				// Past the limit in the queue, while routing (directions
@@ -112,19 +115,37 @@ func TestComputeTimeoutEndToEnd(t *testing.T) {
 	}
 	wg.Wait()
 	p.stop(t)
+	slowest := slowest200(t, p.logText(), "directions")
 	a := showAccount(t, dsn, acct.ID)
-	t.Logf("64 directions with a %v limit: %s; the slowest 200 took %v; charged %d credits", limit, counts, slowest, a.Usage.AllTime)
+	t.Logf("64 directions with a %v limit: %s; the slowest 200 was ready after %v; charged %d credits", limit, counts, slowest, a.Usage.AllTime)
 	if counts["503"] == 0 || counts["200"]+counts["503"] != 64 {
 		t.Errorf("want 200s and 503s: %s", counts)
 	}
 	if a.Usage.AllTime != 5*int64(counts["200"]) {
 		t.Errorf("charged %d credits for %d 200s", a.Usage.AllTime, counts["200"])
 	}
-	// The server stops at its limit; the slack is for the client's own
-	// scheduling on two busy cores, and the one leg in progress.
-	if slowest > limit+time.Second {
-		t.Errorf("a 200 came back after %v, past the %v limit", slowest, limit)
+	// The limit is checked before the charge; the slack is for the charge
+	// (a journal write) on two busy cores.
+	if slowest > limit+500*time.Millisecond {
+		t.Errorf("a 200 was ready after %v, past the %v limit", slowest, limit)
 	}
+}
+
+// slowest200 is the largest latency_ms of the operation's 200s in mapd's log.
+func slowest200(t *testing.T, log, operation string) time.Duration {
+	t.Helper()
+	var slowest time.Duration
+	for line := range strings.Lines(log) {
+		var l struct {
+			Msg, Operation string
+			Status         int
+			LatencyMS      float64 `json:"latency_ms"`
+		}
+		if json.Unmarshal([]byte(line), &l) == nil && l.Msg == "request" && l.Operation == operation && l.Status == 200 {
+			slowest = max(slowest, time.Duration(l.LatencyMS*float64(time.Millisecond)))
+		}
+	}
+	return slowest
 }
 
 // peakRSSMiB reads mapd's peak resident set size (VmHWM).
