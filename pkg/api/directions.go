@@ -22,8 +22,6 @@ func runDirections(rc *runContext, req DirectionsRequest, dst []byte) ([]byte, *
 	if fail != nil {
 		return dst, fail
 	}
-	ctx, cancel := requestContext()
-	defer cancel()
 	q := route.Request{
 		Points:       points(req.Coordinates),
 		Snapping:     snapOptions(len(req.Coordinates), req.Radiuses, req.Bearings),
@@ -33,7 +31,7 @@ func runDirections(rc *runContext, req DirectionsRequest, dst []byte) ([]byte, *
 		MaxSteps:     maxSteps,
 		Terrain:      route.Terrain{DEM: rc.rel.DEM, Samples: rc.rel.Terrain},
 	}
-	dirs, err := router.Directions(ctx, q)
+	dirs, err := router.Directions(rc.context(), q)
 	if err != nil {
 		return dst, routeFailure(router, q, err)
 	}

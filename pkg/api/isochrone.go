@@ -10,9 +10,8 @@ import (
 )
 
 // isochroneOp is POST /v1/isochrone: 5 credits whatever the contours
-// (spec §4). Its engine keeps the scratch space requests reuse.
-var isochroneOp = func() endpoint[IsochroneRequest] {
-	engine := new(isochrone.Engine)
+// (spec §4). engine (the Server's) keeps the scratch space requests reuse.
+func isochroneOp(engine *isochrone.Engine) endpoint[IsochroneRequest] {
 	return endpoint[IsochroneRequest]{
 		name:   "isochrone",
 		decode: DecodeIsochrone,
@@ -21,7 +20,7 @@ var isochroneOp = func() endpoint[IsochroneRequest] {
 			return runIsochrone(engine, rc, req, dst)
 		},
 	}
-}()
+}
 
 func runIsochrone(engine *isochrone.Engine, rc *runContext, req IsochroneRequest, dst []byte) ([]byte, *failure) {
 	router, fail := rc.router(req.Profile)
@@ -38,9 +37,7 @@ func runIsochrone(engine *isochrone.Engine, rc *runContext, req IsochroneRequest
 		return dst, &failure{kind: KindInvalidRequest, detail: fmt.Sprintf("the origin is not near a road the %s profile may use", req.Profile),
 			errs: []FieldError{fe}}
 	}
-	ctx, cancel := requestContext()
-	defer cancel()
-	contours, err := engine.Compute(ctx, router.Graph(), origin.Result, isochrone.Request{Budgets: budgets(req.Contours), Departure: departure})
+	contours, err := engine.Compute(rc.context(), router.Graph(), origin.Result, isochrone.Request{Budgets: budgets(req.Contours), Departure: departure})
 	switch {
 	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
 		return dst, &failure{kind: KindServiceUnavailable, detail: "the isochrone did not finish in time; retry"}
