@@ -12,7 +12,7 @@
 //
 // Minor classes appear only from the zoom at which a map can show them
 // (zoom.go), so low-zoom tiles stay small. Segments are found through the
-// snap grid and drawn from the network's shapes, both read in place from
+// snap index and drawn from the network's shapes, both read in place from
 // the release's mapping; nothing is prepared at start-up.
 //
 // A Source is safe for concurrent use and valid until the release it views
@@ -57,7 +57,7 @@ type Source struct {
 	minZoom []uint8 // per class index: the first zoom that draws it
 }
 
-// New returns a Source over a release's network and its snap grid.
+// New returns a Source over a release's network and its snap index.
 func New(net *graph.Network, ix *snap.Index) *Source {
 	s := &Source{net: net, ix: ix, minZoom: make([]uint8, len(net.Classes))}
 	for i, c := range net.Classes {
