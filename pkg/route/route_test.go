@@ -164,7 +164,10 @@ func TestMatchesDijkstra(t *testing.T) {
 				routed++
 			}
 			t.Logf("%d of %d pairs routed, all equal to Dijkstra; %d pairs had both ends in the largest component", routed, pairs, bothBig)
-			if bothBig < pairs*3/4 {
+			// A point stays on its nearest road when the main network is
+			// much farther (docs/snapping.md): for cars a quarter of random
+			// pairs have an end off it, and some of those are not routed.
+			if bothBig < pairs*2/3 {
 				t.Errorf("only %d of %d random point pairs snapped into the largest component", bothBig, pairs)
 			}
 		})
@@ -203,7 +206,8 @@ func turnWeight(g *graph.Graph, a, b uint32) (uint32, bool) {
 }
 
 // randomSnap snaps a random point of Andorra's road area, retrying points
-// that are off-road.
+// more than 1 km from a road (which snap too, but mostly onto tracks off
+// the largest component, where few pairs would be routed).
 func randomSnap(t *testing.T, rng *rand.Rand, rel *release.Release, g *graph.Graph) snap.Result {
 	t.Helper()
 	r := rel.Routers[g.Profile]
@@ -211,7 +215,7 @@ func randomSnap(t *testing.T, rng *rand.Rand, rel *release.Release, g *graph.Gra
 		lon := 1.41 + rng.Float64()*(1.79-1.41)
 		lat := 42.43 + rng.Float64()*(42.66-42.43)
 		res, err := r.Snap([]route.Point{{lon, lat}})
-		if err == nil {
+		if err == nil && res[0].Dist <= 1000 {
 			return res[0]
 		}
 	}
