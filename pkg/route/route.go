@@ -1,6 +1,10 @@
-// Package route answers directions: it snaps waypoints onto a profile's
-// graph, finds the fastest path for each consecutive pair with the
-// contraction hierarchy, and assembles legs, totals and the route's shape.
+// Package route answers directions: it places waypoints on a profile's
+// graph (package snap, falling back to a waypoint's nearest road on the
+// main component when no path uses the road it snapped to), finds the
+// fastest path for each consecutive pair with the contraction hierarchy,
+// and assembles legs, totals and the route's shape; Directions adds the
+// alternatives, each route's steps and climb, and where each waypoint met
+// the network, so that callers only write the answer.
 //
 // A Router is safe for concurrent use; it keeps a pool of queries, one per
 // goroutine in flight. Routes returned own their memory.
