@@ -15,6 +15,7 @@ import (
 
 	"github.com/mapsco/maps/pkg/compile/compiletest"
 	"github.com/mapsco/maps/pkg/release"
+	"github.com/mapsco/maps/pkg/serving"
 )
 
 // srtmTile is the source raster of the test releases' DEM, as GDAL opens it.
@@ -98,7 +99,7 @@ func gdalBilinear(t *testing.T, p [2]float64) (float64, bool) {
 func TestElevationOrderAndCoverage(t *testing.T) {
 	dir := compiletest.Andorra(t)
 	s := startMapd(t, "--data", dir)
-	rel, err := release.Open(dir)
+	rel, err := serving.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mapsco/maps/pkg/release"
+	"github.com/mapsco/maps/pkg/serving"
 )
 
 // Root returns the repository root, found from this file's location.
@@ -72,9 +72,9 @@ func Cleanup() {
 
 // OpenAndorra opens the shared Andorra release for a test and closes it when
 // the test ends.
-func OpenAndorra(t testing.TB) *release.Release {
+func OpenAndorra(t testing.TB) *serving.Release {
 	t.Helper()
-	rel, err := release.Open(Andorra(t))
+	rel, err := serving.Open(Andorra(t))
 	if err != nil {
 		t.Fatal(err)
 	}
