@@ -83,7 +83,7 @@ func (l *Redis) Allow(ctx context.Context, key string, limit int) (Decision, err
 	defer cancel()
 	res, err := l.script.Run(ctx, l.client, []string{l.opts.KeyPrefix + key}, r.interval, r.span).Int64Slice()
 	if err != nil {
-		return Decision{}, fmt.Errorf("%w: rate limit check on Redis %s: %v", ErrUnavailable, l.addr, err)
+		return Decision{}, fmt.Errorf("%w: rate limit check on Redis %s: %w", ErrUnavailable, l.addr, err)
 	}
 	if len(res) != 5 {
 		return Decision{}, fmt.Errorf("%w: rate limit script on Redis %s returned %d values", ErrUnavailable, l.addr, len(res))
