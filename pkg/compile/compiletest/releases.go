@@ -59,7 +59,8 @@ func Mapc(t testing.TB) string {
 // several releases side by side, point "current" at them, or corrupt them.
 func AndorraRelease(t testing.TB, out, version string) string {
 	t.Helper()
-	args := []string{"build", "--osm", SharedData("andorra.osm.pbf"),
+	RequireAndorra(t)
+	args := []string{"build", "--osm", SharedData(t, "andorra.osm.pbf"),
 		"--profiles", filepath.Join(Root(), "profiles"), "--data-version", version, "--out", out}
 	for _, dem := range AndorraDEM() { // as Andorra builds, so the releases can replace each other
 		args = append(args, "--dem", dem)
@@ -75,8 +76,9 @@ func AndorraRelease(t testing.TB, out, version string) string {
 // a temporary directory and opens the release for the test or benchmark.
 func Extract(tb testing.TB, name string) *serving.Release {
 	tb.Helper()
+	pbf := SharedData(tb, name)
 	out := tb.TempDir()
-	cmd := exec.Command(mapcIn(tb, out), "build", "--osm", SharedData(name), "--profiles", filepath.Join(Root(), "profiles"),
+	cmd := exec.Command(mapcIn(tb, out), "build", "--osm", pbf, "--profiles", filepath.Join(Root(), "profiles"),
 		"--data-version", "extract", "--out", out)
 	if b, err := cmd.CombinedOutput(); err != nil {
 		tb.Fatalf("mapc build %s: %v\n%s", name, err, b)
