@@ -40,6 +40,7 @@ type Query struct {
 	fwd, bwd side
 	dist     []int64      // per node, for tables: centimetres, valid where the label is
 	st       *graph.State // conditions in force, nil for none
+	via      *viaScratch  // for Vias, allocated on first use
 }
 
 // NewQuery allocates scratch space for h.
@@ -104,20 +105,36 @@ type Result struct {
 // time (550 → 364 µs), and on Andorra the same within the noise
 // (BENCHMARKS.md, "Stall-on-demand").
 func (q *Query) Shortest(sources, targets []search.Seed, buf []uint32) (Result, bool) {
-	q.nextGen()
-	var bias uint32
-	for _, t := range targets {
-		bias = max(bias, t.Cost)
+	best, meet, bias := q.meet(sources, targets)
+	if best == search.Unreached || best < bias {
+		return Result{}, false
 	}
+	return q.unpackPath(best-bias, meet, buf), true
+}
+
+// Cost is Shortest's cost alone, without unpacking the path.
+func (q *Query) Cost(sources, targets []search.Seed) (uint32, bool) {
+	best, _, bias := q.meet(sources, targets)
+	if best == search.Unreached || best < bias {
+		return 0, false
+	}
+	return best - bias, true
+}
+
+// meet runs Shortest's search and returns the best meeting cost (shifted
+// by the targets' bias), the node where it was found and that bias.
+func (q *Query) meet(sources, targets []search.Seed) (best, meet, shift uint32) {
+	q.nextGen()
+	shift = bias(targets)
 	q.fwd.heap.Reset()
 	q.bwd.heap.Reset()
 	for i, s := range sources {
 		q.improve(&q.fwd, s.Node, s.Cost, uint32(i), seedMark, 0)
 	}
 	for i, t := range targets {
-		q.improve(&q.bwd, t.Node, bias-t.Cost, uint32(i), seedMark, 0)
+		q.improve(&q.bwd, t.Node, shift-t.Cost, uint32(i), seedMark, 0)
 	}
-	best, meet := uint32(search.Unreached), uint32(search.Unreached)
+	best, meet = search.Unreached, search.Unreached
 	for _, s := range sources {
 		if c := search.Add(q.fwd.cost(s.Node, q.gen), q.bwd.cost(s.Node, q.gen)); c < best {
 			best, meet = c, s.Node
@@ -135,10 +152,7 @@ func (q *Query) Shortest(sources, targets []search.Seed, buf []uint32) (Result, 
 			best, meet = q.step(&q.bwd, &q.fwd, best, meet)
 		}
 	}
-	if best == search.Unreached || best < bias {
-		return Result{}, false
-	}
-	return q.unpackPath(best-bias, meet, buf), true
+	return best, meet, shift
 }
 
 func (q *Query) improve(s *side, v, c, parent, middle, weight uint32) bool {
@@ -181,6 +195,13 @@ func (q *Query) nextGen() {
 	if q.gen == 0 {
 		clear(q.fwd.labels)
 		clear(q.bwd.labels)
+		if v := q.via; v != nil {
+			clear(v.onRoute)
+			for d := range 2 {
+				clear(v.carry[d])
+				clear(v.cones[d].at)
+			}
+		}
 		q.gen = 1
 	}
 }

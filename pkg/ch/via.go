@@ -1,48 +1,177 @@
 package ch
 
-import (
-	"slices"
+import "github.com/mapsco/maps/pkg/search"
 
-	"github.com/mapsco/maps/pkg/search"
-)
-
-// Via is a candidate via node for an alternative route: a node both upward
-// searches reached, with the cost of going source → node → target through
-// their labels (an upper bound on the real via path's cost).
+// Via is a candidate via node of an alternative route (Abraham, Delling,
+// Goldberg and Werneck, "Alternative routes in road networks", 2010): a
+// node whose fastest path from the sources and fastest path to the targets
+// Vias knows. Its path is those two together.
 type Via struct {
 	Node uint32
-	Cost uint32
+	Cost uint32 // from the source seed's cost to the target seed's, as Shortest counts
+	// Leaves is the index in Vias's route of the last route arc the path
+	// is known to travel before Node (-1 if none), and Joins that of the
+	// first after it (len(route) if none). Both are read from the nodes and
+	// shortcut middles the path passes, not its unpacked arcs, so the path
+	// may share more of the route.
+	Leaves, Joins int
+	at            int32 // Node's position in the down cone
 }
 
-// Vias runs both upward searches to exhaustion below limit (no early stop:
-// the alternatives live beyond the best meeting point) and returns the
-// nodes settled by both, cheapest first, at most max of them. This is the
-// candidate set of the via-node method on a contraction hierarchy
-// (Abraham, Delling, Goldberg and Werneck, "Alternative routes in road
-// networks", 2010).
-func (q *Query) Vias(sources, targets []search.Seed, limit uint32, max int) []Via {
-	bias := bias(targets)
-	var fwd []Via
-	q.upward(&q.fwd, Endpoint{Seeds: sources, Dists: make([]int64, len(sources))}, 0, func(u, c uint32, _ int64) {
-		if c < limit {
-			fwd = append(fwd, Via{u, c})
-		}
-	})
-	costs := make(map[uint32]uint32, len(fwd))
-	for _, v := range fwd {
-		costs[v.Node] = v.Cost
+// viaScratch is Vias's memory, allocated on first use: the nodes each
+// upward search settled in order, the route index each settled node
+// carries per side, the route's arcs by node, and the two cones.
+type viaScratch struct {
+	settled [2][]uint32
+	carry   [2][]stampedIndex
+	onRoute []stampedIndex
+	cones   [2]cone
+}
+
+const fromSearch = ^uint32(0)
+
+// stampedIndex is an index valid when gen is the query's.
+type stampedIndex struct {
+	gen uint32
+	i   int32
+}
+
+// Vias finds candidate via nodes for alternatives to route, a path from a
+// source seed to a target seed (its arcs, as Shortest returns them), by
+// the via-node method with exact distances, as X-BDV does on the whole
+// graph (Abraham et al. 2010), restricted to the hierarchy above the nodes
+// around (typically the route's arcs and their neighbours): both upward
+// searches run to limit, then PHAST's downward sweep over the cone above
+// around in each direction (see cone) gives each of its nodes its exact
+// cost from the sources and to the targets, and each node of both cones
+// with a path below limit is a candidate, appended to out. Each sweep also
+// carries, from every route arc its paths pass (as a node or a shortcut's
+// middle), that arc's index, so a candidate knows about where its path
+// leaves and rejoins the route without unpacking it (as OSRM approximates
+// sharing on its search trees). A core's nodes (see Input.Core) keep their
+// upward labels, which the upward search makes exact as PHAST does. The
+// work is the cones', a few hundred nodes for a route across Andorra,
+// whatever the size of the country.
+//
+// The labels stay valid for ViaPath until the next search on q.
+func (q *Query) Vias(sources, targets []search.Seed, route, around []uint32, limit uint32, out []Via) []Via {
+	q.nextGen()
+	v := q.viaScratch()
+	shift := bias(targets)
+	q.fwd.heap.Reset()
+	q.bwd.heap.Reset()
+	for i, s := range sources {
+		q.improve(&q.fwd, s.Node, s.Cost, uint32(i), seedMark, 0)
 	}
-	var out []Via
-	q.upward(&q.bwd, Endpoint{Seeds: targets, Dists: make([]int64, len(targets))}, bias, func(u, c uint32, _ int64) {
-		if f, ok := costs[u]; ok && uint64(f)+uint64(c) >= uint64(bias) {
-			if total := uint64(f) + uint64(c) - uint64(bias); total < uint64(limit) {
-				out = append(out, Via{u, uint32(total)})
-			}
+	for i, t := range targets {
+		q.improve(&q.bwd, t.Node, shift-t.Cost, uint32(i), seedMark, 0)
+	}
+	for i, a := range route {
+		v.onRoute[a] = stampedIndex{q.gen, int32(i)}
+	}
+	// A path through u costs f(u) + b(u) − shift with both at least 0.
+	stop := search.Add(limit, shift)
+	v.cones[1].none = int32(len(route))
+	for d, s := range [2]*side{&q.fwd, &q.bwd} {
+		v.settled[d] = q.settleBelow(s, stop, v.settled[d][:0])
+		q.carryRoute(s, v.settled[d], v.carry[d], v.cones[d].none, d == 1)
+		q.sweep(&v.cones[d], s, v.carry[d], around)
+	}
+	down, up := &v.cones[0], &v.cones[1]
+	for i, x := range down.nodes {
+		u := x &^ onCycle
+		j := up.at[u].i
+		if up.at[u].gen != q.gen || down.cost[i] == search.Unreached || up.cost[j] == search.Unreached {
+			continue
 		}
-	})
-	slices.SortFunc(out, func(a, b Via) int { return int(a.Cost) - int(b.Cost) })
-	if len(out) > max {
-		out = out[:max]
+		total := uint64(down.cost[i]) + uint64(up.cost[j])
+		if total < uint64(shift) || total-uint64(shift) >= uint64(limit) {
+			continue
+		}
+		out = append(out, Via{Node: u, Cost: uint32(total - uint64(shift)),
+			Leaves: int(down.route[i]), Joins: int(up.route[j]), at: int32(i)})
 	}
 	return out
+}
+
+// viaScratch returns the query's Vias memory, allocated on first use.
+func (q *Query) viaScratch() *viaScratch {
+	if q.via == nil {
+		n := len(q.fwd.labels)
+		q.via = &viaScratch{onRoute: make([]stampedIndex, n)}
+		for d := range 2 {
+			q.via.carry[d] = make([]stampedIndex, n)
+		}
+		q.via.cones[0] = cone{first: q.h.DnFirst, list: q.h.Dn, none: -1, at: make([]stampedIndex, n)}
+		q.via.cones[1] = cone{first: q.h.UpFirst, list: q.h.Up, backward: true, at: make([]stampedIndex, n)}
+	}
+	return q.via
+}
+
+// settleBelow runs side s's upward search until its smallest key reaches
+// stop, appending the nodes it settles, in order, to order.
+func (q *Query) settleBelow(s *side, stop uint32, order []uint32) []uint32 {
+	for s.heap.Len() > 0 && s.heap.MinCost() < stop {
+		c, u := s.heap.Pop()
+		if c != s.labels[u].cost {
+			continue
+		}
+		order = append(order, u)
+		q.relax(s, u, c)
+	}
+	return order
+}
+
+// carryRoute gives each node an upward search settled the route index its
+// tree path carries: its own when it is on the route, else its parent's
+// (settled before it) carried past the edge between, and for a seed none.
+func (q *Query) carryRoute(s *side, settled []uint32, carry []stampedIndex, none int32, backward bool) {
+	for _, u := range settled {
+		i := none
+		if r := q.via.onRoute[u]; r.gen == q.gen {
+			i = r.i
+		} else if l := &s.labels[u]; l.middle != seedMark {
+			i = q.through(carry[l.parent].i, l.middle, backward)
+		}
+		carry[u] = stampedIndex{q.gen, i}
+	}
+}
+
+// ViaPath unpacks the path of candidate v from the last Vias on q,
+// appending its arcs, from its source seed's to its target seed's, to buf.
+func (q *Query) ViaPath(v Via, buf []uint32) Result {
+	r := Result{Cost: v.Cost}
+	start := len(buf)
+	down, up := &q.via.cones[0], &q.via.cones[1]
+	// The way in, collected backwards: cone edges, then the upward tree.
+	var chain []hop
+	u, i := v.Node, v.at
+	for ; down.edge[i] != fromSearch; i = down.from[i] {
+		e := at(down.list, down.edge[i])
+		chain = append(chain, hop{from: e.other, to: u, middle: e.middle, weight: e.weight})
+		u = e.other
+	}
+	for l := q.fwd.labels[u]; l.middle != seedMark; l = q.fwd.labels[u] {
+		chain = append(chain, hop{from: l.parent, to: u, middle: l.middle, weight: l.weight})
+		u = l.parent
+	}
+	r.Source = int(q.fwd.labels[u].parent)
+	buf = append(buf, u)
+	for k := len(chain) - 1; k >= 0; k-- {
+		buf = q.h.expand(buf, chain[k])
+	}
+	// The way out, in order.
+	u, i = v.Node, up.at[v.Node].i
+	for ; up.edge[i] != fromSearch; i = up.from[i] {
+		e := at(up.list, up.edge[i])
+		buf = q.h.expand(buf, hop{from: u, to: e.other, middle: e.middle, weight: e.weight})
+		u = e.other
+	}
+	for l := q.bwd.labels[u]; l.middle != seedMark; l = q.bwd.labels[u] {
+		buf = q.h.expand(buf, hop{from: u, to: l.parent, middle: l.middle, weight: l.weight})
+		u = l.parent
+	}
+	r.Target = int(q.bwd.labels[u].parent)
+	r.Arcs = buf[start:]
+	return r
 }

@@ -1,0 +1,90 @@
+package route
+
+import (
+	"github.com/mapsco/maps/pkg/graph"
+)
+
+// unloop removes the excursions from a path that come back on themselves,
+// in place: where a segment comes round a second time the same way, the
+// loop between goes; where it comes back the other way (a spur up a side
+// road and back, a U-turn), the spur goes. The via node of an alternative
+// is often the tip of such a spur off a good detour, and the detour is
+// what remains. via is an index into arcs; unloop returns the index of the
+// same arc, or of the arc before the cut when the arc went with it. ok is
+// false when a cut leaves two arcs no turn joins, or would remove the
+// first arc.
+func (r *Router) unloop(arcs []uint32, via int, seen *segIndex) (out []uint32, at int, ok bool) {
+	seen.begin(r.g.Net.NumSegments())
+	out, at = arcs[:0], via
+	for j, x := range arcs {
+		s := r.segOf(x)
+		i, again := seen.at(s)
+		switch {
+		case again && i < len(out) && r.segOf(out[i]) == s && r.g.Original(out[i]) == r.g.Original(x):
+			out = out[:i+1] // round a loop back onto the same arc: keep the first time
+			if at > i && at <= j {
+				at = i
+			}
+			continue
+		case again && i < len(out) && r.segOf(out[i]) == s:
+			if i == 0 {
+				return nil, 0, false
+			}
+			out = out[:i] // back along the way it came: drop the spur
+			if at >= i && at <= j {
+				at = i - 1
+			}
+			continue
+		}
+		seen.set(s, len(out))
+		out = append(out, x)
+		if j == via {
+			at = len(out) - 1
+		}
+	}
+	return out, at, true
+}
+
+// pathCost is the time of a path from a to b along arcs under st, from the
+// source seed cost of its first arc to the target seed cost of its last;
+// ok is false when a turn between two arcs is missing or forbidden now.
+func (r *Router) pathCost(st *graph.State, e Ends, arcs []uint32) (uint64, bool) {
+	c := uint64(seedCost(e.Sources, arcs[0]))
+	for i := 1; i < len(arcs); i++ {
+		w, ok := turnWeight(r.g, st, arcs[i-1], arcs[i])
+		if !ok {
+			return 0, false
+		}
+		c += uint64(w)
+	}
+	t := uint64(seedCost(e.Targets, arcs[len(arcs)-1]))
+	return c - min(c, t), true
+}
+
+// segIndex maps segments to indexes, stamped so that starting over costs
+// nothing.
+type segIndex struct {
+	gen   uint32
+	stamp []uint32
+	index []int32
+}
+
+func (s *segIndex) begin(numSegments int) {
+	if len(s.stamp) < numSegments {
+		s.stamp, s.index, s.gen = make([]uint32, numSegments), make([]int32, numSegments), 0
+	}
+	s.gen++
+	if s.gen == 0 {
+		clear(s.stamp)
+		s.gen = 1
+	}
+}
+
+func (s *segIndex) at(seg uint32) (int, bool) {
+	if s.stamp[seg] != s.gen {
+		return 0, false
+	}
+	return int(s.index[seg]), true
+}
+
+func (s *segIndex) set(seg uint32, i int) { s.stamp[seg], s.index[seg] = s.gen, int32(i) }
