@@ -34,23 +34,14 @@ type Sweep struct {
 const onCycle = 1 << 31
 
 // NewSweep orders h's nodes by height: a node without Dn edges has height
-// 0, any other node 1 + the greatest height of its Dn tails, which are all
-// more important, so the recursion ends (a depth-first search; an edge
-// back to a node still open closes a cycle, found only in a core, and is
-// left out). Sorting by height puts every tail before its heads; within a
-// height, ids stay ascending, which keeps neighbouring arcs close in
-// memory. It costs a pass over Dn and about 12 bytes per node while it
-// runs, 4 bytes per node after.
+// 0, any other node 1 + the greatest height of its Dn tails, which are all more important, so the recursion ends (a depth-first
+// search; an edge back to a node still open closes a cycle, found only in
+// a core, and is left out). Sorting by height puts every tail before its
+// heads; within a height, ids stay ascending, which keeps neighbouring arcs
+// close in memory. It costs a pass over Dn and about 12 bytes per node
+// while it runs, 4 bytes per node after.
 func NewSweep(h *Hierarchy) *Sweep {
-	return &Sweep{order: heightOrder(h.DnFirst, h.Dn)}
-}
-
-// heightOrder is NewSweep's order over either list of a hierarchy: with
-// Dn, every node comes after the tails of its Dn edges; with Up, after the
-// heads of its Up edges (the order a sweep towards targets needs). Nodes
-// on a cycle are flagged onCycle.
-func heightOrder(first, list []uint32) []uint32 {
-	n := len(first) - 1
+	n := h.NumNodes()
 	height := make([]uint32, n)
 	for i := range height {
 		height[i] = unseen
@@ -63,22 +54,22 @@ func heightOrder(first, list []uint32) []uint32 {
 			continue
 		}
 		height[v] = open
-		stack = append(stack[:0], frame{v, first[v]})
+		stack = append(stack[:0], frame{v, h.DnFirst[v]})
 		for len(stack) > 0 {
 			f := &stack[len(stack)-1]
-			if f.next < first[f.node+1] {
-				t := list[4*f.next]
+			if f.next < h.DnFirst[f.node+1] {
+				t := h.Dn[4*f.next]
 				f.next++
 				switch height[t] {
 				case unseen:
 					height[t] = open
-					stack = append(stack, frame{t, first[t]})
+					stack = append(stack, frame{t, h.DnFirst[t]})
 				case open:
 					cycle[f.node] = true
 				}
 				continue
 			}
-			height[f.node] = heightOf(first, list, f.node, height)
+			height[f.node] = h.heightOf(f.node, height)
 			levels = max(levels, height[f.node]+1)
 			stack = stack[:len(stack)-1]
 		}
@@ -89,24 +80,24 @@ func heightOrder(first, list []uint32) []uint32 {
 			order[i] |= onCycle
 		}
 	}
-	return order
+	return &Sweep{order: order}
 }
 
-// Heights during heightOrder: not yet reached, and on the search's stack.
+// Heights during NewSweep: not yet reached, and on the search's stack.
 const (
 	unseen = ^uint32(0)
 	open   = unseen - 1
 )
 
-// frame is a node on heightOrder's stack and the next edge to follow.
+// frame is a node on NewSweep's stack and the next Dn edge to follow.
 type frame struct{ node, next uint32 }
 
-// heightOf returns 1 + the greatest height of the finished nodes u's edges
-// in list lead to, 0 if none; open ones close cycles and do not count.
-func heightOf(first, list []uint32, u uint32, height []uint32) uint32 {
+// heightOf returns 1 + the greatest height of u's finished Dn tails, 0 if
+// none; open tails close cycles and do not count.
+func (h *Hierarchy) heightOf(u uint32, height []uint32) uint32 {
 	hu := uint32(0)
-	for i := first[u]; i < first[u+1]; i++ {
-		if ht := height[list[4*i]]; ht < open {
+	for i := h.DnFirst[u]; i < h.DnFirst[u+1]; i++ {
+		if ht := height[h.Dn[4*i]]; ht < open {
 			hu = max(hu, ht+1)
 		}
 	}
