@@ -23,10 +23,12 @@ setup:
 
 # Every test at full size, then every test again under the race detector
 # with -short (smaller random samples), which keeps CI within minutes on two
-# cores.
+# cores. scripts/web-check: the committed playground page matches its
+# sources, and the OpenAPI document passes Redocly's linter.
 test: setup
 	$(GO) vet ./...
 	scripts/vulncheck
+	scripts/web-check
 	$(GO) test -count=1 -timeout 20m ./...
 	$(GO) test -race -short -count=1 -timeout 20m ./...
 
@@ -44,6 +46,7 @@ demo: setup release
 		grep -o '"sk_[A-Za-z0-9]*"' $(RELEASES)/demo-account.json | tr -d '"' > $(RELEASES)/demo-key; \
 	fi
 	@echo "demo API key: $$(cat $(RELEASES)/demo-key)"
+	@echo "while it serves: bin/mapd account show $$(jq -r .account_id $(RELEASES)/demo-account.json) --ledger $(RELEASES)/ledger.db (credits add, key rotate, usage export: docs/metering.md)"
 	bin/mapd serve --data $(RELEASES)/$(VERSION) --listen $(LISTEN) --ledger $(RELEASES)/ledger.db
 
 bench:

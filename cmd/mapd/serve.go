@@ -27,6 +27,7 @@ type serveOptions struct {
 	drainTimeout  time.Duration
 	metering      meteringOptions
 	unmetered     bool // only settable in a benchmark build (unmetered_on.go)
+	playground    bool // serve the playground page and road tiles (playground.go)
 }
 
 func newServeCmd(log *slog.Logger) *cobra.Command {
@@ -41,7 +42,12 @@ When "current" moves (checked every --watch-interval) or on SIGHUP, serve verifi
 it names (every checksum), maps it, sends new requests to it and unmaps the old one once its
 in-flight requests are done; a release that fails is refused with a log line and the old one
 keeps serving. SIGTERM stops accepting connections, lets requests in flight finish (at most
---drain-timeout) and exits. See docs/operations.md.`,
+--drain-timeout) and exits. See docs/operations.md.
+
+The ledger (--ledger) must exist (mapd ledger init). With an embedded ledger, serve listens on
+an admin socket beside it (FILE-admin.sock, mode 0600), through which the admin commands
+(mapd account, credits, key, caps, usage, ledger) change or read it while it serves, each
+change seen by the next request. See docs/metering.md.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return serve(cmd.Context(), log, o) },
 	}
@@ -52,6 +58,7 @@ keeps serving. SIGTERM stops accepting connections, lets requests in flight fini
 	f.DurationVar(&o.watchInterval, "watch-interval", time.Second, "how often to check the current pointer (0: on SIGHUP only)")
 	f.StringArrayVar(&o.deprecate, "deprecate", nil, "announce a deprecated path: /v1/PATH=SUNSET or /v1/PATH=DEPRECATED/SUNSET, dates YYYY-MM-DD (repeatable)")
 	f.DurationVar(&o.drainTimeout, "drain-timeout", 30*time.Second, "on SIGTERM, how long to wait for requests in flight")
+	f.BoolVar(&o.playground, "playground", false, "also serve the playground page at /playground/ and the release's road tiles at /tiles/: no key, no credits, for operators and developers on a trusted network (docs/playground.md)")
 	addMeteringFlags(cmd, &o.metering)
 	addBenchmarkFlags(cmd, &o)
 	return cmd
@@ -78,12 +85,17 @@ func serve(ctx context.Context, log *slog.Logger, o serveOptions) error {
 			return err
 		}
 	} else {
-		metering, ready, closeMetering, err := openMetering(ctx, o.metering)
+		metering, ready, closeMetering, err := openMetering(ctx, log, o.metering)
 		if err != nil {
 			return err
 		}
 		defer closeMetering()
 		cfg.Metering, cfg.Ready = metering, ready
+	}
+	if o.playground {
+		if cfg.Mounts, err = playgroundMounts(log, o.listen, holder); err != nil {
+			return err
+		}
 	}
 	tuneGC()
 	srv, err := api.New(cfg)

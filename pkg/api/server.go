@@ -38,6 +38,9 @@ type Config struct {
 	// (meter.go). nil serves unmetered: tests of the engine only; mapd serve
 	// always sets it.
 	Metering *Metering
+
+	// Mounts serve paths outside /v1 (mount.go); nil serves none.
+	Mounts []Mount
 }
 
 // ReadyTimeout bounds Config.Ready: a load balancer polls readiness every few
@@ -48,6 +51,7 @@ const ReadyTimeout = 2 * time.Second
 type Server struct {
 	cfg   Config
 	paths map[string]path
+	mount []path // Config.Mounts, matched by prefix after paths
 }
 
 // path is one endpoint: its operation name (in logs and metrics), the method
@@ -57,6 +61,7 @@ type path struct {
 	method    string
 	handler   fasthttp.RequestHandler
 	headers   [][2]string
+	prefix    string // of a mount: the paths it serves
 }
 
 // opUnknown names requests to no endpoint in logs and metrics; the raw path
@@ -85,6 +90,9 @@ func New(cfg Config) (*Server, error) {
 		s.paths[p] = e
 	}
 	if err := s.applyDeprecations(cfg.Deprecations); err != nil {
+		return nil, err
+	}
+	if err := s.addMounts(cfg.Mounts); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -124,13 +132,16 @@ func (s *Server) HTTPServer() *fasthttp.Server {
 func (s *Server) Handle(ctx *fasthttp.RequestCtx) {
 	start := time.Now()
 	r, ok := s.paths[string(ctx.Path())]
+	if !ok {
+		r, ok = s.mounted(ctx.Path())
+	}
 	setHeaders(ctx, r.headers)
 	switch {
 	case !ok:
 		r.operation = opUnknown
 		s.problem(ctx, KindNotFound, fmt.Sprintf("no endpoint at %s; see /v1/openapi.json", ctx.Path()), nil)
-	case string(ctx.Method()) != r.method:
-		ctx.Response.Header.Set("Allow", r.method)
+	case !allows(r.method, ctx.Method()):
+		ctx.Response.Header.Set("Allow", allowHeader(r.method))
 		s.problem(ctx, KindMethodNotAllowed, fmt.Sprintf("%s takes %s, not %s", ctx.Path(), r.method, ctx.Method()), nil)
 	default:
 		r.handler(ctx)

@@ -208,6 +208,7 @@ func applyRecords(tx *bolt.Tx, recs []journalRecord) error {
 	usage := tx.Bucket([]byte(bucketUsage))
 	usage.FillPercent = usageFillPercent
 	accounts := batchAccounts{records: make(map[string]*accountRecord)}
+	days := newUsageDays(tx)
 	for _, r := range recs {
 		if exists := usage.Get([]byte(r.RequestID)) != nil; exists != r.Cancel {
 			continue
@@ -221,6 +222,7 @@ func applyRecords(tx *bolt.Tx, recs []journalRecord) error {
 				return fmt.Errorf("cancelling the charge of request %s: %w", r.RequestID, err)
 			}
 			acct.uncharge(r)
+			days.add(r.Usage, -1)
 			continue
 		}
 		raw, err := encodeUsage(r.Usage)
@@ -231,8 +233,12 @@ func applyRecords(tx *bolt.Tx, recs []journalRecord) error {
 			return fmt.Errorf("writing the usage record of request %s: %w", r.RequestID, err)
 		}
 		acct.charge(r)
+		days.add(r.Usage, 1)
 	}
-	return accounts.flush(tx)
+	if err := accounts.flush(tx); err != nil {
+		return err
+	}
+	return days.flush()
 }
 
 // charge counts a committed charge in the account record.

@@ -14,7 +14,7 @@ import (
 	bolterrors "go.etcd.io/bbolt/errors"
 )
 
-// Embedded store layout (schema version 1). Values are JSON.
+// Embedded store layout (schema version 2). Values are JSON.
 //
 //	meta      "schema_version" -> decimal version
 //	accounts  account id -> accountRecord (balance, caps, spend counters, totals)
@@ -23,6 +23,7 @@ import (
 //	acctkeys  account id + 0x00 + key id -> empty (keys of an account)
 //	grants    account id + 0x00 + 8-byte big-endian sequence -> grantRecord
 //	usage     request id -> Usage
+//	usagedays account id + 0x00 + yyyymmdd + 0x00 + operation -> OperationTotals (version 2, bolt_usagedays.go)
 const (
 	bucketMeta     = "meta"
 	bucketAccounts = "accounts"
@@ -32,7 +33,7 @@ const (
 	bucketGrants   = "grants"
 	bucketUsage    = "usage"
 
-	boltSchemaVersion = 1
+	boltSchemaVersion = 2
 	metaSchemaVersion = "schema_version"
 )
 
@@ -79,6 +80,11 @@ type boltStore struct {
 }
 
 func openBolt(ctx context.Context, path string, opts Options) (*boltStore, error) {
+	if opts.MustExist {
+		if err := checkBoltExists(path); err != nil {
+			return nil, err
+		}
+	}
 	// The freelist is kept as a map (cheaper per transaction than bbolt's
 	// array) and written with every commit. Not writing it (NoFreelistSync)
 	// would make bbolt rebuild it at every Open by reading every page: the
@@ -120,23 +126,30 @@ func openBolt(ctx context.Context, path string, opts Options) (*boltStore, error
 	return s, nil
 }
 
-// Migrate creates the buckets and records the schema version. Version 1 is
-// the only one so far; later versions add steps here, keyed by version.
+// Migrate creates the buckets and records the schema version, running the
+// steps from the file's version to this binary's in one transaction:
+// version 2 adds the usagedays bucket, built from the usage records.
 func (s *boltStore) Migrate(ctx context.Context) error {
 	err := s.db.Update(func(tx *bolt.Tx) error {
-		for _, name := range []string{bucketMeta, bucketAccounts, bucketKeys, bucketKeyHash, bucketAcctKeys, bucketGrants, bucketUsage} {
+		for _, name := range []string{bucketMeta, bucketAccounts, bucketKeys, bucketKeyHash, bucketAcctKeys, bucketGrants, bucketUsage, bucketUsageDays} {
 			if _, err := tx.CreateBucketIfNotExists([]byte(name)); err != nil {
 				return fmt.Errorf("creating bucket %s: %w", name, err)
 			}
 		}
 		meta := tx.Bucket([]byte(bucketMeta))
+		have := 0
 		if v := meta.Get([]byte(metaSchemaVersion)); v != nil {
-			have, err := strconv.Atoi(string(v))
-			if err != nil {
+			var err error
+			if have, err = strconv.Atoi(string(v)); err != nil {
 				return fmt.Errorf("reading schema version %q: %w", v, err)
 			}
 			if have > boltSchemaVersion {
 				return fmt.Errorf("%w: file has version %d, binary knows %d", ErrSchemaTooNew, have, boltSchemaVersion)
+			}
+		}
+		if have < 2 {
+			if err := buildUsageDays(tx); err != nil {
+				return err
 			}
 		}
 		return meta.Put([]byte(metaSchemaVersion), []byte(strconv.Itoa(boltSchemaVersion)))

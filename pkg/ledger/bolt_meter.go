@@ -19,6 +19,7 @@ func (s *boltStore) Authenticate(ctx context.Context, presentedKey string) (KeyI
 	}
 	gen := s.auth.generation()
 	var info KeyInfo
+	var revokedAt *time.Time
 	err = s.view("authenticating a key", func(tx *bolt.Tx) error {
 		keyID := tx.Bucket([]byte(bucketKeyHash)).Get(h[:])
 		if keyID == nil {
@@ -28,9 +29,10 @@ func (s *boltStore) Authenticate(ctx context.Context, presentedKey string) (KeyI
 		if _, err := getJSON(tx.Bucket([]byte(bucketKeys)), string(keyID), &key); err != nil {
 			return err
 		}
-		if key.RevokedAt != nil {
+		if revokedBy(key.RevokedAt, s.opts.Now()) {
 			return ErrRevokedKey
 		}
+		revokedAt = key.RevokedAt
 		acct, err := loadAccount(tx, key.AccountID)
 		if err != nil {
 			return err
@@ -42,7 +44,7 @@ func (s *boltStore) Authenticate(ctx context.Context, presentedKey string) (KeyI
 	if err != nil {
 		return KeyInfo{}, err
 	}
-	s.auth.put(h, info, gen)
+	s.auth.put(h, info, gen, cacheUntil(revokedAt))
 	return info, nil
 }
 

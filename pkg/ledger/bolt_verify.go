@@ -27,6 +27,10 @@ func (s *boltStore) Verify(ctx context.Context) (VerifyReport, error) {
 		if err != nil {
 			return err
 		}
+		days, err := sumUsageDays(tx)
+		if err != nil {
+			return err
+		}
 		return tx.Bucket([]byte(bucketAccounts)).ForEach(func(k, v []byte) error {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -38,6 +42,9 @@ func (s *boltStore) Verify(ctx context.Context) (VerifyReport, error) {
 			report.Accounts++
 			id := string(k)
 			if m, bad := checkBooks(id, rec.Balance, rec.Charged, grants[id], charges[id]); bad {
+				report.Mismatches = append(report.Mismatches, m)
+			} else if days[id] != charges[id] {
+				m.Reason = fmt.Sprintf("usage days sum to %d credits, usage records to %d", days[id], charges[id])
 				report.Mismatches = append(report.Mismatches, m)
 			}
 			return nil

@@ -34,6 +34,9 @@ func runContract(t *testing.T, open opener) {
 		{"AdminErrors", contractAdminErrors},
 		{"DuplicateRequestID", contractDuplicateRequestID},
 		{"ConcurrentExactlyK", contractConcurrentExactlyK},
+		{"LegacyKeys", contractLegacyKeys},
+		{"RotateKey", contractRotateKey},
+		{"UsageReport", contractUsageReport},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { c.run(t, open) })
@@ -92,8 +95,8 @@ func contractCreateAndAuthenticate(t *testing.T, open opener) {
 	s := open(t, Options{})
 	acct, info := newAccount(t, s, 100, nil)
 	secret := acct.Key.Secret.Reveal()
-	if !strings.HasPrefix(secret, "sk_") || len(secret) != 55 {
-		t.Errorf("secret key has shape %q..., want sk_ and 52 characters", secret[:3])
+	if !strings.HasPrefix(secret, "sk_") || len(secret) != keyLen || !checksumOK([]byte(secret)) {
+		t.Errorf("secret key has shape %q... (%d characters), want sk_ and %d characters ending in their checksum", secret[:3], len(secret), keyLen-3)
 	}
 	if !strings.HasPrefix(acct.AccountID, "acct_") || !strings.HasPrefix(acct.Key.KeyID, "key_") {
 		t.Errorf("ids %q, %q lack their prefixes", acct.AccountID, acct.Key.KeyID)
@@ -129,9 +132,10 @@ func contractRefusedKeys(t *testing.T, open opener) {
 		{"empty", "", ErrMalformedKey},
 		{"no prefix", real[3:], ErrMalformedKey},
 		{"wrong prefix", "xk_" + real[3:], ErrMalformedKey},
-		{"too short", real[:54], ErrMalformedKey},
+		{"too short", real[:len(real)-1], ErrMalformedKey},
 		{"uppercase", strings.ToUpper(real), ErrMalformedKey},
-		{"bad character", real[:54] + "!", ErrMalformedKey},
+		{"bad character", real[:len(real)-1] + "!", ErrMalformedKey},
+		{"mistyped", real[:10] + string(real[11]) + string(real[10]) + real[12:], ErrMalformedKey},
 		{"unknown", unknown, ErrUnknownKey},
 		{"unknown public", "pk_" + unknown[3:], ErrUnknownKey},
 	}

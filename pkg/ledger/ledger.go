@@ -69,13 +69,24 @@ type Admin interface {
 	// IssueKey issues a new key of the given kind. rateLimit is the key's
 	// requests/second override; 0 means the server default.
 	IssueKey(ctx context.Context, accountID string, kind KeyKind, rateLimit int) (IssuedKey, error)
-	// RevokeKey revokes a key by id (not by secret). Revoking twice is a no-op.
+	// RevokeKey revokes a key by id (not by secret), at once. Revoking a
+	// revoked key is a no-op; one whose revocation RotateKey scheduled is
+	// revoked now.
 	RevokeKey(ctx context.Context, keyID string) error
+	// RotateKey issues a successor of a key that is not revoked (same
+	// account, kind and rate limit) and schedules the old key's revocation
+	// grace (>= 0) from now, or keeps an earlier one already scheduled. It
+	// returns the new key and when the old one stops working.
+	RotateKey(ctx context.Context, keyID string, grace time.Duration) (IssuedKey, time.Time, error)
 	// SetCaps replaces the account's spend caps; 0 means no cap.
 	SetCaps(ctx context.Context, accountID string, caps Caps) error
 	// LookupUsage returns the usage record of a charged request or
 	// ErrUnknownRequest.
 	LookupUsage(ctx context.Context, requestID string) (Usage, error)
+	// UsageReport sums an account's charges per UTC day and operation over
+	// the days from and to (both included; only their dates count), with
+	// the balance movements that reconcile them (see UsageReport).
+	UsageReport(ctx context.Context, accountID string, from, to time.Time) (UsageReport, error)
 	// Verify checks every account: balance == grants - charges, and
 	// balance >= 0. A non-empty report.Mismatches is not an error.
 	Verify(ctx context.Context) (VerifyReport, error)
@@ -177,10 +188,12 @@ type Account struct {
 
 // KeySummary describes a key without its secret.
 type KeySummary struct {
-	KeyID     string     `json:"key_id"`
-	Kind      KeyKind    `json:"kind"`
-	RateLimit int        `json:"rate_limit"`
-	CreatedAt time.Time  `json:"created_at"`
+	KeyID     string    `json:"key_id"`
+	Kind      KeyKind   `json:"kind"`
+	RateLimit int       `json:"rate_limit"`
+	CreatedAt time.Time `json:"created_at"`
+	// RevokedAt is when the key stops (or stopped) working: in the future
+	// for a key RotateKey replaced, during its grace period.
 	RevokedAt *time.Time `json:"revoked_at,omitempty"`
 }
 

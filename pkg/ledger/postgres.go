@@ -60,6 +60,10 @@ func openPostgres(ctx context.Context, dsn string, opts Options) (*postgresStore
 	}
 	s := &postgresStore{pool: pool, name: name, opts: opts, auth: newAuthCache(opts.AuthCacheTTL, opts.Now),
 		stopSweep: make(chan struct{})}
+	if err := s.checkSchema(ctx, opts.MustExist); err != nil {
+		pool.Close()
+		return nil, err
+	}
 	if err := s.Migrate(ctx); err != nil {
 		pool.Close()
 		return nil, err

@@ -4,12 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 )
 
 const pgAuthenticate = `
-SELECT k.id, k.account_id, k.kind, k.rate_limit, k.revoked_at IS NOT NULL, a.status
+SELECT k.id, k.account_id, k.kind, k.rate_limit, k.revoked_at, a.status
 FROM ledger_keys k JOIN ledger_accounts a ON a.id = k.account_id
 WHERE k.hash = $1`
 
@@ -24,20 +25,20 @@ func (s *postgresStore) Authenticate(ctx context.Context, presentedKey string) (
 	}
 	gen := s.auth.generation()
 	var info KeyInfo
-	var revoked bool
+	var revokedAt *time.Time
 	ctx, cancel := context.WithTimeout(ctx, pgCallTimeout)
 	defer cancel()
 	err = s.pool.QueryRow(ctx, pgAuthenticate, h[:]).Scan(
-		&info.KeyID, &info.AccountID, &info.Kind, &info.RateLimit, &revoked, &info.AccountStatus)
+		&info.KeyID, &info.AccountID, &info.Kind, &info.RateLimit, &revokedAt, &info.AccountStatus)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return KeyInfo{}, ErrUnknownKey
 	case err != nil:
 		return KeyInfo{}, s.fail("authenticating a key", err)
-	case revoked:
+	case revokedBy(revokedAt, s.opts.Now()):
 		return KeyInfo{}, ErrRevokedKey
 	}
-	s.auth.put(h, info, gen)
+	s.auth.put(h, info, gen, cacheUntil(revokedAt))
 	return info, nil
 }
 

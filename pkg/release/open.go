@@ -20,6 +20,7 @@ type Release struct {
 	Dir      string
 	Manifest *Manifest
 	Network  *graph.Network
+	Snap     *snap.Index // the grid over every segment's shape, in place
 	Routers  map[string]*route.Router
 	DEM      *elevation.DEM // nil when the release has no elevation.map
 	// Terrain holds the height samples along every segment (nil when the
@@ -57,7 +58,7 @@ func Open(dir string) (*Release, error) {
 		r.Close()
 		return nil, fmt.Errorf("release %s: %w", dir, err)
 	}
-	r.Network = net
+	r.Network, r.Snap = net, ix
 	if r.Terrain, err = elevation.OpenSamples(f, net.NumSegments()); err != nil {
 		r.Close()
 		return nil, fmt.Errorf("release %s: %w", dir, err)

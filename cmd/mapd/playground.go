@@ -1,0 +1,29 @@
+package main
+
+import (
+	"log/slog"
+	"net"
+
+	"github.com/mapsco/maps/pkg/api"
+	"github.com/mapsco/maps/pkg/playground"
+	"github.com/mapsco/maps/pkg/release"
+)
+
+// playgroundMounts serves the playground page and the road tiles it draws
+// (serve --playground). The page asks for a secret key, which the
+// specification keeps out of browsers on the public internet, so a
+// playground on an address other than loopback is logged as a warning.
+func playgroundMounts(log *slog.Logger, listen string, holder *release.Holder) ([]api.Mount, error) {
+	pg, err := playground.New(holder)
+	if err != nil {
+		return nil, err
+	}
+	host, _, _ := net.SplitHostPort(listen)
+	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
+		log.Warn("the playground is on for every client of " + listen + ": it takes secret keys in a browser, so serve it only on a trusted network (docs/playground.md)")
+	}
+	return []api.Mount{
+		{Prefix: playground.PagePrefix, Operation: "playground", Handler: pg.Page},
+		{Prefix: playground.TilesPrefix, Operation: "tiles", Handler: pg.Tiles},
+	}, nil
+}

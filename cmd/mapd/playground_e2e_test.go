@@ -1,0 +1,136 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/paulmach/orb/encoding/mvt"
+
+	"github.com/mapsco/maps/pkg/compile/compiletest"
+)
+
+// TestPlaygroundInABrowser loads the playground from a live, metered mapd
+// in Debian's Chromium (headless, through Playwright) and has
+// web/playground/test/browser.mjs click a route, an isochrone and a matrix,
+// checking what the page draws against the API's answers. scripts/setup
+// installs Chromium and the page's npm packages; without them this fails.
+// Set PLAYGROUND_SCREENSHOTS=DIR to keep the screenshots (docs/ holds two).
+//
+// With -short (the race pass) it is skipped: mapd runs as its own binary,
+// built without the race detector, so a second run would check nothing new.
+func TestPlaygroundInABrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the browser test runs once, in the full pass")
+	}
+	web := filepath.Join(compiletest.Root(), "web", "playground")
+	for _, need := range []string{"/usr/bin/chromium", filepath.Join(web, "node_modules", "playwright-core")} {
+		if _, err := os.Stat(need); err != nil {
+			t.Fatalf("%s is missing: run scripts/setup (it installs Chromium and the page's npm packages)", need)
+		}
+	}
+	s := startMapd(t, "--data", compiletest.Andorra(t), "--playground")
+	out := os.Getenv("PLAYGROUND_SCREENSHOTS")
+	if out == "" {
+		out = t.TempDir()
+	}
+	cmd := exec.Command("node", "test/browser.mjs", "--url", s.base+"/playground/", "--key", s.key, "--out", out)
+	cmd.Dir = web
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-done:
+		case <-time.After(3 * time.Minute):
+			cmd.Process.Kill()
+		}
+	}()
+	b, err := cmd.CombinedOutput()
+	close(done)
+	if err != nil {
+		t.Fatalf("the playground failed in the browser: %v\n%s\nmapd's log:\n%s", err, b, s.logs)
+	}
+	t.Logf("checked in Chromium: %s", strings.TrimSpace(string(b)))
+	for _, name := range []string{"playground-route.png", "playground-isochrone.png"} {
+		if st, err := os.Stat(filepath.Join(out, name)); err != nil || st.Size() < 10000 {
+			t.Errorf("screenshot %s: %v", name, err)
+		}
+	}
+}
+
+// TestPlaygroundIsOffByDefault: without --playground, neither the page nor
+// the tiles are served.
+func TestPlaygroundIsOffByDefault(t *testing.T) {
+	s := startMapd(t, "--data", compiletest.Andorra(t))
+	for _, p := range []string{"/playground/", "/tiles/tiles.json", "/tiles/12/2065/1512.mvt"} {
+		if r := s.do(t, http.MethodGet, p, "", ""); r.status != http.StatusNotFound {
+			t.Errorf("GET %s without --playground: %d, want 404", p, r.status)
+		}
+	}
+}
+
+// TestPlaygroundServesTilesAndPage speaks HTTP to mapd --playground: the
+// page and its files, the TileJSON, a tile of Andorra la Vella's streets
+// (gzipped when asked, revalidated by ETag), and no key needed for any.
+func TestPlaygroundServesTilesAndPage(t *testing.T) {
+	s := startMapd(t, "--data", compiletest.Andorra(t), "--playground")
+	get := func(path string, header ...string) (*http.Response, []byte) {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodGet, s.base+path, nil)
+		for i := 0; i+1 < len(header); i += 2 {
+			req.Header.Set(header[i], header[i+1])
+		}
+		resp, err := http.DefaultTransport.RoundTrip(req) // no transparent gzip: see what was sent
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp, b
+	}
+	resp, page := get("/playground/")
+	if resp.StatusCode != 200 || !strings.Contains(string(page), "trusted network") || resp.Header.Get("Content-Security-Policy") == "" {
+		t.Fatalf("GET /playground/: %d %s, CSP %q", resp.StatusCode, page, resp.Header.Get("Content-Security-Policy"))
+	}
+	if resp, _ := get("/playground/"+"playground.js", "If-None-Match", resp.Header.Get("ETag")); resp.StatusCode != 200 {
+		t.Errorf("playground.js with the page's ETag: %d, want 200 (each file has its own)", resp.StatusCode)
+	}
+	if resp, _ := get("/playground"); resp.StatusCode != http.StatusPermanentRedirect || !strings.HasSuffix(resp.Header.Get("Location"), "/playground/") {
+		t.Errorf("GET /playground: %d to %q, want a redirect to /playground/", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	_, tj := get("/tiles/tiles.json")
+	var doc struct {
+		Tiles       []string   `json:"tiles"`
+		Bounds      [4]float64 `json:"bounds"`
+		DataVersion string     `json:"data_version"`
+	}
+	if err := json.Unmarshal(tj, &doc); err != nil || doc.DataVersion != "test1" || len(doc.Tiles) != 1 ||
+		!(doc.Bounds[0] < 1.45 && doc.Bounds[2] > 1.75 && doc.Bounds[1] < 42.45 && doc.Bounds[3] > 42.6) {
+		t.Fatalf("tiles.json: %v %s", err, tj)
+	}
+	tile := strings.NewReplacer("{z}", "14", "{x}", "8261", "{y}", "6050").Replace(doc.Tiles[0]) // Andorra la Vella
+	resp, gz := get(tile, "Accept-Encoding", "gzip")
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Encoding") != "gzip" || resp.Header.Get("Content-Type") != "application/vnd.mapbox-vector-tile" {
+		t.Fatalf("GET %s: %d %v", tile, resp.StatusCode, resp.Header)
+	}
+	layers, err := mvt.UnmarshalGzipped(gz)
+	if err != nil || len(layers) != 1 || len(layers[0].Features) < 100 {
+		t.Fatalf("the tile of Andorra la Vella: %v, %d layers", err, len(layers))
+	}
+	if resp, _ := get(tile, "If-None-Match", resp.Header.Get("ETag")); resp.StatusCode != http.StatusNotModified {
+		t.Errorf("revalidating the tile: %d, want 304", resp.StatusCode)
+	}
+	for _, bad := range []string{"/tiles/15/0/0.mvt", "/tiles/3/8/0.mvt", "/tiles/14/08261/6050.mvt", "/tiles/14/8261/6050.png", "/tiles/", "/playground/nope.js"} {
+		if resp, body := get(bad); resp.StatusCode != 404 || resp.Header.Get("Content-Type") != "application/problem+json" {
+			t.Errorf("GET %s: %d %s, want a 404 problem", bad, resp.StatusCode, body)
+		}
+	}
+	if r := s.do(t, http.MethodPost, "/tiles/1/0/0.mvt", "", ""); r.status != 405 {
+		t.Errorf("POST to a tile: %d, want 405", r.status)
+	}
+}

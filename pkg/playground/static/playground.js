@@ -1,0 +1,667 @@
+// src/api.js
+var key = "";
+function setKey(k) {
+  key = k;
+}
+function hasKey() {
+  return key !== "";
+}
+function keyHint() {
+  return key === "" ? "" : `${key.slice(0, 3)}…${key.slice(-4)}`;
+}
+async function post(path, request) {
+  const headers = { "Content-Type": "application/json" };
+  if (key !== "") {
+    headers.Authorization = `Bearer ${key}`;
+  }
+  const res = await fetch(path, {
+    method: "POST",
+    headers,
+    body: JSON.stringify(request),
+    cache: "no-store",
+    credentials: "omit",
+    referrerPolicy: "no-referrer"
+  });
+  const raw = await res.text();
+  let body;
+  try {
+    body = JSON.parse(raw);
+  } catch {
+    body = { title: "Not JSON", detail: raw.slice(0, 500) };
+  }
+  return { status: res.status, ok: res.ok, body, raw, path, request };
+}
+async function get(path) {
+  const res = await fetch(path, { cache: "no-store", credentials: "omit" });
+  if (!res.ok) {
+    throw new Error(`GET ${path}: ${res.status}`);
+  }
+  return res.json();
+}
+
+// src/map.js
+import * as maplibregl from "./maplibre-gl.js";
+var major = ["motorway", "trunk", "primary", "motorway_link", "trunk_link", "primary_link"];
+var middle = ["secondary", "tertiary", "secondary_link", "tertiary_link"];
+var paths = ["footway", "path", "cycleway", "bridleway", "steps", "corridor", "pedestrian", "track"];
+function roadLayers() {
+  const width = (base) => ["interpolate", ["exponential", 1.6], ["zoom"], 8, base * 0.4, 14, base * 2, 18, base * 8];
+  const road = (id, filter, color, base, extra = {}) => ({
+    id,
+    type: "line",
+    source: "roads",
+    "source-layer": "roads",
+    filter,
+    layout: { "line-cap": "round", "line-join": "round" },
+    paint: { "line-color": color, "line-width": width(base), ...extra }
+  });
+  const cls = ["get", "class"];
+  return [
+    road("roads-paths", ["in", cls, ["literal", paths]], "#9a8f7a", 0.6, { "line-dasharray": [2, 1.5] }),
+    road("roads-minor", ["!", ["in", cls, ["literal", [...major, ...middle, ...paths]]]], "#ffffff", 1.2),
+    road("roads-middle", ["in", cls, ["literal", middle]], "#f7d77a", 1.8),
+    road("roads-major", ["in", cls, ["literal", major]], "#e8945a", 2.4)
+  ];
+}
+function createMap(tileJSON) {
+  maplibregl.setWorkerUrl(new URL("maplibre-gl-worker.js", import.meta.url).href);
+  const tiles = tileJSON.tiles.map((t) => decodeURI(new URL(t, window.location.href).href));
+  const [w, s, e, n] = tileJSON.bounds;
+  const map = new maplibregl.Map({
+    container: "map",
+    bounds: [[w, s], [e, n]],
+    fitBoundsOptions: { padding: 20 },
+    maxBounds: [[w - 1, s - 1], [e + 1, n + 1]],
+    attributionControl: { compact: false },
+    style: {
+      version: 8,
+      sources: {
+        roads: {
+          type: "vector",
+          tiles,
+          minzoom: tileJSON.minzoom,
+          maxzoom: tileJSON.maxzoom,
+          bounds: tileJSON.bounds,
+          attribution: tileJSON.attribution
+        }
+      },
+      layers: [{ id: "land", type: "background", paint: { "background-color": "#efece4" } }, ...roadLayers()]
+    }
+  });
+  map.addControl(new maplibregl.NavigationControl({ showCompass: false }));
+  map.addControl(new maplibregl.ScaleControl({ unit: "metric" }));
+  map.getCanvas().style.cursor = "crosshair";
+  return map;
+}
+function geojsonSource(map, id) {
+  if (!map.getSource(id)) {
+    map.addSource(id, { type: "geojson", data: { type: "FeatureCollection", features: [] } });
+  }
+  return map.getSource(id);
+}
+function setData(map, id, features) {
+  geojsonSource(map, id).setData({ type: "FeatureCollection", features });
+}
+function marker(map, lngLat, label, color = "#1f5fbf") {
+  const e = document.createElement("div");
+  e.className = "pin";
+  e.textContent = label;
+  e.style.background = color;
+  return new maplibregl.Marker({ element: e }).setLngLat(lngLat).addTo(map);
+}
+function popup(map, lngLat, text) {
+  return new maplibregl.Popup({ closeButton: false }).setLngLat(lngLat).setText(text).addTo(map);
+}
+function describeRoads(map, out) {
+  const layers = ["roads-paths", "roads-minor", "roads-middle", "roads-major"];
+  map.on("mousemove", (e) => {
+    const f = map.queryRenderedFeatures(e.point, { layers })[0];
+    if (!f) {
+      out.textContent = "Point at a road to see what the router knows of it.";
+      return;
+    }
+    const p = f.properties;
+    out.textContent = `${p.name ?? "unnamed"}${p.ref ? ` (${p.ref})` : ""}: ${p.class}, segment ${f.id}`;
+  });
+}
+
+// src/panel.js
+function el(tag, text, attrs = {}) {
+  const e = document.createElement(tag);
+  if (text !== void 0 && text !== null) {
+    e.textContent = String(text);
+  }
+  for (const [k, v] of Object.entries(attrs)) {
+    e.setAttribute(k, v);
+  }
+  return e;
+}
+function showAnswers(box, replies) {
+  box.replaceChildren(...replies.map(([label, r]) => answer(label, r)));
+}
+function answer(label, r) {
+  const div = el("div", null, { class: r.ok ? "answer ok" : "answer problem", "data-path": r.path });
+  div.append(el("h3", `${label}: ${r.status} ${r.ok ? "OK" : r.body.title ?? ""}`));
+  const dl = el("dl");
+  const row = (k, v, cls) => {
+    dl.append(el("dt", k), el("dd", v ?? "—", { class: cls }));
+  };
+  if (r.ok) {
+    row("request_id", r.body.request_id, "request-id");
+    row("credits_charged", r.body.credits_charged, "credits");
+    row("data_version", r.body.data_version, "data-version");
+  } else {
+    row("instance", r.body.instance, "request-id");
+    row("detail", r.body.detail);
+    for (const fe of r.body.errors ?? []) {
+      row(fe.field, fe.message);
+    }
+    if (r.status === 401) {
+      row("hint", "Enter a secret key (sk_…) above.");
+    }
+  }
+  div.append(dl);
+  const details = el("details");
+  details.append(el("summary", "raw JSON"), el("pre", JSON.stringify(r.body, null, 2), { class: "raw" }));
+  div.append(details);
+  return div;
+}
+function busy(box, what) {
+  box.replaceChildren(el("p", `${what}…`, { class: "note" }));
+}
+function formatDuration(s) {
+  if (s === null || s === void 0) {
+    return "—";
+  }
+  if (s >= 3600) {
+    const h = Math.floor(s / 3600);
+    const m = Math.round(s % 3600 / 60);
+    return `${h} h ${String(m).padStart(2, "0")}`;
+  }
+  if (s >= 60) {
+    return `${Math.floor(s / 60)} min ${String(Math.round(s % 60)).padStart(2, "0")}`;
+  }
+  return `${Math.round(s)} s`;
+}
+function formatDistance(m) {
+  if (m === null || m === void 0) {
+    return "—";
+  }
+  return m >= 1e3 ? `${(m / 1e3).toFixed(m >= 1e4 ? 1 : 2)} km` : `${Math.round(m)} m`;
+}
+
+// src/chart.js
+var maxSamples = 100;
+function distance(a, b) {
+  const r = 63710088e-1;
+  const rad = Math.PI / 180;
+  const dLat = (b[1] - a[1]) * rad;
+  const dLon = (b[0] - a[0]) * rad;
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a[1] * rad) * Math.cos(b[1] * rad) * Math.sin(dLon / 2) ** 2;
+  return 2 * r * Math.asin(Math.sqrt(h));
+}
+function along(line) {
+  const out = [0];
+  for (let i = 1; i < line.length; i++) {
+    out.push(out[i - 1] + distance(line[i - 1], line[i]));
+  }
+  return out;
+}
+function samplePoints(line) {
+  const cum = along(line);
+  const total = cum[cum.length - 1];
+  const n = Math.min(maxSamples, Math.max(2, line.length));
+  const out = [];
+  let j = 0;
+  for (let i = 0; i < n; i++) {
+    const d = total * i / (n - 1);
+    while (j < line.length - 2 && cum[j + 1] < d) {
+      j++;
+    }
+    const span = cum[j + 1] - cum[j];
+    const f = span > 0 ? Math.min(1, Math.max(0, (d - cum[j]) / span)) : 0;
+    const a = line[j];
+    const b = line[j + 1] ?? a;
+    out.push([+(a[0] + f * (b[0] - a[0])).toFixed(6), +(a[1] + f * (b[1] - a[1])).toFixed(6)]);
+  }
+  return out;
+}
+function drawProfile(svg, line, elevations) {
+  const w = 340;
+  const h = 120;
+  const pad = { l: 36, r: 6, t: 6, b: 18 };
+  const total = along(line).at(-1);
+  const known = elevations.filter((v) => v !== null);
+  svg.replaceChildren();
+  if (known.length === 0) {
+    svg.append(svgEl("text", { x: 10, y: 60 }, "no elevation coverage here"));
+    return;
+  }
+  const lo = Math.floor(Math.min(...known) / 50) * 50;
+  const hi = Math.max(lo + 50, Math.ceil(Math.max(...known) / 50) * 50);
+  const x = (i) => pad.l + (w - pad.l - pad.r) * i / (elevations.length - 1);
+  const y = (v) => h - pad.b - (h - pad.t - pad.b) * (v - lo) / (hi - lo);
+  let d = "";
+  elevations.forEach((v, i) => {
+    if (v !== null) {
+      d += `${d === "" || elevations[i - 1] === null ? "M" : "L"}${x(i).toFixed(1)},${y(v).toFixed(1)}`;
+    }
+  });
+  svg.append(
+    svgEl("path", { d, class: "profile" }),
+    svgEl("line", { x1: pad.l, y1: h - pad.b, x2: w - pad.r, y2: h - pad.b, class: "axis" }),
+    svgEl("text", { x: 2, y: y(hi) + 4 }, `${hi} m`),
+    svgEl("text", { x: 2, y: y(lo) }, `${lo} m`),
+    svgEl("text", { x: w - pad.r, y: h - 4, "text-anchor": "end" }, `${(total / 1e3).toFixed(1)} km`)
+  );
+  svg.dataset.points = String(elevations.length);
+}
+function svgEl(tag, attrs, text) {
+  const e = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    e.setAttribute(k, String(v));
+  }
+  if (text !== void 0) {
+    e.textContent = text;
+  }
+  return e;
+}
+
+// src/route.js
+var maxWaypoints = 50;
+function routeMode(map, ui) {
+  const points = [];
+  const pins = [];
+  let pending = 0;
+  map.addLayer({
+    id: "route-alternatives",
+    type: "line",
+    source: setSource(map, "routes"),
+    filter: [">", ["get", "id"], 0],
+    layout: { "line-cap": "round", "line-join": "round" },
+    paint: { "line-color": "#7d8da6", "line-width": 5, "line-opacity": 0.8 }
+  });
+  map.addLayer({
+    id: "route-best",
+    type: "line",
+    source: "routes",
+    filter: ["==", ["get", "id"], 0],
+    layout: { "line-cap": "round", "line-join": "round" },
+    paint: { "line-color": "#1f5fbf", "line-width": 6 }
+  });
+  function clear() {
+    points.length = 0;
+    pins.splice(0).forEach((p) => p.remove());
+    pending++;
+    setData(map, "routes", []);
+    ui.summary.replaceChildren();
+    ui.steps.replaceChildren();
+    ui.stepsTitle.hidden = true;
+    ui.chartBox.hidden = true;
+    ui.answers.replaceChildren();
+  }
+  async function request() {
+    const id = ++pending;
+    const req = {
+      coordinates: points.map((p) => [p.lng, p.lat]),
+      profile: ui.profile.value,
+      include_steps: true,
+      geometry_format: "geojson"
+    };
+    if (points.length === 2) {
+      req.alternatives = Number(ui.alternatives.value);
+    }
+    busy(ui.answers, "Routing");
+    const r = await post("/v1/directions", req);
+    if (id !== pending) {
+      return;
+    }
+    const replies = [["directions", r]];
+    if (!r.ok) {
+      setData(map, "routes", []);
+      showAnswers(ui.answers, replies);
+      return;
+    }
+    const routes = r.body.routes;
+    const features = routes.map((rt) => ({ type: "Feature", properties: { id: rt.id }, geometry: JSON.parse(rt.geometry) }));
+    setData(map, "routes", features);
+    showSummary(ui.summary, routes);
+    showSteps(ui, routes[0]);
+    showAnswers(ui.answers, replies);
+    const profile = await post("/v1/elevation", { coordinates: samplePoints(features[0].geometry.coordinates) });
+    if (id !== pending) {
+      return;
+    }
+    replies.push(["elevation profile", profile]);
+    showAnswers(ui.answers, replies);
+    if (profile.ok) {
+      ui.chartBox.hidden = false;
+      drawProfile(ui.chart, features[0].geometry.coordinates, profile.body.elevations_m);
+      const c = routes[0].elevation;
+      ui.climb.textContent = c ? `Climb ${Math.round(c.ascent_m)} m, descent ${Math.round(c.descent_m)} m, steepest ${(c.max_grade * 100).toFixed(1)} %` : "";
+    }
+    document.body.dataset.route = r.body.request_id;
+  }
+  ui.clear.addEventListener("click", clear);
+  ui.profile.addEventListener("change", () => points.length >= 2 && request());
+  ui.alternatives.addEventListener("change", () => points.length === 2 && request());
+  return {
+    click(lngLat) {
+      if (points.length >= maxWaypoints) {
+        return;
+      }
+      points.push(lngLat);
+      pins.push(marker(map, lngLat, String(points.length)));
+      if (points.length >= 2) {
+        request();
+      }
+    },
+    clear
+  };
+}
+function setSource(map, id) {
+  setData(map, id, []);
+  return id;
+}
+function showSummary(table, routes) {
+  table.replaceChildren(el("tr"));
+  table.firstChild.append(el("th", "route"), el("th", "distance"), el("th", "time"), el("th", "km/h"));
+  for (const rt of routes) {
+    const tr = el("tr", null, { class: rt.id === 0 ? "best" : "alternative" });
+    const s = rt.summary;
+    tr.append(
+      el("td", rt.id === 0 ? "best" : `alternative ${rt.id}`),
+      el("td", formatDistance(s.distance_m)),
+      el("td", formatDuration(s.duration_s)),
+      el("td", s.average_speed_kph === null ? "—" : s.average_speed_kph.toFixed(0))
+    );
+    table.append(tr);
+  }
+}
+function showSteps(ui, best) {
+  ui.steps.replaceChildren();
+  best.legs.forEach((leg, i) => {
+    for (const s of leg.steps ?? []) {
+      const li = el("li", null, { "data-leg": i, "data-maneuver": s.maneuver ?? "" });
+      li.append(
+        el("span", s.instruction, { class: "instruction" }),
+        el("span", `${formatDistance(s.distance_m)} · ${formatDuration(s.duration_s)}`, { class: "note" })
+      );
+      ui.steps.append(li);
+    }
+  });
+  ui.stepsTitle.hidden = false;
+}
+
+// src/isochrone.js
+var presets = {
+  time_minutes: { values: [5, 10, 15, 20, 30, 45, 60, 90, 120], picked: [10, 20, 30], unit: "min" },
+  distance_km: { values: [1, 2, 5, 10, 20, 50, 100], picked: [2, 5, 10], unit: "km" }
+};
+var maxContours = 4;
+var colors = ["#2a9d8f", "#8ab17d", "#e9c46a", "#e76f51"];
+function isochroneMode(map, ui) {
+  let origin = null;
+  let pin = null;
+  let pending = 0;
+  setData(map, "isochrone", []);
+  map.addLayer({
+    id: "isochrone-fill",
+    type: "fill",
+    source: "isochrone",
+    paint: { "fill-color": ["get", "color"], "fill-opacity": 0.3 }
+  });
+  map.addLayer({
+    id: "isochrone-line",
+    type: "line",
+    source: "isochrone",
+    paint: { "line-color": ["get", "color"], "line-width": 2 }
+  });
+  function budgets() {
+    return [...ui.budgets.querySelectorAll("input:checked")].map((i) => Number(i.value)).sort((a, b) => a - b);
+  }
+  function showPresets() {
+    const p = presets[ui.unit.value];
+    ui.budgets.querySelectorAll("label").forEach((l) => l.remove());
+    for (const v of p.values) {
+      const box = el("input", null, { type: "checkbox", value: v });
+      box.checked = p.picked.includes(v);
+      box.addEventListener("change", () => {
+        if (budgets().length > maxContours) {
+          box.checked = false;
+        }
+        p.picked = budgets();
+        request();
+      });
+      const label = el("label");
+      label.append(box, ` ${v} ${p.unit}`);
+      ui.budgets.append(label);
+    }
+  }
+  async function request() {
+    if (origin === null || budgets().length === 0) {
+      return;
+    }
+    const id = ++pending;
+    const field = ui.unit.value;
+    const req = {
+      origin: [origin.lng, origin.lat],
+      profile: ui.profile.value,
+      contours: budgets().map((v) => ({ [field]: v }))
+    };
+    busy(ui.answers, "Computing the isochrone");
+    const r = await post("/v1/isochrone", req);
+    if (id !== pending) {
+      return;
+    }
+    showAnswers(ui.answers, [["isochrone", r]]);
+    if (!r.ok) {
+      setData(map, "isochrone", []);
+      return;
+    }
+    const fs = r.body.features.features.map((f, i) => ({ ...f, properties: { ...f.properties, color: colors[i % colors.length] } }));
+    fs.sort((a, b) => b.properties.contour - a.properties.contour);
+    setData(map, "isochrone", fs);
+    ui.legend.replaceChildren(...r.body.features.features.map((f, i) => {
+      const li = el("li", `${f.properties.contour} ${f.properties.unit}`);
+      li.style.setProperty("--swatch", colors[i % colors.length]);
+      return li;
+    }));
+    document.body.dataset.isochrone = r.body.request_id;
+  }
+  ui.unit.addEventListener("change", () => {
+    showPresets();
+    request();
+  });
+  ui.profile.addEventListener("change", request);
+  showPresets();
+  return {
+    click(lngLat) {
+      origin = lngLat;
+      pin?.remove();
+      pin = marker(map, lngLat, "●", "#264653");
+      request();
+    }
+  };
+}
+
+// src/matrix.js
+var maxPoints = 10;
+function matrixMode(map, ui) {
+  const points = [];
+  const pins = [];
+  let pending = 0;
+  const name = (i) => String.fromCharCode(65 + i);
+  function clear() {
+    points.length = 0;
+    pins.splice(0).forEach((p) => p.remove());
+    pending++;
+    ui.table.replaceChildren();
+    ui.answers.replaceChildren();
+  }
+  async function request() {
+    const id = ++pending;
+    const coords = points.map((p) => [p.lng, p.lat]);
+    busy(ui.answers, "Computing the matrix");
+    const r = await post("/v1/matrix", { sources: coords, targets: coords, profile: ui.profile.value });
+    if (id !== pending) {
+      return;
+    }
+    showAnswers(ui.answers, [["matrix", r]]);
+    if (r.ok) {
+      heatTable(ui.table, r.body, name);
+      document.body.dataset.matrix = r.body.request_id;
+    }
+  }
+  ui.clear.addEventListener("click", clear);
+  ui.profile.addEventListener("change", () => points.length > 0 && request());
+  return {
+    click(lngLat) {
+      if (points.length >= maxPoints) {
+        return;
+      }
+      points.push(lngLat);
+      pins.push(marker(map, lngLat, name(points.length - 1), "#6a4c93"));
+      request();
+    },
+    clear
+  };
+}
+function heatTable(table, body, name) {
+  const all = body.durations.flat().filter((v) => v !== null && v > 0);
+  const lo = Math.min(...all);
+  const hi = Math.max(...all);
+  const head = el("tr");
+  head.append(el("th", "from \\ to"), ...body.durations.map((_, j) => el("th", name(j))));
+  const rows = body.durations.map((row, i) => {
+    const tr = el("tr");
+    tr.append(el("th", name(i)));
+    row.forEach((v, j) => {
+      const td = el("td", null, { "data-duration": v === null ? "null" : String(v) });
+      td.append(el("span", formatDuration(v)), el("span", formatDistance(body.distances[i][j]), { class: "note" }));
+      if (v !== null && hi > lo) {
+        const f = Math.min(1, Math.max(0, (v - lo) / (hi - lo)));
+        td.style.background = `hsl(${Math.round(120 * (1 - f))} 65% 80%)`;
+      }
+      tr.append(td);
+    });
+    return tr;
+  });
+  table.replaceChildren(head, ...rows);
+}
+
+// src/elevation.js
+function elevationMode(map, ui) {
+  let shown = null;
+  let pending = 0;
+  return {
+    async click(lngLat) {
+      const id = ++pending;
+      busy(ui.answers, "Sampling");
+      const r = await post("/v1/elevation", { coordinates: [[lngLat.lng, lngLat.lat]] });
+      if (id !== pending) {
+        return;
+      }
+      showAnswers(ui.answers, [["elevation", r]]);
+      shown?.remove();
+      if (!r.ok) {
+        ui.value.textContent = "";
+        return;
+      }
+      const v = r.body.elevations_m[0];
+      const text = v === null ? "outside elevation coverage" : `${Math.round(v)} m above sea level`;
+      ui.value.textContent = text;
+      shown = popup(map, lngLat, text);
+      document.body.dataset.elevation = r.body.request_id;
+    }
+  };
+}
+
+// src/main.js
+var $ = (id) => document.getElementById(id);
+var profiles = ["car", "moto", "truck", "bicycle", "pedestrian", "pedestrian_loaded"];
+function keyForm() {
+  const state = () => {
+    $("key-state").textContent = hasKey() ? `Key ${keyHint()} in use, in this tab only.` : "No key: the map and its roads are free, answers need a key.";
+    $("key-state").classList.toggle("warning", !hasKey());
+  };
+  $("key-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const k = $("key").value.trim();
+    $("key").value = "";
+    setKey(k);
+    state();
+    if (k !== "" && !k.startsWith("sk_")) {
+      $("key-state").textContent += " Only secret keys (sk_…) may call compute endpoints.";
+    }
+  });
+  $("forget").addEventListener("click", () => {
+    setKey("");
+    state();
+  });
+  state();
+}
+function tabs(modes) {
+  let current = "route";
+  for (const b of document.querySelectorAll("#modes button")) {
+    b.addEventListener("click", () => {
+      current = b.dataset.mode;
+      for (const o of document.querySelectorAll("#modes button")) {
+        o.setAttribute("aria-selected", String(o === b));
+      }
+      for (const s of document.querySelectorAll("section.mode")) {
+        s.hidden = s.id !== `mode-${current}`;
+      }
+    });
+  }
+  return () => modes[current];
+}
+function fillProfiles(available) {
+  for (const select of document.querySelectorAll("select.profile")) {
+    for (const p of profiles.filter((name) => available.includes(name))) {
+      select.append(new Option(p, p));
+    }
+  }
+}
+async function start() {
+  keyForm();
+  const [status, tileJSON] = await Promise.all([get("/v1/status"), get("/tiles/tiles.json")]);
+  $("data-version").textContent = status.data_version;
+  fillProfiles(status.profiles.map((p) => p.name));
+  const map = createMap(tileJSON);
+  await map.once("load");
+  describeRoads(map, $("road"));
+  const modes = {
+    route: routeMode(map, {
+      profile: $("route-profile"),
+      alternatives: $("route-alternatives"),
+      clear: $("route-clear"),
+      summary: $("route-summary"),
+      steps: $("steps"),
+      stepsTitle: $("steps-title"),
+      chartBox: $("route-chart"),
+      chart: $("chart"),
+      climb: $("chart-climb"),
+      answers: $("route-answers")
+    }),
+    isochrone: isochroneMode(map, {
+      profile: $("iso-profile"),
+      unit: $("iso-unit"),
+      budgets: $("iso-budgets"),
+      legend: $("iso-legend"),
+      answers: $("isochrone-answers")
+    }),
+    matrix: matrixMode(map, { profile: $("matrix-profile"), clear: $("matrix-clear"), table: $("matrix-table"), answers: $("matrix-answers") }),
+    elevation: elevationMode(map, { value: $("elevation-value"), answers: $("elevation-answers") })
+  };
+  const mode = tabs(modes);
+  map.on("click", (e) => mode().click(e.lngLat));
+  window.playground = { map };
+  map.once("idle", () => {
+    document.body.dataset.ready = "true";
+  });
+}
+start().catch((err) => {
+  document.body.dataset.ready = "failed";
+  console.error("playground: could not start:", err);
+});

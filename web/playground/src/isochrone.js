@@ -1,0 +1,100 @@
+// Isochrone mode: an origin clicked on the map, the budgets picked from
+// presets (1 to 4), the contours drawn nested, the largest underneath.
+import { post } from './api.js';
+import { marker, setData } from './map.js';
+import { busy, el, showAnswers } from './panel.js';
+
+const presets = {
+  time_minutes: { values: [5, 10, 15, 20, 30, 45, 60, 90, 120], picked: [10, 20, 30], unit: 'min' },
+  distance_km: { values: [1, 2, 5, 10, 20, 50, 100], picked: [2, 5, 10], unit: 'km' },
+};
+const maxContours = 4;
+const colors = ['#2a9d8f', '#8ab17d', '#e9c46a', '#e76f51']; // nearest to farthest
+
+export function isochroneMode(map, ui) {
+  let origin = null;
+  let pin = null;
+  let pending = 0;
+
+  setData(map, 'isochrone', []);
+  map.addLayer({
+    id: 'isochrone-fill', type: 'fill', source: 'isochrone',
+    paint: { 'fill-color': ['get', 'color'], 'fill-opacity': 0.3 },
+  });
+  map.addLayer({
+    id: 'isochrone-line', type: 'line', source: 'isochrone',
+    paint: { 'line-color': ['get', 'color'], 'line-width': 2 },
+  });
+
+  function budgets() {
+    return [...ui.budgets.querySelectorAll('input:checked')].map((i) => Number(i.value)).sort((a, b) => a - b);
+  }
+
+  function showPresets() {
+    const p = presets[ui.unit.value];
+    ui.budgets.querySelectorAll('label').forEach((l) => l.remove());
+    for (const v of p.values) {
+      const box = el('input', null, { type: 'checkbox', value: v });
+      box.checked = p.picked.includes(v);
+      box.addEventListener('change', () => {
+        if (budgets().length > maxContours) {
+          box.checked = false;
+        }
+        p.picked = budgets();
+        request();
+      });
+      const label = el('label');
+      label.append(box, ` ${v} ${p.unit}`);
+      ui.budgets.append(label);
+    }
+  }
+
+  async function request() {
+    if (origin === null || budgets().length === 0) {
+      return;
+    }
+    const id = ++pending;
+    const field = ui.unit.value;
+    const req = {
+      origin: [origin.lng, origin.lat],
+      profile: ui.profile.value,
+      contours: budgets().map((v) => ({ [field]: v })),
+    };
+    busy(ui.answers, 'Computing the isochrone');
+    const r = await post('/v1/isochrone', req);
+    if (id !== pending) {
+      return;
+    }
+    showAnswers(ui.answers, [['isochrone', r]]);
+    if (!r.ok) {
+      setData(map, 'isochrone', []);
+      return;
+    }
+    // Largest first, so the smaller contours are drawn over it.
+    const fs = r.body.features.features.map((f, i) => ({ ...f, properties: { ...f.properties, color: colors[i % colors.length] } }));
+    fs.sort((a, b) => b.properties.contour - a.properties.contour);
+    setData(map, 'isochrone', fs);
+    ui.legend.replaceChildren(...r.body.features.features.map((f, i) => {
+      const li = el('li', `${f.properties.contour} ${f.properties.unit}`);
+      li.style.setProperty('--swatch', colors[i % colors.length]);
+      return li;
+    }));
+    document.body.dataset.isochrone = r.body.request_id; // for tests: this answer is drawn
+  }
+
+  ui.unit.addEventListener('change', () => {
+    showPresets();
+    request();
+  });
+  ui.profile.addEventListener('change', request);
+  showPresets();
+
+  return {
+    click(lngLat) {
+      origin = lngLat;
+      pin?.remove();
+      pin = marker(map, lngLat, '●', '#264653');
+      request();
+    },
+  };
+}

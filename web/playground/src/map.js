@@ -1,0 +1,94 @@
+// The map: MapLibre over the release's own road tiles (/tiles/), and the
+// layers the panels draw their answers into.
+import * as maplibregl from './maplibre-gl.js';
+
+const major = ['motorway', 'trunk', 'primary', 'motorway_link', 'trunk_link', 'primary_link'];
+const middle = ['secondary', 'tertiary', 'secondary_link', 'tertiary_link'];
+const paths = ['footway', 'path', 'cycleway', 'bridleway', 'steps', 'corridor', 'pedestrian', 'track'];
+
+// roadLayers draws roads by class: paths dashed, then streets, then the
+// main roads on top, wider as the zoom grows.
+function roadLayers() {
+  const width = (base) => ['interpolate', ['exponential', 1.6], ['zoom'], 8, base * 0.4, 14, base * 2, 18, base * 8];
+  const road = (id, filter, color, base, extra = {}) => ({
+    id, type: 'line', source: 'roads', 'source-layer': 'roads', filter,
+    layout: { 'line-cap': 'round', 'line-join': 'round' },
+    paint: { 'line-color': color, 'line-width': width(base), ...extra },
+  });
+  const cls = ['get', 'class'];
+  return [
+    road('roads-paths', ['in', cls, ['literal', paths]], '#9a8f7a', 0.6, { 'line-dasharray': [2, 1.5] }),
+    road('roads-minor', ['!', ['in', cls, ['literal', [...major, ...middle, ...paths]]]], '#ffffff', 1.2),
+    road('roads-middle', ['in', cls, ['literal', middle]], '#f7d77a', 1.8),
+    road('roads-major', ['in', cls, ['literal', major]], '#e8945a', 2.4),
+  ];
+}
+
+/** createMap draws the release's roads in #map, framed on their bounds. */
+export function createMap(tileJSON) {
+  maplibregl.setWorkerUrl(new URL('maplibre-gl-worker.js', import.meta.url).href);
+  const tiles = tileJSON.tiles.map((t) => decodeURI(new URL(t, window.location.href).href));
+  const [w, s, e, n] = tileJSON.bounds;
+  const map = new maplibregl.Map({
+    container: 'map',
+    bounds: [[w, s], [e, n]],
+    fitBoundsOptions: { padding: 20 },
+    maxBounds: [[w - 1, s - 1], [e + 1, n + 1]],
+    attributionControl: { compact: false },
+    style: {
+      version: 8,
+      sources: {
+        roads: {
+          type: 'vector', tiles, minzoom: tileJSON.minzoom, maxzoom: tileJSON.maxzoom,
+          bounds: tileJSON.bounds, attribution: tileJSON.attribution,
+        },
+      },
+      layers: [{ id: 'land', type: 'background', paint: { 'background-color': '#efece4' } }, ...roadLayers()],
+    },
+  });
+  map.addControl(new maplibregl.NavigationControl({ showCompass: false }));
+  map.addControl(new maplibregl.ScaleControl({ unit: 'metric' }));
+  map.getCanvas().style.cursor = 'crosshair';
+  return map;
+}
+
+/** ensureSource adds an empty GeoJSON source once and returns it. */
+export function geojsonSource(map, id) {
+  if (!map.getSource(id)) {
+    map.addSource(id, { type: 'geojson', data: { type: 'FeatureCollection', features: [] } });
+  }
+  return map.getSource(id);
+}
+
+/** setData replaces a GeoJSON source's features. */
+export function setData(map, id, features) {
+  geojsonSource(map, id).setData({ type: 'FeatureCollection', features });
+}
+
+/** marker puts a labelled pin on the map and returns it (remove() takes it away). */
+export function marker(map, lngLat, label, color = '#1f5fbf') {
+  const e = document.createElement('div');
+  e.className = 'pin';
+  e.textContent = label;
+  e.style.background = color;
+  return new maplibregl.Marker({ element: e }).setLngLat(lngLat).addTo(map);
+}
+
+/** popup shows text at a point. */
+export function popup(map, lngLat, text) {
+  return new maplibregl.Popup({ closeButton: false }).setLngLat(lngLat).setText(text).addTo(map);
+}
+
+/** describeRoads tells, in the footer, what the router knows of the road under the pointer. */
+export function describeRoads(map, out) {
+  const layers = ['roads-paths', 'roads-minor', 'roads-middle', 'roads-major'];
+  map.on('mousemove', (e) => {
+    const f = map.queryRenderedFeatures(e.point, { layers })[0];
+    if (!f) {
+      out.textContent = 'Point at a road to see what the router knows of it.';
+      return;
+    }
+    const p = f.properties;
+    out.textContent = `${p.name ?? 'unnamed'}${p.ref ? ` (${p.ref})` : ''}: ${p.class}, segment ${f.id}`;
+  });
+}
