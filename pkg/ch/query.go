@@ -41,6 +41,8 @@ type Query struct {
 	dist     []int64      // per node, for tables: centimetres, valid where the label is
 	st       *graph.State // conditions in force, nil for none
 	via      *viaScratch  // for Vias, allocated on first use
+	hops     []hop        // a path's hierarchy edges, while unpacking it
+	stack    []hop        // expand's
 }
 
 // NewQuery allocates scratch space for h.
@@ -195,13 +197,6 @@ func (q *Query) nextGen() {
 	if q.gen == 0 {
 		clear(q.fwd.labels)
 		clear(q.bwd.labels)
-		if v := q.via; v != nil {
-			clear(v.onRoute)
-			for d := range 2 {
-				clear(v.carry[d])
-				clear(v.cones[d].at)
-			}
-		}
 		q.gen = 1
 	}
 }

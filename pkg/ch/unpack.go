@@ -6,7 +6,7 @@ func (q *Query) unpackPath(cost, meet uint32, buf []uint32) Result {
 	r := Result{Cost: cost}
 	start := len(buf)
 	// Forward chain, collected backwards from the meeting node.
-	var chain []hop
+	chain := q.hops[:0]
 	v := meet
 	for l := q.fwd.labels[v]; l.middle != seedMark; l = q.fwd.labels[v] {
 		chain = append(chain, hop{from: l.parent, to: v, middle: l.middle, weight: l.weight})
@@ -15,11 +15,12 @@ func (q *Query) unpackPath(cost, meet uint32, buf []uint32) Result {
 	r.Source = int(q.fwd.labels[v].parent)
 	buf = append(buf, v)
 	for i := len(chain) - 1; i >= 0; i-- {
-		buf = q.h.expand(buf, chain[i])
+		buf = q.expand(buf, chain[i])
 	}
+	q.hops = chain
 	v = meet
 	for l := q.bwd.labels[v]; l.middle != seedMark; l = q.bwd.labels[v] {
-		buf = q.h.expand(buf, hop{from: v, to: l.parent, middle: l.middle, weight: l.weight})
+		buf = q.expand(buf, hop{from: v, to: l.parent, middle: l.middle, weight: l.weight})
 		v = l.parent
 	}
 	r.Target = int(q.bwd.labels[v].parent)
@@ -34,10 +35,11 @@ type hop struct {
 
 // expand appends the original nodes of h after its first one (which the
 // caller has already appended), replacing shortcuts by their two halves
-// until only original edges remain. It keeps an explicit stack: shortcut
-// nesting can be deep on a long route.
-func (h *Hierarchy) expand(buf []uint32, first hop) []uint32 {
-	stack := []hop{first}
+// until only original edges remain. It keeps an explicit stack, the
+// query's, reused: shortcut nesting can be deep on a long route.
+func (q *Query) expand(buf []uint32, first hop) []uint32 {
+	h := q.h
+	stack := append(q.stack[:0], first)
 	for len(stack) > 0 {
 		e := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -48,6 +50,7 @@ func (h *Hierarchy) expand(buf []uint32, first hop) []uint32 {
 		down, up := h.halves(e)
 		stack = append(stack, up, down) // down is expanded first
 	}
+	q.stack = stack
 	return buf
 }
 

@@ -18,23 +18,18 @@ type Via struct {
 	at            int32 // Node's position in the down cone
 }
 
-// viaScratch is Vias's memory, allocated on first use: the nodes each
-// upward search settled in order, the route index each settled node
-// carries per side, the route's arcs by node, and the two cones.
+// viaScratch is Vias's memory, allocated on first use and kept small, as
+// a sweep's speed is its memory's: the route's arcs by node (marks cleared
+// by the next call), the nodes each upward search settled in order, and
+// the two cones.
 type viaScratch struct {
+	route   []uint32
+	onRoute []int32 // per node: its index in route, or -1
 	settled [2][]uint32
-	carry   [2][]stampedIndex
-	onRoute []stampedIndex
 	cones   [2]cone
 }
 
 const fromSearch = ^uint32(0)
-
-// stampedIndex is an index valid when gen is the query's.
-type stampedIndex struct {
-	gen uint32
-	i   int32
-}
 
 // Vias finds candidate via nodes for alternatives to route, a path from a
 // source seed to a target seed (its arcs, as Shortest returns them), by
@@ -66,22 +61,28 @@ func (q *Query) Vias(sources, targets []search.Seed, route, around []uint32, lim
 	for i, t := range targets {
 		q.improve(&q.bwd, t.Node, shift-t.Cost, uint32(i), seedMark, 0)
 	}
+	for _, a := range v.route {
+		v.onRoute[a] = -1
+	}
+	v.route = append(v.route[:0], route...)
 	for i, a := range route {
-		v.onRoute[a] = stampedIndex{q.gen, int32(i)}
+		v.onRoute[a] = int32(i)
 	}
 	// A path through u costs f(u) + b(u) − shift with both at least 0.
 	stop := search.Add(limit, shift)
 	v.cones[1].none = int32(len(route))
 	for d, s := range [2]*side{&q.fwd, &q.bwd} {
+		c := &v.cones[d]
+		c.reset(v.settled[d])
 		v.settled[d] = q.settleBelow(s, stop, v.settled[d][:0])
-		q.carryRoute(s, v.settled[d], v.carry[d], v.cones[d].none, d == 1)
-		q.sweep(&v.cones[d], s, v.carry[d], around)
+		q.markSettled(c, s, v.settled[d])
+		q.sweep(c, around)
 	}
 	down, up := &v.cones[0], &v.cones[1]
 	for i, x := range down.nodes {
 		u := x &^ onCycle
-		j := up.at[u].i
-		if up.at[u].gen != q.gen || down.cost[i] == search.Unreached || up.cost[j] == search.Unreached {
+		j := up.at[u]
+		if j < 0 || down.cost[i] == search.Unreached || up.cost[j] == search.Unreached {
 			continue
 		}
 		total := uint64(down.cost[i]) + uint64(up.cost[j])
@@ -98,14 +99,19 @@ func (q *Query) Vias(sources, targets []search.Seed, route, around []uint32, lim
 func (q *Query) viaScratch() *viaScratch {
 	if q.via == nil {
 		n := len(q.fwd.labels)
-		q.via = &viaScratch{onRoute: make([]stampedIndex, n)}
-		for d := range 2 {
-			q.via.carry[d] = make([]stampedIndex, n)
-		}
-		q.via.cones[0] = cone{first: q.h.DnFirst, list: q.h.Dn, none: -1, at: make([]stampedIndex, n)}
-		q.via.cones[1] = cone{first: q.h.UpFirst, list: q.h.Up, backward: true, at: make([]stampedIndex, n)}
+		q.via = &viaScratch{onRoute: unseenArray(n)}
+		q.via.cones[0] = cone{first: q.h.DnFirst, list: q.h.Dn, none: -1, at: unseenArray(n)}
+		q.via.cones[1] = cone{first: q.h.UpFirst, list: q.h.Up, backward: true, at: unseenArray(n)}
 	}
 	return q.via
+}
+
+func unseenArray(n int) []int32 {
+	a := make([]int32, n)
+	for i := range a {
+		a[i] = notSeen
+	}
+	return a
 }
 
 // settleBelow runs side s's upward search until its smallest key reaches
@@ -122,18 +128,21 @@ func (q *Query) settleBelow(s *side, stop uint32, order []uint32) []uint32 {
 	return order
 }
 
-// carryRoute gives each node an upward search settled the route index its
-// tree path carries: its own when it is on the route, else its parent's
-// (settled before it) carried past the edge between, and for a seed none.
-func (q *Query) carryRoute(s *side, settled []uint32, carry []stampedIndex, none int32, backward bool) {
-	for _, u := range settled {
-		i := none
-		if r := q.via.onRoute[u]; r.gen == q.gen {
-			i = r.i
+// markSettled notes, in cone c, the label of each node side s's upward
+// search settled and the route index its tree path carries: its own when
+// it is on the route, else its parent's (settled before it) carried past
+// the edge between, and for a seed none.
+func (q *Query) markSettled(c *cone, s *side, settled []uint32) {
+	c.pre = c.pre[:0]
+	for k, u := range settled {
+		i := c.none
+		if r := q.via.onRoute[u]; r >= 0 {
+			i = r
 		} else if l := &s.labels[u]; l.middle != seedMark {
-			i = q.through(carry[l.parent].i, l.middle, backward)
+			i = q.through(c.pre[settledAt-c.at[l.parent]].route, l.middle, c.backward)
 		}
-		carry[u] = stampedIndex{q.gen, i}
+		c.at[u] = settledAt - int32(k)
+		c.pre = append(c.pre, preLabel{cost: s.labels[u].cost, route: i})
 	}
 }
 
@@ -144,7 +153,7 @@ func (q *Query) ViaPath(v Via, buf []uint32) Result {
 	start := len(buf)
 	down, up := &q.via.cones[0], &q.via.cones[1]
 	// The way in, collected backwards: cone edges, then the upward tree.
-	var chain []hop
+	chain := q.hops[:0]
 	u, i := v.Node, v.at
 	for ; down.edge[i] != fromSearch; i = down.from[i] {
 		e := at(down.list, down.edge[i])
@@ -158,17 +167,18 @@ func (q *Query) ViaPath(v Via, buf []uint32) Result {
 	r.Source = int(q.fwd.labels[u].parent)
 	buf = append(buf, u)
 	for k := len(chain) - 1; k >= 0; k-- {
-		buf = q.h.expand(buf, chain[k])
+		buf = q.expand(buf, chain[k])
 	}
+	q.hops = chain
 	// The way out, in order.
-	u, i = v.Node, up.at[v.Node].i
+	u, i = v.Node, up.at[v.Node]
 	for ; up.edge[i] != fromSearch; i = up.from[i] {
 		e := at(up.list, up.edge[i])
-		buf = q.h.expand(buf, hop{from: u, to: e.other, middle: e.middle, weight: e.weight})
+		buf = q.expand(buf, hop{from: u, to: e.other, middle: e.middle, weight: e.weight})
 		u = e.other
 	}
 	for l := q.bwd.labels[u]; l.middle != seedMark; l = q.bwd.labels[u] {
-		buf = q.h.expand(buf, hop{from: u, to: l.parent, middle: l.middle, weight: l.weight})
+		buf = q.expand(buf, hop{from: u, to: l.parent, middle: l.middle, weight: l.weight})
 		u = l.parent
 	}
 	r.Target = int(q.bwd.labels[u].parent)

@@ -42,8 +42,8 @@ func (r *Router) locallyOptimal(q *ch.Query, e Ends, leg Leg, bestCost uint32, c
 	if x == y {
 		return true, cum
 	}
-	res, ok := q.Shortest([]search.Seed{{Node: arcs[x]}}, []search.Seed{{Node: arcs[y]}}, nil)
-	return ok && uint64(res.Cost) == cum[y]-cum[x], cum
+	c, ok := q.Cost([]search.Seed{{Node: arcs[x]}}, []search.Seed{{Node: arcs[y]}})
+	return ok && uint64(c) == cum[y]-cum[x], cum
 }
 
 // turnWeight is the weight of the turn a→b under st; ok is false when there
