@@ -104,13 +104,18 @@ func (r *Router) Alternatives(ctx context.Context, best *Route, n int) []*Route 
 
 // aroundRoute lists the arcs whose hierarchy cones hold the candidates:
 // the best route's arcs and every arc one turn off them, where a detour
-// may begin.
+// may begin (U-turns aside: no detour worth showing starts by turning
+// back).
 func (w *altScratch) aroundRoute(g *graph.Graph, arcs []uint32) []uint32 {
 	out := append(w.around[:0], arcs...)
-	for _, a := range arcs {
+	for i, a := range arcs {
+		s, _ := g.ArcSegment(a)
 		begin, end := g.Turns.Out(a)
-		for i := begin; i < end; i++ {
-			to, _, _ := g.Turn(i)
+		for j := begin; j < end; j++ {
+			to, _, _ := g.Turn(j)
+			if t, _ := g.ArcSegment(to); t == s || i+1 < len(arcs) && to == arcs[i+1] {
+				continue
+			}
 			out = append(out, to)
 		}
 	}
