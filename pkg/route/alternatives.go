@@ -26,7 +26,7 @@ const (
 	// maxChecks bounds the candidates unpacked and checked per call
 	// (besides one per alternative asked for): they come best first, and
 	// the later ones rarely pass.
-	maxChecks = 8
+	maxChecks = 12
 )
 
 // Alternatives finds up to n routes from a to b that differ from best (a
