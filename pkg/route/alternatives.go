@@ -109,14 +109,12 @@ func (r *Router) Alternatives(ctx context.Context, best *Route, n int) []*Route 
 func (w *altScratch) aroundRoute(g *graph.Graph, arcs []uint32) []uint32 {
 	out := append(w.around[:0], arcs...)
 	for i, a := range arcs {
-		s, _ := g.ArcSegment(a)
+		back := g.ArcOf[g.ArcSegRef(a)^1] // the U-turn's arc (NoArc on a one-way road)
 		begin, end := g.Turns.Out(a)
 		for j := begin; j < end; j++ {
-			to, _, _ := g.Turn(j)
-			if t, _ := g.ArcSegment(to); t == s || i+1 < len(arcs) && to == arcs[i+1] {
-				continue
+			if to, _, _ := g.Turn(j); to != back && (i+1 == len(arcs) || to != arcs[i+1]) {
+				out = append(out, to)
 			}
-			out = append(out, to)
 		}
 	}
 	return out
