@@ -1,7 +1,7 @@
 package main
 
 // Admin commands: staff tools over the ledger (accounts, credits, keys,
-// caps, usage) and its maintenance (init, verify, migrate). Each command
+// caps, usage) and its maintenance (init, verify, migrate, recover). Each command
 // reaches the ledger named by --ledger, does one thing, prints JSON on
 // stdout and lets go of it. With an embedded ledger that a mapd serves, the
 // command runs inside that mapd, through its admin socket (pkg/admin), so
@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mapsco/maps/pkg/ledger"
@@ -36,7 +37,7 @@ func newAdminCommands() []*cobra.Command {
 		ledgerGroup("credits", "Add prepaid credits to an account", creditsAddCmd),
 		ledgerGroup("key", "Issue, rotate and revoke API keys", keyIssueCmd, keyRotateCmd, keyRevokeCmd),
 		ledgerGroup("caps", "Set an account's spend caps", capsSetCmd),
-		ledgerGroup("ledger", "Create, check and migrate the ledger itself", ledgerInitCmd, ledgerVerifyCmd, ledgerMigrateCmd),
+		ledgerGroup("ledger", "Create, check, migrate and recover the ledger itself", ledgerInitCmd, ledgerVerifyCmd, ledgerMigrateCmd, ledgerRecoverCmd),
 	}
 }
 
@@ -317,7 +318,7 @@ changes nothing and says so.`,
 func ledgerVerifyCmd(lf *ledgerFlag) *cobra.Command {
 	return &cobra.Command{
 		Use:   "verify",
-		Short: "Check that every balance equals grants minus charges; exit 1 if not",
+		Short: "Check that every balance equals grants minus charges, and (embedded) every page, record and the journal; exit 1 if not",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return withLedger(cmd, lf, false, func(ctx context.Context, s ledger.Admin) error {
@@ -328,15 +329,45 @@ func ledgerVerifyCmd(lf *ledgerFlag) *cobra.Command {
 				if report.Mismatches == nil {
 					report.Mismatches = []ledger.Mismatch{}
 				}
-				if err := printJSON(cmd, map[string]any{"ok": report.OK(), "accounts": report.Accounts,
-					"mismatches": report.Mismatches}); err != nil {
+				out := map[string]any{"ok": report.OK(), "accounts": report.Accounts, "mismatches": report.Mismatches}
+				if report.Journal != nil {
+					out["journal"], out["damage"] = report.Journal, append([]string{}, report.Damage...)
+				}
+				if err := printJSON(cmd, out); err != nil {
 					return err
 				}
-				if !report.OK() {
+				switch {
+				case len(report.Damage) > 0:
+					return fmt.Errorf("ledger verify: the ledger's files are damaged: %s", strings.Join(report.Damage, "; "))
+				case !report.OK():
 					return fmt.Errorf("ledger verify: %d of %d accounts do not balance", len(report.Mismatches), report.Accounts)
 				}
 				return nil
 			})
+		},
+	}
+}
+
+// ledgerRecoverCmd is the only way past a damaged journal: it applies what
+// is intact and prints what is lost.
+func ledgerRecoverCmd(lf *ledgerFlag) *cobra.Command {
+	return &cobra.Command{
+		Use:   "recover",
+		Short: "Open an embedded ledger whose journal is damaged: apply every intact record and report what is lost",
+		Long: `recover is for an embedded ledger that Open refuses because its journal is damaged or truncated
+(mapd serve and every other command then stop with "journal ... is damaged at offset ..."). It applies
+every intact charge and cancellation of the journal, before and after the damage, closes the ledger
+cleanly and prints a report: the damaged byte ranges, how many records were applied and about how many
+were lost. The charges in the damaged bytes are lost (served, not billed), and so may be cancellations
+(a failed request stays charged). Run it with mapd stopped, after copying both files aside; then run
+mapd ledger verify. It cannot repair a damaged bbolt file: restore that from a backup.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			rep, err := ledger.Recover(cmd.Context(), lf.dsn, ledger.Options{Logger: adminLogger()})
+			if err != nil {
+				return err
+			}
+			return printJSON(cmd, rep)
 		},
 	}
 }

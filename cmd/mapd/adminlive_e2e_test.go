@@ -186,8 +186,14 @@ func TestAdminLive(t *testing.T) {
 	}
 
 	// No mapd: the same commands open the file and print the same.
+	// ledger verify describes the journal too, which differs between the
+	// serving process (the charges of its epoch) and a fresh open (none).
 	for _, args := range stable {
-		if got, want := mustCLI(t, with(args...)...), live[strings.Join(args, " ")]; string(got) != string(want) {
+		got, want := mustCLI(t, with(args...)...), live[strings.Join(args, " ")]
+		if args[0] == "ledger" && args[1] == "verify" {
+			got, want = withoutJournal(t, got), withoutJournal(t, want)
+		}
+		if string(got) != string(want) {
 			t.Errorf("mapd %s: with mapd stopped it printed\n%s\nthrough the socket\n%s", strings.Join(args, " "), got, want)
 		}
 	}
@@ -249,4 +255,20 @@ func TestAdminNoSilentLedger(t *testing.T) {
 	if out := jsonOut(t, "ledger", "init", "--ledger", typo); out["created"] != true {
 		t.Errorf("ledger init printed %v", out)
 	}
+}
+
+// withoutJournal drops the journal's description from ledger verify's
+// output, after checking that it is there.
+func withoutJournal(t *testing.T, out []byte) []byte {
+	t.Helper()
+	var v map[string]any
+	if err := json.Unmarshal(out, &v); err != nil {
+		t.Fatalf("ledger verify printed %q: %v", out, err)
+	}
+	if j, ok := v["journal"].(map[string]any); !ok || j["size"] == nil {
+		t.Errorf("ledger verify does not describe the journal: %s", out)
+	}
+	delete(v, "journal")
+	b, _ := json.Marshal(v)
+	return b
 }

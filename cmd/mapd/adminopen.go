@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -46,7 +47,7 @@ const lockedRetry = 2 * time.Second
 // openAdmin returns what the command runs against and how to let go of
 // it. Only when create is true may it create a ledger.
 func openAdmin(ctx context.Context, lf *ledgerFlag, create bool) (ledger.Admin, func() error, error) {
-	opts := ledger.Options{MustExist: !create}
+	opts := ledger.Options{MustExist: !create, Logger: adminLogger()}
 	if !ledger.Embedded(lf.dsn) {
 		store, err := ledger.OpenWith(ctx, lf.dsn, opts)
 		if err != nil {
@@ -79,6 +80,11 @@ func openAdmin(ctx context.Context, lf *ledgerFlag, create bool) (ledger.Admin, 
 	}
 	return store, store.Close, nil
 }
+
+// adminLogger is where the ledger's messages go when a command opens it
+// itself (a journal converted to the current format): stderr, as text,
+// beside the command's JSON on stdout.
+func adminLogger() *slog.Logger { return slog.New(slog.NewTextHandler(os.Stderr, nil)) }
 
 // ledgerExists reports whether the ledger is there already, for ledger init.
 func ledgerExists(ctx context.Context, lf *ledgerFlag) bool {

@@ -125,6 +125,13 @@ func contractRefusedKeys(t *testing.T, open opener) {
 	acct, _ := newAccount(t, s, 1, nil)
 	real := acct.Key.Secret.Reveal()
 	unknown := "sk_" + strings.Repeat("a", 52)
+	// A typist's slip: two neighbouring characters of the body swapped. The
+	// pair must differ, or the "mistyped" key is the real one (1 key in 62).
+	i := 10
+	for real[i] == real[i+1] {
+		i++
+	}
+	mistyped := real[:i] + string(real[i+1]) + string(real[i]) + real[i+2:]
 	tests := []struct {
 		name, key string
 		want      error
@@ -135,7 +142,7 @@ func contractRefusedKeys(t *testing.T, open opener) {
 		{"too short", real[:len(real)-1], ErrMalformedKey},
 		{"uppercase", strings.ToUpper(real), ErrMalformedKey},
 		{"bad character", real[:len(real)-1] + "!", ErrMalformedKey},
-		{"mistyped", real[:10] + string(real[11]) + string(real[10]) + real[12:], ErrMalformedKey},
+		{"mistyped", mistyped, ErrMalformedKey},
 		{"unknown", unknown, ErrUnknownKey},
 		{"unknown public", "pk_" + unknown[3:], ErrUnknownKey},
 	}

@@ -51,8 +51,8 @@
 // charge to the journal itself, in one write with whatever other charges
 // are queued; with SyncCommit, Commit waits for an fdatasync covering it,
 // shared with concurrent commits (at most syncDepth in flight), and with
-// SyncBackground a goroutine syncs the journal every millisecond while
-// anything was written (groupcommit.go). A committed charge goes to a
+// SyncBackground a goroutine syncs the journal every few milliseconds
+// while anything was written (groupcommit.go). A committed charge goes to a
 // background applier, which writes charges to bbolt in batches (a
 // released one never reaches bbolt), and Open replays into bbolt whatever a
 // crashed process left in the journal. Readers of balances and usage (GetAccount, LookupUsage,
@@ -60,6 +60,21 @@
 // Commit that returned. Copy, move or back up the two files together, with
 // mapd stopped; Open refuses a ledger that crashed and lost its journal.
 // See journal.go for the format.
+//
+// # Faults
+//
+// The embedded store refuses to open damaged files rather than lose or
+// invent charges: a damaged journal (ErrCorrupt, a *JournalDamageError
+// with the offset and the intact records after it), a journal of another
+// ledger (its header names the ledger's id), an empty or missing bbolt file
+// beside a journal, a bbolt file shorter than its pages or with invalid
+// meta pages (bolt_check.go checks the file before bbolt maps it). Only
+// Recover gets past a damaged journal. Every bbolt call runs under guard,
+// so a damaged page met later is an ErrCorrupt error, not a panic or a
+// SIGBUS. When the disk fails (full), the store refuses charges with
+// ErrUnavailable until a write succeeds again, retrying by itself, and
+// logs each change of state once (health.go). The PostgreSQL store never
+// leaves a failed Commit charged (postgres_void.go).
 //
 // # Spend caps
 //

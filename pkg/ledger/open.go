@@ -3,6 +3,7 @@ package ledger
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"strings"
 	"time"
 )
@@ -36,6 +37,11 @@ type Options struct {
 	Sync Sync
 	// Now is the clock, for tests. nil means time.Now.
 	Now func() time.Time
+	// Logger receives the embedded store's few messages: a journal
+	// converted to the current format, and the store going down (ERROR)
+	// and coming back (INFO) when its disk fails and recovers. nil
+	// discards them.
+	Logger *slog.Logger
 	// MustExist refuses to create a ledger: Open fails with ErrNoLedger
 	// when the embedded file does not exist or the PostgreSQL schema holds
 	// no ledger yet. The default (false) creates one, as a new ledger needs.
@@ -103,6 +109,9 @@ func (o Options) withDefaults() Options {
 	o.JournalSize = max(o.JournalSize, minJournalSize)
 	if o.Now == nil {
 		o.Now = time.Now
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
 	}
 	return o
 }

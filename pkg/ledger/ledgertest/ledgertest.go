@@ -1,8 +1,11 @@
-// Package ledgertest helps tests of the PostgreSQL ledger: PostgresSchema
-// gives a test its own schema on the shared PostgreSQL of 127.0.0.1:5432
-// (trust auth, database "test"), dropped when the test ends, so that tests
-// of several packages and worktrees can use one server at once without
-// seeing each other's tables. It is for tests only.
+// Package ledgertest helps tests of the ledger: PostgresSchema gives a test
+// its own schema on the shared PostgreSQL of 127.0.0.1:5432 (trust auth,
+// database "test"), dropped when the test ends, so that tests of several
+// packages and worktrees can use one server at once without seeing each
+// other's tables. For fault tests with real processes and filesystems,
+// StartPostgres starts a PostgreSQL of the test's own, which it may stall
+// (SIGSTOP) and resume, and SmallDisk mounts a small tmpfs that Fill fills.
+// It is for tests only.
 package ledgertest
 
 import (
