@@ -126,16 +126,7 @@ func (q *Query) Cost(sources, targets []search.Seed) (uint32, bool) {
 // meet runs Shortest's search and returns the best meeting cost (shifted
 // by the targets' bias), the node where it was found and that bias.
 func (q *Query) meet(sources, targets []search.Seed) (best, meet, shift uint32) {
-	q.nextGen()
-	shift = bias(targets)
-	q.fwd.heap.Reset()
-	q.bwd.heap.Reset()
-	for i, s := range sources {
-		q.improve(&q.fwd, s.Node, s.Cost, uint32(i), seedMark, 0)
-	}
-	for i, t := range targets {
-		q.improve(&q.bwd, t.Node, shift-t.Cost, uint32(i), seedMark, 0)
-	}
+	shift = q.seed(sources, targets)
 	best, meet = search.Unreached, search.Unreached
 	for _, s := range sources {
 		if c := search.Add(q.fwd.cost(s.Node, q.gen), q.bwd.cost(s.Node, q.gen)); c < best {
@@ -155,6 +146,23 @@ func (q *Query) meet(sources, targets []search.Seed) (best, meet, shift uint32) 
 		}
 	}
 	return best, meet, shift
+}
+
+// seed starts a search: a new generation of labels, both queues holding
+// their seeds, targets at shift − cost, where shift, returned, is the
+// largest target cost.
+func (q *Query) seed(sources, targets []search.Seed) (shift uint32) {
+	q.nextGen()
+	shift = bias(targets)
+	q.fwd.heap.Reset()
+	q.bwd.heap.Reset()
+	for i, s := range sources {
+		q.improve(&q.fwd, s.Node, s.Cost, uint32(i), seedMark, 0)
+	}
+	for i, t := range targets {
+		q.improve(&q.bwd, t.Node, shift-t.Cost, uint32(i), seedMark, 0)
+	}
+	return shift
 }
 
 func (q *Query) improve(s *side, v, c, parent, middle, weight uint32) bool {

@@ -50,17 +50,8 @@ const fromSearch = ^uint32(0)
 //
 // The labels stay valid for ViaPath until the next search on q.
 func (q *Query) Vias(sources, targets []search.Seed, route, around []uint32, limit uint32, out []Via) []Via {
-	q.nextGen()
+	shift := q.seed(sources, targets)
 	v := q.viaScratch()
-	shift := bias(targets)
-	q.fwd.heap.Reset()
-	q.bwd.heap.Reset()
-	for i, s := range sources {
-		q.improve(&q.fwd, s.Node, s.Cost, uint32(i), seedMark, 0)
-	}
-	for i, t := range targets {
-		q.improve(&q.bwd, t.Node, shift-t.Cost, uint32(i), seedMark, 0)
-	}
 	for _, a := range v.route {
 		v.onRoute[a] = -1
 	}
@@ -160,28 +151,15 @@ func (q *Query) ViaPath(v Via, buf []uint32) Result {
 		chain = append(chain, hop{from: e.other, to: u, middle: e.middle, weight: e.weight})
 		u = e.other
 	}
-	for l := q.fwd.labels[u]; l.middle != seedMark; l = q.fwd.labels[u] {
-		chain = append(chain, hop{from: l.parent, to: u, middle: l.middle, weight: l.weight})
-		u = l.parent
-	}
-	r.Source = int(q.fwd.labels[u].parent)
-	buf = append(buf, u)
-	for k := len(chain) - 1; k >= 0; k-- {
-		buf = q.expand(buf, chain[k])
-	}
-	q.hops = chain
-	// The way out, in order.
+	buf, r.Source = q.appendIn(buf, chain, u)
+	// The way out: cone edges, then the upward tree.
 	u, i = v.Node, up.at[v.Node]
 	for ; up.edge[i] != fromSearch; i = up.from[i] {
 		e := at(up.list, up.edge[i])
 		buf = q.expand(buf, hop{from: u, to: e.other, middle: e.middle, weight: e.weight})
 		u = e.other
 	}
-	for l := q.bwd.labels[u]; l.middle != seedMark; l = q.bwd.labels[u] {
-		buf = q.expand(buf, hop{from: u, to: l.parent, middle: l.middle, weight: l.weight})
-		u = l.parent
-	}
-	r.Target = int(q.bwd.labels[u].parent)
+	buf, r.Target = q.appendOut(buf, u)
 	r.Arcs = buf[start:]
 	return r
 }

@@ -191,7 +191,7 @@ type altScratch struct {
 	cumEnd  []uint64    // time from a to each best route arc's end
 	around  []uint32    // the arcs the via search looks above
 	overlap overlap
-	seen    segIndex
+	seen    segMap[int32]
 	cum     []uint64
 }
 

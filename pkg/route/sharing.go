@@ -32,34 +32,19 @@ func (r *Router) footprintOf(fp *footprint, leg Leg, a, b snap.Result) {
 	add(b.Seg, r.partLength(b, arcs[len(arcs)-1], false))
 }
 
-// overlap measures footprints against one held in per-segment arrays,
-// stamped so that holding another costs only its own length.
-type overlap struct {
-	gen    uint32
-	stamp  []uint32
-	metres []float32
-}
+// overlap measures footprints against one held per segment.
+type overlap struct{ held segMap[float32] }
 
 // hold makes fp the footprint later ones are measured against, and reports
 // whether it is simple: no segment travelled twice (a path that turns back
 // on itself, or leaves its start segment and comes back to it).
 func (o *overlap) hold(fp *footprint, numSegments int) bool {
-	if len(o.stamp) < numSegments {
-		o.stamp, o.metres, o.gen = make([]uint32, numSegments), make([]float32, numSegments), 0
-	}
-	o.gen++
-	if o.gen == 0 {
-		clear(o.stamp)
-		o.gen = 1
-	}
+	o.held.begin(numSegments)
 	simple := true
 	for i, s := range fp.segs {
-		if o.stamp[s] == o.gen {
-			simple = false
-			o.metres[s] += fp.metres[i]
-			continue
-		}
-		o.stamp[s], o.metres[s] = o.gen, fp.metres[i]
+		m, again := o.held.get(s)
+		simple = simple && !again
+		o.held.set(s, m+fp.metres[i])
 	}
 	return simple
 }
@@ -69,8 +54,8 @@ func (o *overlap) hold(fp *footprint, numSegments int) bool {
 func (o *overlap) shared(fp *footprint) float64 {
 	var m float64
 	for i, s := range fp.segs {
-		if o.stamp[s] == o.gen {
-			m += float64(min(fp.metres[i], o.metres[s]))
+		if h, ok := o.held.get(s); ok {
+			m += float64(min(fp.metres[i], h))
 		}
 	}
 	return m

@@ -13,12 +13,13 @@ import (
 // same arc, or of the arc before the cut when the arc went with it. ok is
 // false when a cut leaves two arcs no turn joins, or would remove the
 // first arc.
-func (r *Router) unloop(arcs []uint32, via int, seen *segIndex) (out []uint32, at int, ok bool) {
+func (r *Router) unloop(arcs []uint32, via int, seen *segMap[int32]) (out []uint32, at int, ok bool) {
 	seen.begin(r.g.Net.NumSegments())
 	out, at = arcs[:0], via
 	for j, x := range arcs {
 		s := r.segOf(x)
-		i, again := seen.at(s)
+		i32, again := seen.get(s)
+		i := int(i32)
 		switch {
 		case again && i < len(out) && r.segOf(out[i]) == s && r.g.Original(out[i]) == r.g.Original(x):
 			out = out[:i+1] // round a loop back onto the same arc: keep the first time
@@ -36,7 +37,7 @@ func (r *Router) unloop(arcs []uint32, via int, seen *segIndex) (out []uint32, a
 			}
 			continue
 		}
-		seen.set(s, len(out))
+		seen.set(s, int32(len(out)))
 		out = append(out, x)
 		if j == via {
 			at = len(out) - 1
@@ -60,31 +61,3 @@ func (r *Router) pathCost(st *graph.State, e Ends, arcs []uint32) (uint64, bool)
 	t := uint64(seedCost(e.Targets, arcs[len(arcs)-1]))
 	return c - min(c, t), true
 }
-
-// segIndex maps segments to indexes, stamped so that starting over costs
-// nothing.
-type segIndex struct {
-	gen   uint32
-	stamp []uint32
-	index []int32
-}
-
-func (s *segIndex) begin(numSegments int) {
-	if len(s.stamp) < numSegments {
-		s.stamp, s.index, s.gen = make([]uint32, numSegments), make([]int32, numSegments), 0
-	}
-	s.gen++
-	if s.gen == 0 {
-		clear(s.stamp)
-		s.gen = 1
-	}
-}
-
-func (s *segIndex) at(seg uint32) (int, bool) {
-	if s.stamp[seg] != s.gen {
-		return 0, false
-	}
-	return int(s.index[seg]), true
-}
-
-func (s *segIndex) set(seg uint32, i int) { s.stamp[seg], s.index[seg] = s.gen, int32(i) }
