@@ -7,6 +7,7 @@ import (
 	"errors"
 	"math"
 	"net"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -236,5 +237,23 @@ func silentServer(t *testing.T) string {
 func TestOpenRejectsUnknownScheme(t *testing.T) {
 	if _, err := Open(context.Background(), "memcached://x"); err == nil {
 		t.Error("Open accepted memcached://")
+	}
+}
+
+// TestRedisURLErrorHidesPassword: a Redis URL that does not parse is
+// reported without the URL, which may carry a password into the log.
+func TestRedisURLErrorHidesPassword(t *testing.T) {
+	for _, dsn := range []string{
+		"redis://user:s3cretpass@127.0.0.1:notaport/0",
+		"redis://:s3cretpass@127.0.0.1:6379/notadb",
+		"redis://user:s3cretpass@127.0.0.1:6379/0\x7f",
+	} {
+		_, err := Open(context.Background(), dsn)
+		if err == nil {
+			t.Fatalf("Open(%q) = nil error", dsn)
+		}
+		if strings.Contains(err.Error(), "s3cretpass") {
+			t.Errorf("Open(%q) error quotes the password: %v", dsn, err)
+		}
 	}
 }
