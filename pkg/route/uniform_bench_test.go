@@ -82,6 +82,13 @@ func explain(r *route.Router, p [2]route.Point, err error) string {
 	return fmt.Sprintf("no path from %s to %s", ends[0], ends[1])
 }
 
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	return slices.Sorted(slices.Values(v))[len(v)/2]
+}
+
 func maxOf(v []float64) float64 {
 	if len(v) == 0 {
 		return 0
