@@ -80,6 +80,7 @@ type failure struct {
 // holds what is given back when it does not).
 func compute[R any](s *Server, e endpoint[R]) fasthttp.RequestHandler {
 	return func(ctx *fasthttp.RequestCtx) {
+		defer s.recoverPanic(ctx, e.name) // first deferred, so it runs after the release below
 		if !e.light && s.admission.full() {
 			s.fail(ctx, s.admission.shed("and the queue is full"))
 			return
