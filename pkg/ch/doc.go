@@ -21,7 +21,8 @@
 // that a matrix cell's length needs no path unpacking.
 //
 // A Hierarchy views the mapping and is safe for concurrent use; a Query
-// holds per-node scratch space and belongs to one goroutine at a time.
+// holds the labels of the nodes its searches touch (in space proportional
+// to them, see search.Labels) and belongs to one goroutine at a time.
 package ch
 
 // NoMiddle marks an original (not shortcut) edge.

@@ -8,21 +8,21 @@ func (q *Query) unpackPath(cost, meet uint32, buf []uint32) Result {
 	// Forward chain, collected backwards from the meeting node.
 	var chain []hop
 	v := meet
-	for l := q.fwd.labels[v]; l.middle != seedMark; l = q.fwd.labels[v] {
+	for l := q.fwd.labels.Get(v); l.middle != seedMark; l = q.fwd.labels.Get(v) {
 		chain = append(chain, hop{from: l.parent, to: v, middle: l.middle, weight: l.weight})
 		v = l.parent
 	}
-	r.Source = int(q.fwd.labels[v].parent)
+	r.Source = int(q.fwd.labels.Get(v).parent)
 	buf = append(buf, v)
 	for i := len(chain) - 1; i >= 0; i-- {
 		buf = q.h.expand(buf, chain[i])
 	}
 	v = meet
-	for l := q.bwd.labels[v]; l.middle != seedMark; l = q.bwd.labels[v] {
+	for l := q.bwd.labels.Get(v); l.middle != seedMark; l = q.bwd.labels.Get(v) {
 		buf = q.h.expand(buf, hop{from: v, to: l.parent, middle: l.middle, weight: l.weight})
 		v = l.parent
 	}
-	r.Target = int(q.bwd.labels[v].parent)
+	r.Target = int(q.bwd.labels.Get(v).parent)
 	r.Arcs = buf[start:]
 	return r
 }

@@ -3,7 +3,6 @@ package route
 import (
 	"context"
 	"math"
-	"sync"
 
 	"github.com/mapsco/maps/pkg/ch"
 	"github.com/mapsco/maps/pkg/graph"
@@ -48,7 +47,10 @@ func (r *Router) Alternatives(ctx context.Context, best *Route, n int) []*Route 
 			return nil // both points on one road: no meaningful alternative
 		}
 	}
-	q := r.Query()
+	q, err := r.QueryContext(ctx)
+	if err != nil {
+		return nil
+	}
 	defer r.PutQuery(q)
 	q.SetState(st)
 	bestCost := uint32(math.Round(best.DurationS * 1000))
@@ -68,9 +70,9 @@ func (r *Router) Alternatives(ctx context.Context, best *Route, n int) []*Route 
 			consider(leg)
 		}
 	}
-	s := altWork.Get().(*penaltySearch)
-	defer altWork.Put(s)
-	s.begin(int(r.g.NumArcs()))
+	s, _ := r.alts.TryGet() // never waits: as many as queries, and this call holds one
+	defer r.alts.Put(s)
+	s.begin()
 	for round := 0; round < penaltyRounds && len(kept) <= n && ctx.Err() == nil; round++ {
 		for _, k := range kept {
 			s.penalize(k.Legs[0].Arcs)
@@ -197,12 +199,6 @@ func turnWeight(g *graph.Graph, st *graph.State, a, b uint32) (uint32, bool) {
 	}
 	return 0, false
 }
-
-// altWork pools the penalty method's search memory (a few arrays the size
-// of the graph) across calls, routers and releases: it holds buffers only,
-// stamped per search, so nothing one call leaves behind is visible to the
-// next, and a call costs what its search touches rather than the graph's size.
-var altWork = sync.Pool{New: func() any { return new(penaltySearch) }}
 
 // simple reports whether a path travels no road twice (no turning back).
 func (r *Router) simple(arcs []uint32) bool {
