@@ -24,8 +24,12 @@ import (
 // memoryClients connections at once, each sending memoryRequests requests
 // (long directions with an alternative, many waypoints, the largest
 // matrix, isochrones; car, bicycle and pedestrian), may raise mapd's peak
-// resident memory at most memoryBound above the freshly started server's,
-// metered and unmetered.
+// anonymous resident memory (its heap, stacks and runtime: what grew with
+// the clients before) at most memoryBound above the freshly started
+// server's, metered and unmetered. The file-backed rest of the resident set
+// is the release's mapping, paged in as searches touch it: page cache,
+// shared and reclaimable, at most the release's size however many clients
+// there are; the test logs it.
 const (
 	memoryClients  = 256
 	memoryRequests = 4
@@ -210,15 +214,15 @@ func loadAndMeasure(t *testing.T, s *server, bodies [][]memoryRequest) {
 	close(stop)
 	<-sampled
 	end := procStatus(t, pid)
-	growth := end["VmHWM"] - fresh["VmRSS"]
-	t.Logf("%d clients × %d requests in %v, statuses %v; resident: fresh %d MiB (anonymous %d), peak %d MiB (anonymous about %d), end %d MiB (anonymous %d, file %d): peak %d MiB above fresh",
-		len(bodies), len(bodies[0]), time.Since(start).Round(time.Millisecond), statuses, fresh["VmRSS"]>>20, fresh["RssAnon"]>>20,
-		end["VmHWM"]>>20, peakAnon>>20, end["VmRSS"]>>20, end["RssAnon"]>>20, end["RssFile"]>>20, growth>>20)
+	growth := max(peakAnon, end["RssAnon"]) - fresh["RssAnon"]
+	t.Logf("%d clients × %d requests in %v, statuses %v; resident: fresh %d MiB (anonymous %d, file %d), peak %d MiB, end %d MiB (anonymous %d, file %d); anonymous peak %d MiB, %d MiB above fresh",
+		len(bodies), len(bodies[0]), time.Since(start).Round(time.Millisecond), statuses, fresh["VmRSS"]>>20, fresh["RssAnon"]>>20, fresh["RssFile"]>>20,
+		end["VmHWM"]>>20, end["VmRSS"]>>20, end["RssAnon"]>>20, end["RssFile"]>>20, peakAnon>>20, growth>>20)
 	if len(failures) > 0 {
 		t.Errorf("requests failed: %v\n%s", statuses, strings.Join(failures, "\n"))
 	}
 	if growth > memoryBound {
-		t.Errorf("peak resident memory %d MiB above the fresh server's, bound %d MiB", growth>>20, memoryBound>>20)
+		t.Errorf("peak anonymous resident memory %d MiB above the fresh server's, bound %d MiB", growth>>20, memoryBound>>20)
 	}
 }
 

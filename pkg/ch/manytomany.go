@@ -65,7 +65,10 @@ func ParallelTable(qs []*Query, sources, targets []Endpoint, out []Cell) {
 	}
 	lists := make([][]bucket, len(qs))
 	var next atomic.Int64
-	each(qs, func(w int, q *Query) { lists[w] = q.fillBuckets(targets, &next, lists[w]) })
+	each(qs, func(w int, q *Query) {
+		q.filled = q.fillBuckets(targets, &next, q.filled[:0])
+		lists[w] = q.filled
+	})
 	ix := &qs[0].buckets
 	ix.build(lists)
 	biases := make([]uint32, len(targets))

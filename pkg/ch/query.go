@@ -47,6 +47,7 @@ type Query struct {
 	h        *Hierarchy
 	fwd, bwd side
 	buckets  bucketIndex  // a table's buckets, while ParallelTable runs
+	filled   []bucket     // the buckets its backward searches left, reused
 	st       *graph.State // conditions in force, nil for none
 }
 

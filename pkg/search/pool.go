@@ -6,16 +6,15 @@ import (
 	"sync"
 )
 
-// WorkersPerCore is how many search workers a Pool of DefaultWorkers has
-// per core (GOMAXPROCS). It matches the API's default admission limit,
-// computations running at once per core, so that every admitted
-// computation finds a worker's memory free; a search holds a worker only
-// while it computes, never while it waits on the network or the ledger.
-const WorkersPerCore = 2
-
-// DefaultWorkers is the size of the worker pools of a serving process:
-// WorkersPerCore × GOMAXPROCS.
-func DefaultWorkers() int { return WorkersPerCore * runtime.GOMAXPROCS(0) }
+// DefaultWorkers is the size of the worker pools of a serving process: one
+// per core, GOMAXPROCS but no more than the CPUs the process may use (mapd
+// raises GOMAXPROCS above the cores for the embedded ledger's disk waits,
+// docs/metering.md). A search holds a worker only while it computes, never
+// while its request waits on the network or the ledger, so one per core
+// keeps the cores busy; the API's admission limit may let in more
+// computations than that, and those wait here for a worker (the
+// hand-over is a channel receive), their memory already bounded.
+func DefaultWorkers() int { return min(runtime.GOMAXPROCS(0), runtime.NumCPU()) }
 
 // Pool is a fixed set of n search workers' scratch memory (queries, label
 // tables, heaps), made on first demand and reused for good. A caller takes
