@@ -148,7 +148,7 @@ func (c *contractor) findShortcuts(v uint32) int {
 		if limit == 0 {
 			continue
 		}
-		c.witness.run(c, u, v, limit)
+		c.witness.run(c, u, v, limit, c.out[v])
 		for _, out := range c.out[v] {
 			w := out.other
 			if w == u {
