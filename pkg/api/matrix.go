@@ -21,7 +21,12 @@ func runMatrix(rc *runContext, req MatrixRequest, dst []byte) ([]byte, *failure)
 	if fail != nil {
 		return dst, fail
 	}
-	q := router.Query()
+	ctx, cancel := requestContext()
+	defer cancel()
+	q, err := router.QueryContext(ctx) // waits for a search worker, not forever
+	if err != nil {
+		return dst, &failure{kind: KindServiceUnavailable, detail: "the matrix did not start in time; retry"}
+	}
 	defer router.PutQuery(q)
 	q.SetState(router.StateAt(departureOf(req.HasDepartureTime, req.DepartureTime)))
 	t := matrix.Compute(router, q, points(req.Sources), points(req.Targets))

@@ -10,6 +10,7 @@ import (
 	"github.com/mapsco/maps/pkg/ch"
 	"github.com/mapsco/maps/pkg/compile/compiletest"
 	"github.com/mapsco/maps/pkg/graph"
+	"github.com/mapsco/maps/pkg/internal/benchcpu"
 	"github.com/mapsco/maps/pkg/release"
 	"github.com/mapsco/maps/pkg/route"
 	"github.com/mapsco/maps/pkg/search"
@@ -227,6 +228,7 @@ func BenchmarkLeg(b *testing.B) {
 	pairs := legPairs(r, 1000)
 	q := r.Query()
 	i := 0
+	defer benchcpu.Report(b)()
 	for b.Loop() {
 		p := pairs[i%len(pairs)]
 		i++
