@@ -21,15 +21,19 @@ build:
 setup:
 	scripts/setup
 
-# Every test at full size, then every test again under the race detector
-# with -short (smaller random samples), which keeps CI within minutes on two
-# cores. scripts/web-check: the committed playground page matches its
-# sources, and the OpenAPI document passes Redocly's linter.
+# Every test at full size, the ledger's crash and concurrency tests again
+# with its invariant checks compiled in (a few seconds), then every test
+# again under the race detector with -short (smaller random samples), which
+# keeps CI within minutes on two cores. scripts/web-check: the committed
+# playground page matches its sources, and the OpenAPI document passes
+# Redocly's linter.
+INVARIANT_TESTS = TestBoltCrashMidLoad|TestBoltJournalWraps|TestBoltMixedOutcomes|TestBoltContract|TestBoltDuplicate|TestBoltDiskFull
 test: setup
 	$(GO) vet ./...
 	scripts/vulncheck
 	scripts/web-check
 	$(GO) test -count=1 -timeout 20m ./...
+	$(GO) test -tags invariants -count=1 -timeout 5m -run '$(INVARIANT_TESTS)' ./pkg/ledger
 	$(GO) test -race -short -count=1 -timeout 20m ./...
 
 release: build
@@ -46,6 +50,7 @@ demo: setup release
 		grep -o '"sk_[A-Za-z0-9]*"' $(RELEASES)/demo-account.json | tr -d '"' > $(RELEASES)/demo-key; \
 	fi
 	@echo "demo API key: $$(cat $(RELEASES)/demo-key)"
+	@echo "while it serves: bin/mapd account show $$(jq -r .account_id $(RELEASES)/demo-account.json) --ledger $(RELEASES)/ledger.db (credits add, key rotate, usage export: docs/metering.md)"
 	bin/mapd serve --data $(RELEASES)/$(VERSION) --listen $(LISTEN) --ledger $(RELEASES)/ledger.db
 
 bench:

@@ -27,8 +27,9 @@ func main() {
 	root.AddCommand(newBuildCmd(log))
 	root.AddCommand(newSynthCmd())
 	root.AddCommand(newReleaseCmd())
+	root.AddCommand(newCompareCmd())
 	if err := root.ExecuteContext(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, "mapc:", err)
-		os.Exit(1)
+		os.Exit(exitCode(err))
 	}
 }

@@ -94,18 +94,31 @@ func printReleasesJSON(w io.Writer, infos []release.Info) error {
 
 func newReleaseUseCmd(dir *string) *cobra.Command {
 	var noVerify bool
+	var gateWith string
+	var gate gateFlags
 	cmd := &cobra.Command{
 		Use:   "use NAME",
 		Short: "Point current at a release, atomically; a running mapd swaps to it",
 		Long: `use verifies the release (every size, SHA-256 and section checksum, as mapd verify does)
 and then points current at it by renaming a new symlink over the old pointer, so mapd never
-sees a missing or half-written pointer. mapd verifies it again before swapping.`,
+sees a missing or half-written pointer. mapd verifies it again before swapping.
+
+With --gate-with OLD (a release name, or "current" for the release current points at) it first
+runs mapc compare OLD NAME and leaves current alone, exiting 2, when a threshold is crossed.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			name := args[0]
+			if f := gate.changed(cmd); f != "" && gateWith == "" {
+				return fmt.Errorf("--%s is a comparison flag: it needs --gate-with", f)
+			}
 			if !noVerify {
 				if err := release.Verify(filepath.Join(*dir, name)); err != nil {
 					return fmt.Errorf("not switching to %s: %w", name, err)
+				}
+			}
+			if gateWith != "" {
+				if err := runGate(cmd, *dir, gateWith, name, &gate); err != nil {
+					return err
 				}
 			}
 			if err := release.Use(*dir, name); err != nil {
@@ -116,7 +129,28 @@ sees a missing or half-written pointer. mapd verifies it again before swapping.`
 		},
 	}
 	cmd.Flags().BoolVar(&noVerify, "no-verify", false, "skip the full checksum pass (mapd still verifies before swapping)")
+	cmd.Flags().StringVar(&gateWith, "gate-with", "", `compare with this release ("current": the one current points at) and refuse when a threshold is crossed`)
+	gate.register(cmd)
 	return cmd
+}
+
+// runGate compares release name with the one gateWith names in dir.
+func runGate(cmd *cobra.Command, dir, gateWith, name string, gate *gateFlags) error {
+	old := gateWith
+	if gateWith == release.CurrentFile {
+		cur, err := release.CurrentName(dir)
+		if err != nil {
+			return err
+		}
+		if cur == "" {
+			return fmt.Errorf("not switching to %s: --gate-with current, but %s has no current release to compare with (use it without --gate-with the first time)", name, dir)
+		}
+		old = cur
+	}
+	if err := gate.run(cmd.Context(), filepath.Join(dir, old), filepath.Join(dir, name), cmd.OutOrStdout()); err != nil {
+		return fmt.Errorf("not switching to %s: %w", name, err)
+	}
+	return nil
 }
 
 func newReleasePruneCmd(dir *string) *cobra.Command {

@@ -1,16 +1,20 @@
 package main
 
 // Admin commands: staff tools over the ledger (accounts, credits, keys,
-// caps) and its maintenance (verify, migrate). Each command opens the
-// ledger named by --ledger, does one thing, prints JSON on stdout and
-// closes it. Secrets are printed only where a key is issued, and never put
-// in errors.
+// caps, usage) and its maintenance (init, verify, migrate, recover). Each command
+// reaches the ledger named by --ledger, does one thing, prints JSON on
+// stdout and lets go of it. With an embedded ledger that a mapd serves, the
+// command runs inside that mapd, through its admin socket (pkg/admin), so
+// the change is seen by its next request; with none serving, it opens the
+// file itself (adminopen.go). The output is the same either way. Secrets
+// are printed only where a key is issued, and never put in errors.
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mapsco/maps/pkg/ledger"
@@ -20,6 +24,10 @@ import (
 // adminTimeout bounds one admin command's work on the ledger.
 const adminTimeout = 30 * time.Second
 
+// defaultLedger is where mapd serve and the admin commands find the ledger
+// when --ledger is not given: beside the releases, as make demo puts it.
+const defaultLedger = "releases/ledger.db"
+
 // newAdminCommands returns the top-level account, credits, key, caps and
 // ledger commands, each with its own --ledger flag.
 func newAdminCommands() []*cobra.Command {
@@ -27,39 +35,47 @@ func newAdminCommands() []*cobra.Command {
 		ledgerGroup("account", "Create, show, suspend and restore accounts",
 			accountCreateCmd, accountShowCmd, accountStatusCmd("suspend"), accountStatusCmd("restore")),
 		ledgerGroup("credits", "Add prepaid credits to an account", creditsAddCmd),
-		ledgerGroup("key", "Issue and revoke API keys", keyIssueCmd, keyRevokeCmd),
+		ledgerGroup("key", "Issue, rotate and revoke API keys", keyIssueCmd, keyRotateCmd, keyRevokeCmd),
 		ledgerGroup("caps", "Set an account's spend caps", capsSetCmd),
-		ledgerGroup("ledger", "Check and migrate the ledger itself", ledgerVerifyCmd, ledgerMigrateCmd),
+		ledgerGroup("ledger", "Create, check, migrate and recover the ledger itself", ledgerInitCmd, ledgerVerifyCmd, ledgerMigrateCmd, ledgerRecoverCmd),
 	}
 }
 
-// ledgerFlag is the --ledger value shared by a group's subcommands.
-type ledgerFlag struct{ dsn string }
+// ledgerFlag holds the flags shared by a group's subcommands: where the
+// ledger is and, for an embedded one, where its mapd's admin socket is.
+type ledgerFlag struct {
+	dsn    string
+	socket string // "" = beside the ledger file
+}
 
 func ledgerGroup(name, short string, subs ...func(*ledgerFlag) *cobra.Command) *cobra.Command {
 	lf := &ledgerFlag{}
 	group := &cobra.Command{Use: name, Short: short}
-	group.PersistentFlags().StringVar(&lf.dsn, "ledger", "ledger.db",
-		"ledger: a bbolt file path or a postgres:// URL")
+	group.PersistentFlags().StringVar(&lf.dsn, "ledger", defaultLedger,
+		"ledger: an embedded file (FILE and FILE-journal) or a postgres:// URL")
+	group.PersistentFlags().StringVar(&lf.socket, "admin-socket", "",
+		"embedded ledger: the admin socket of the mapd serving it (default FILE-admin.sock)")
 	for _, sub := range subs {
 		group.AddCommand(sub(lf))
 	}
 	return group
 }
 
-// withLedger opens the ledger, runs fn, and closes it.
-func withLedger(cmd *cobra.Command, lf *ledgerFlag, fn func(context.Context, ledger.Store) error) error {
+// withLedger reaches the ledger (through a serving mapd, or directly; see
+// openAdmin), runs fn, and lets go of it. Only account create and ledger
+// init may create an embedded ledger file (create true).
+func withLedger(cmd *cobra.Command, lf *ledgerFlag, create bool, fn func(context.Context, ledger.Admin) error) error {
 	ctx, cancel := context.WithTimeout(cmd.Context(), adminTimeout)
 	defer cancel()
-	store, err := ledger.Open(ctx, lf.dsn)
+	a, release, err := openAdmin(ctx, lf, create)
 	if err != nil {
 		return err
 	}
-	if err := fn(ctx, store); err != nil {
-		store.Close()
+	if err := fn(ctx, a); err != nil {
+		release()
 		return err
 	}
-	return store.Close()
+	return release()
 }
 
 func printJSON(cmd *cobra.Command, v any) error {
@@ -98,7 +114,7 @@ func accountCreateCmd(lf *ledgerFlag) *cobra.Command {
 			if cmd.Flags().Changed("daily") || cmd.Flags().Changed("monthly") {
 				explicit = &caps
 			}
-			return withLedger(cmd, lf, func(ctx context.Context, s ledger.Store) error {
+			return withLedger(cmd, lf, true, func(ctx context.Context, s ledger.Admin) error {
 				acct, err := s.CreateAccount(ctx, credits, explicit)
 				if err != nil {
 					return err
@@ -121,7 +137,7 @@ func accountShowCmd(lf *ledgerFlag) *cobra.Command {
 		Short: "Show balance, caps, status, keys and usage totals",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withLedger(cmd, lf, func(ctx context.Context, s ledger.Store) error {
+			return withLedger(cmd, lf, false, func(ctx context.Context, s ledger.Admin) error {
 				acct, err := s.GetAccount(ctx, args[0])
 				if err != nil {
 					return err
@@ -140,7 +156,7 @@ func accountStatusCmd(verb string) func(*ledgerFlag) *cobra.Command {
 			Short: map[string]string{"suspend": "Refuse the account's requests (403)", "restore": "Serve a suspended account again"}[verb],
 			Args:  cobra.ExactArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
-				return withLedger(cmd, lf, func(ctx context.Context, s ledger.Store) error {
+				return withLedger(cmd, lf, false, func(ctx context.Context, s ledger.Admin) error {
 					change, status := s.Suspend, ledger.StatusSuspended
 					if verb == "restore" {
 						change, status = s.Restore, ledger.StatusActive
@@ -165,7 +181,7 @@ func creditsAddCmd(lf *ledgerFlag) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return withLedger(cmd, lf, func(ctx context.Context, s ledger.Store) error {
+			return withLedger(cmd, lf, false, func(ctx context.Context, s ledger.Admin) error {
 				balance, err := s.AddCredits(ctx, args[0], n)
 				if err != nil {
 					return err
@@ -184,7 +200,7 @@ func keyIssueCmd(lf *ledgerFlag) *cobra.Command {
 		Short: "Issue a key and print it (shown once)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withLedger(cmd, lf, func(ctx context.Context, s ledger.Store) error {
+			return withLedger(cmd, lf, false, func(ctx context.Context, s ledger.Admin) error {
 				key, err := s.IssueKey(ctx, args[0], ledger.KeyKind(kind), rate)
 				if err != nil {
 					return err
@@ -198,13 +214,45 @@ func keyIssueCmd(lf *ledgerFlag) *cobra.Command {
 	return cmd
 }
 
+// defaultGrace is how long a rotated key keeps working: a day to roll the
+// new key out to every server that uses the old one.
+const defaultGrace = 24 * time.Hour
+
+func keyRotateCmd(lf *ledgerFlag) *cobra.Command {
+	var grace time.Duration
+	cmd := &cobra.Command{
+		Use:   "rotate KEY_ID [--grace DURATION]",
+		Short: "Issue a successor of a key (printed once) and revoke the old one after a grace period",
+		Long: `rotate issues a new key of the same account, kind and rate limit as KEY_ID, prints it as
+key issue does (the only time it shows), and dates the old key's revocation --grace from now:
+until then both keys work, so clients can switch over without an outage; from then on the old
+one is refused (401). An earlier revocation already scheduled is kept; --grace 0 revokes the old
+key at once, and key revoke ends a grace period early.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return withLedger(cmd, lf, false, func(ctx context.Context, s ledger.Admin) error {
+				key, end, err := s.RotateKey(ctx, args[0], grace)
+				if err != nil {
+					return err
+				}
+				out := issuedKeyJSON(key)
+				out["replaces"] = args[0]
+				out["old_key_revoked_at"] = end
+				return printJSON(cmd, out)
+			})
+		},
+	}
+	cmd.Flags().DurationVar(&grace, "grace", defaultGrace, "how long the old key keeps working (0: revoke it now)")
+	return cmd
+}
+
 func keyRevokeCmd(lf *ledgerFlag) *cobra.Command {
 	return &cobra.Command{
 		Use:   "revoke KEY_ID",
 		Short: "Revoke a key by its id (key_...)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withLedger(cmd, lf, func(ctx context.Context, s ledger.Store) error {
+			return withLedger(cmd, lf, false, func(ctx context.Context, s ledger.Admin) error {
 				if err := s.RevokeKey(ctx, args[0]); err != nil {
 					return err
 				}
@@ -224,7 +272,7 @@ func capsSetCmd(lf *ledgerFlag) *cobra.Command {
 			if !cmd.Flags().Changed("daily") && !cmd.Flags().Changed("monthly") {
 				return fmt.Errorf("caps set %s: give --daily, --monthly or both", args[0])
 			}
-			return withLedger(cmd, lf, func(ctx context.Context, s ledger.Store) error {
+			return withLedger(cmd, lf, false, func(ctx context.Context, s ledger.Admin) error {
 				acct, err := s.GetAccount(ctx, args[0])
 				if err != nil {
 					return err
@@ -248,13 +296,32 @@ func capsSetCmd(lf *ledgerFlag) *cobra.Command {
 	return cmd
 }
 
+func ledgerInitCmd(lf *ledgerFlag) *cobra.Command {
+	return &cobra.Command{
+		Use:   "init",
+		Short: "Create an empty ledger (a new embedded file, or the schema in PostgreSQL); idempotent",
+		Long: `init creates the ledger --ledger names, empty: for an embedded ledger the files FILE and
+FILE-journal, for PostgreSQL the tables in the schema the URL's search_path selects (the schema
+itself must exist). Every other command except account create refuses a ledger that does not
+exist, so that a mistyped path never becomes a silent empty ledger. On an existing ledger init
+changes nothing and says so.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			existed := ledgerExists(cmd.Context(), lf)
+			return withLedger(cmd, lf, true, func(ctx context.Context, s ledger.Admin) error {
+				return printJSON(cmd, map[string]any{"ledger": lf.display(), "created": !existed})
+			})
+		},
+	}
+}
+
 func ledgerVerifyCmd(lf *ledgerFlag) *cobra.Command {
 	return &cobra.Command{
 		Use:   "verify",
-		Short: "Check that every balance equals grants minus charges; exit 1 if not",
+		Short: "Check that every balance equals grants minus charges, and (embedded) every page, record and the journal; exit 1 if not",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return withLedger(cmd, lf, func(ctx context.Context, s ledger.Store) error {
+			return withLedger(cmd, lf, false, func(ctx context.Context, s ledger.Admin) error {
 				report, err := s.Verify(ctx)
 				if err != nil {
 					return err
@@ -262,15 +329,45 @@ func ledgerVerifyCmd(lf *ledgerFlag) *cobra.Command {
 				if report.Mismatches == nil {
 					report.Mismatches = []ledger.Mismatch{}
 				}
-				if err := printJSON(cmd, map[string]any{"ok": report.OK(), "accounts": report.Accounts,
-					"mismatches": report.Mismatches}); err != nil {
+				out := map[string]any{"ok": report.OK(), "accounts": report.Accounts, "mismatches": report.Mismatches}
+				if report.Journal != nil {
+					out["journal"], out["damage"] = report.Journal, append([]string{}, report.Damage...)
+				}
+				if err := printJSON(cmd, out); err != nil {
 					return err
 				}
-				if !report.OK() {
+				switch {
+				case len(report.Damage) > 0:
+					return fmt.Errorf("ledger verify: the ledger's files are damaged: %s", strings.Join(report.Damage, "; "))
+				case !report.OK():
 					return fmt.Errorf("ledger verify: %d of %d accounts do not balance", len(report.Mismatches), report.Accounts)
 				}
 				return nil
 			})
+		},
+	}
+}
+
+// ledgerRecoverCmd is the only way past a damaged journal: it applies what
+// is intact and prints what is lost.
+func ledgerRecoverCmd(lf *ledgerFlag) *cobra.Command {
+	return &cobra.Command{
+		Use:   "recover",
+		Short: "Open an embedded ledger whose journal is damaged: apply every intact record and report what is lost",
+		Long: `recover is for an embedded ledger that Open refuses because its journal is damaged or truncated
+(mapd serve and every other command then stop with "journal ... is damaged at offset ..."). It applies
+every intact charge and cancellation of the journal, before and after the damage, closes the ledger
+cleanly and prints a report: the damaged byte ranges, how many records were applied and about how many
+were lost. The charges in the damaged bytes are lost (served, not billed), and so may be cancellations
+(a failed request stays charged). Run it with mapd stopped, after copying both files aside; then run
+mapd ledger verify. It cannot repair a damaged bbolt file: restore that from a backup.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			rep, err := ledger.Recover(cmd.Context(), lf.dsn, ledger.Options{Logger: adminLogger()})
+			if err != nil {
+				return err
+			}
+			return printJSON(cmd, rep)
 		},
 	}
 }
@@ -281,7 +378,7 @@ func ledgerMigrateCmd(lf *ledgerFlag) *cobra.Command {
 		Short: "Bring the ledger schema to this binary's version (idempotent)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return withLedger(cmd, lf, func(ctx context.Context, s ledger.Store) error {
+			return withLedger(cmd, lf, false, func(ctx context.Context, s ledger.Admin) error {
 				if err := s.Migrate(ctx); err != nil {
 					return err
 				}

@@ -3,17 +3,17 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/spf13/cobra"
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/mapsco/maps/pkg/ledger/ledgertest"
 )
 
 // runAdmin executes one admin command line and returns stdout and the error.
@@ -171,33 +171,32 @@ func tamperBalance(t *testing.T, path, accountID string, balance int64) {
 	}
 }
 
-// newAdminPostgresDSN creates a schema in the local "test" database for one
-// test and drops it afterwards; PostgreSQL being down fails the test.
+// newAdminPostgresDSN gives the test a schema of its own in the local
+// "test" database; PostgreSQL being down fails the test.
 func newAdminPostgresDSN(t *testing.T) string {
-	const base = "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, base)
-	if err != nil {
-		t.Fatalf("PostgreSQL on 127.0.0.1:5432 is unreachable (%v); start it with: "+
-			"pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start", err)
-	}
-	defer conn.Close(ctx)
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	schema := "mapd_admin_test_" + hex.EncodeToString(b[:])
-	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		c, err := pgx.Connect(ctx, base)
-		if err != nil {
-			t.Errorf("dropping schema %s: %v", schema, err)
-			return
+	dsn, _ := ledgertest.PostgresSchema(t, "mapd_admin_test_")
+	return dsn
+}
+
+// TestAdminMissingSchema: a PostgreSQL URL whose search_path names no
+// schema is refused by ledger migrate (and init) with that reason, not as
+// an unavailable backend; a schema without the tables is refused by
+// everything but init and account create.
+func TestAdminMissingSchema(t *testing.T) {
+	missing := ledgertest.AdminDSN + "&search_path=mapd_no_such_schema"
+	for _, cmd := range [][]string{{"ledger", "migrate"}, {"ledger", "init"}, {"account", "show", "acct_x"}} {
+		_, err := runAdmin(t, append(cmd, "--ledger", missing)...)
+		if err == nil || !strings.Contains(err.Error(), `no schema of the search_path "mapd_no_such_schema" exists`) ||
+			strings.Contains(err.Error(), "unavailable") {
+			t.Errorf("mapd %s on a missing schema: %v", strings.Join(cmd, " "), err)
 		}
-		defer c.Close(ctx)
-		if _, err := c.Exec(ctx, "DROP SCHEMA "+schema+" CASCADE"); err != nil {
-			t.Errorf("dropping schema %s: %v", schema, err)
-		}
-	})
-	return base + "&search_path=" + schema
+	}
+	empty := newAdminPostgresDSN(t)
+	if _, err := runAdmin(t, "ledger", "migrate", "--ledger", empty); err == nil || !strings.Contains(err.Error(), "holds no ledger tables") {
+		t.Errorf("ledger migrate on an empty schema: %v", err)
+	}
+	if out := mustAdmin(t, "ledger", "init", "--ledger", empty); out["created"] != true || strings.Contains(fmt.Sprint(out["ledger"]), "password") {
+		t.Errorf("ledger init printed %v", out)
+	}
+	mustAdmin(t, "ledger", "migrate", "--ledger", empty)
 }

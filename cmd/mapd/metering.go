@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"runtime"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/mapsco/maps/pkg/admin"
 	"github.com/mapsco/maps/pkg/api"
 	"github.com/mapsco/maps/pkg/ledger"
 	"github.com/mapsco/maps/pkg/ratelimit"
@@ -16,23 +19,30 @@ import (
 
 // meteringOptions are serve's ledger and rate-limit flags.
 type meteringOptions struct {
-	ledger    string // bbolt file or postgres:// URL
-	sync      string // embedded ledger: "background" or "commit"
-	rateLimit int    // default requests/second per key
-	limiter   string // "memory" or redis://
+	ledger      string // bbolt file or postgres:// URL
+	sync        string // embedded ledger: "background" or "commit"
+	rateLimit   int    // default requests/second per key
+	limiter     string // "memory" or redis://
+	adminSocket string // "" = FILE-admin.sock for an embedded ledger, none for PostgreSQL; "none" = none
 }
 
 func addMeteringFlags(cmd *cobra.Command, o *meteringOptions) {
 	f := cmd.Flags()
-	f.StringVar(&o.ledger, "ledger", "ledger.db", "ledger: an embedded file, or postgres://... shared by replicas")
+	f.StringVar(&o.ledger, "ledger", defaultLedger, "ledger: an embedded file (which must exist: see mapd ledger init), or postgres://... shared by replicas")
+	f.StringVar(&o.adminSocket, "admin-socket", "", "unix socket (mode 0600) on which the admin commands reach this mapd's ledger; default FILE-admin.sock beside an embedded ledger, none for PostgreSQL (whose admin commands need none); none: no socket")
 	f.StringVar(&o.sync, "ledger-sync", "background", "embedded ledger: when a 200 may leave: background (once its charge is written to the journal, which survives a crash or kill -9 of mapd; the journal is fdatasynced every 5 ms while written to, so a power loss may lose the last 5 ms or so of charges) or commit (once its charge is fdatasynced: survives a power loss, and every answer waits for a disk flush)")
 	f.IntVar(&o.rateLimit, "rate-limit", api.DefaultRate, "requests per second per key, for keys without their own limit")
 	f.StringVar(&o.limiter, "ratelimit", "memory", "where rate limits are counted: memory (this process) or redis://... (shared by replicas)")
 }
 
-// openMetering opens the ledger and the limiter. ready reports whether the
-// ledger answers (for /v1/health/ready); closeAll releases both.
-func openMetering(ctx context.Context, o meteringOptions) (m *api.Metering, ready func(context.Context) error, closeAll func(), err error) {
+// serveLockTimeout is how long serve waits for an embedded ledger file that
+// an admin command holds (opened directly, while no mapd served it).
+const serveLockTimeout = 10 * time.Second
+
+// openMetering opens the ledger, its admin socket and the limiter. ready
+// reports whether the ledger answers (for /v1/health/ready); closeAll
+// releases them, the admin socket first.
+func openMetering(ctx context.Context, log *slog.Logger, o meteringOptions) (m *api.Metering, ready func(context.Context) error, closeAll func(), err error) {
 	if o.rateLimit < 1 {
 		return nil, nil, nil, fmt.Errorf("--rate-limit %d: want at least 1 request per second", o.rateLimit)
 	}
@@ -40,19 +50,31 @@ func openMetering(ctx context.Context, o meteringOptions) (m *api.Metering, read
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("--ledger-sync: %w", err)
 	}
-	store, err := ledger.OpenWith(ctx, o.ledger, ledger.Options{Sync: mode})
+	store, err := ledger.OpenWith(ctx, o.ledger, ledger.Options{Sync: mode, MustExist: true, LockTimeout: serveLockTimeout, Logger: log})
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("open ledger: %w", err)
+		return nil, nil, nil, fmt.Errorf("open ledger: %w", explainOpen(o.ledger, err))
+	}
+	closeAdmin, err := serveAdmin(log, o, store)
+	if err != nil {
+		store.Close()
+		return nil, nil, nil, err
 	}
 	if ledger.Embedded(o.ledger) && mode == ledger.SyncCommit {
 		addSyncProcs()
 	}
 	lim, err := ratelimit.Open(ctx, o.limiter)
 	if err != nil {
+		closeAdmin()
 		store.Close()
 		return nil, nil, nil, fmt.Errorf("open rate limiter: %w", err)
 	}
 	ready = func(ctx context.Context) error {
+		// The embedded ledger knows when it cannot write (a full disk).
+		if h, ok := store.(interface{ Health() error }); ok {
+			if err := h.Health(); err != nil {
+				return fmt.Errorf("ledger: %w", err)
+			}
+		}
 		// A lookup of an id that cannot exist costs one index read.
 		_, err := store.LookupUsage(ctx, "req_readiness_probe")
 		if err == nil || errors.Is(err, ledger.ErrUnknownRequest) {
@@ -61,10 +83,35 @@ func openMetering(ctx context.Context, o meteringOptions) (m *api.Metering, read
 		return fmt.Errorf("ledger: %w", err)
 	}
 	closeAll = func() {
+		closeAdmin()
 		lim.Close()
 		store.Close()
 	}
 	return &api.Metering{Meter: store, Limiter: lim, DefaultRate: o.rateLimit}, ready, closeAll, nil
+}
+
+// serveAdmin answers the admin commands on the ledger's admin socket (see
+// pkg/admin) until the returned func is called.
+func serveAdmin(log *slog.Logger, o meteringOptions, store ledger.Admin) (closeAdmin func(), err error) {
+	path := o.adminSocket
+	switch {
+	case path == "none", path == "" && !ledger.Embedded(o.ledger):
+		return func() {}, nil
+	case path == "":
+		path = admin.SocketPath(o.ledger)
+	}
+	ln, err := admin.Listen(path)
+	if err != nil {
+		return nil, fmt.Errorf("--admin-socket: %w", err)
+	}
+	srv := admin.NewServer(store, log)
+	go func() {
+		if err := srv.Serve(ln); err != nil {
+			log.Error("admin socket stopped", "err", err.Error())
+		}
+	}()
+	log.Info("admin socket", "path", path)
+	return func() { srv.Close() }, nil
 }
 
 // syncProcs is how many Ps mapd adds to GOMAXPROCS over the cores when

@@ -9,8 +9,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -24,52 +22,22 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/mapsco/maps/pkg/compile/compiletest"
 	"github.com/mapsco/maps/pkg/ledger"
+	"github.com/mapsco/maps/pkg/ledger/ledgertest"
 )
 
 const (
-	pgAdminDSN = "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
-	redisURL   = "redis://127.0.0.1:6379/0"
-	pgHint     = "start it with: pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start"
-	redisHint  = "start it with: redis-server --daemonize yes"
+	redisURL  = "redis://127.0.0.1:6379/0"
+	redisHint = "start it with: redis-server --daemonize yes"
 )
 
-// pgSchemaDSN creates a uniquely named schema on the PostgreSQL of
-// 127.0.0.1:5432, drops it when the test ends, and returns a ledger DSN whose
-// search_path selects it (as pkg/ledger's tests do).
+// pgSchemaDSN gives the test a schema of its own on the PostgreSQL of
+// 127.0.0.1:5432 and returns a ledger DSN whose search_path selects it.
 func pgSchemaDSN(t *testing.T) (dsn, schema string) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	conn, err := pgx.Connect(ctx, pgAdminDSN)
-	if err != nil {
-		t.Fatalf("PostgreSQL on 127.0.0.1:5432 is unreachable (%v); %s", err, pgHint)
-	}
-	defer conn.Close(context.Background())
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	schema = "mapd_e2e_" + hex.EncodeToString(b[:])
-	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
-		t.Fatalf("creating schema %s: %v", schema, err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		conn, err := pgx.Connect(ctx, pgAdminDSN)
-		if err != nil {
-			t.Errorf("dropping schema %s: %v", schema, err)
-			return
-		}
-		defer conn.Close(ctx)
-		if _, err := conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+schema+" CASCADE"); err != nil {
-			t.Errorf("dropping schema %s: %v", schema, err)
-		}
-	})
-	return pgAdminDSN + "&search_path=" + schema, schema
+	return ledgertest.PostgresSchema(t, "mapd_e2e_")
 }
 
 // needRedis fails the test unless Redis answers on 127.0.0.1:6379.

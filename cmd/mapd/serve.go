@@ -42,7 +42,12 @@ When "current" moves (checked every --watch-interval) or on SIGHUP, serve verifi
 it names (every checksum), maps it, sends new requests to it and unmaps the old one once its
 in-flight requests are done; a release that fails is refused with a log line and the old one
 keeps serving. SIGTERM stops accepting connections, lets requests in flight finish (at most
---drain-timeout) and exits. See docs/operations.md.`,
+--drain-timeout) and exits. See docs/operations.md.
+
+The ledger (--ledger) must exist (mapd ledger init). With an embedded ledger, serve listens on
+an admin socket beside it (FILE-admin.sock, mode 0600), through which the admin commands
+(mapd account, credits, key, caps, usage, ledger) change or read it while it serves, each
+change seen by the next request. See docs/metering.md.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return serve(cmd.Context(), log, o) },
 	}
@@ -80,7 +85,7 @@ func serve(ctx context.Context, log *slog.Logger, o serveOptions) error {
 			return err
 		}
 	} else {
-		metering, ready, closeMetering, err := openMetering(ctx, o.metering)
+		metering, ready, closeMetering, err := openMetering(ctx, log, o.metering)
 		if err != nil {
 			return err
 		}

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -132,8 +133,13 @@ func TestAccessLog(t *testing.T) {
 // TestBadDeprecationRefused: a --deprecate naming no endpoint is a typo, and
 // mapd refuses to start rather than announce nothing.
 func TestBadDeprecationRefused(t *testing.T) {
+	ledgerPath := filepath.Join(t.TempDir(), "ledger.db")
+	if out, err := exec.Command(mapdBin, "ledger", "init", "--ledger", ledgerPath).CombinedOutput(); err != nil {
+		t.Fatalf("mapd ledger init: %v\n%s", err, out)
+	}
 	for _, flag := range []string{"/v1/teleport=2027-06-01", "/v1/status=June 2027", "/v1/status=2027-06-01/2026-01-01"} {
-		out, err := exec.Command(mapdBin, "serve", "--data", compiletest.Andorra(t), "--listen", freeAddr(t), "--deprecate", flag).CombinedOutput()
+		out, err := exec.Command(mapdBin, "serve", "--data", compiletest.Andorra(t), "--listen", freeAddr(t), "--ledger", ledgerPath,
+			"--deprecate", flag).CombinedOutput()
 		if err == nil || !strings.Contains(string(out), "deprecat") {
 			t.Errorf("--deprecate %s: %v %s", flag, err, out)
 		}

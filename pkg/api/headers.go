@@ -104,3 +104,19 @@ func setHeaders(ctx *fasthttp.RequestCtx, extra [][2]string) {
 		ctx.Response.Header.Set(h[0], h[1])
 	}
 }
+
+// allows reports whether a path taking method answers a request made with
+// got: its own method, and HEAD wherever GET is taken (RFC 9110 §9.3.2;
+// load balancers probe the health endpoints with HEAD). fasthttp sends a
+// HEAD answer's headers, Content-Length included, without its body.
+func allows(method string, got []byte) bool {
+	return string(got) == method || method == fasthttp.MethodGet && string(got) == fasthttp.MethodHead
+}
+
+// allowHeader is the Allow header of a 405 on a path taking method.
+func allowHeader(method string) string {
+	if method == fasthttp.MethodGet {
+		return "GET, HEAD"
+	}
+	return method
+}

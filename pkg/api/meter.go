@@ -57,6 +57,8 @@ func (m *Metering) admit(ctx *fasthttp.RequestCtx) (*admission, *failure) {
 		return nil, unavailable("the ledger")
 	case errors.Is(err, ledger.ErrRevokedKey):
 		return nil, &failure{kind: KindUnauthorized, detail: "this API key was revoked; " + bearerHelp}
+	case errors.Is(err, ledger.ErrMalformedKey):
+		return nil, &failure{kind: KindUnauthorized, detail: "malformed API key (wrong length, characters or checksum: was it copied whole?); " + bearerHelp}
 	case err != nil:
 		return nil, &failure{kind: KindUnauthorized, detail: "unknown or malformed API key; " + bearerHelp}
 	case info.Kind != ledger.KindSecret:

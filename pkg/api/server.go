@@ -140,8 +140,8 @@ func (s *Server) Handle(ctx *fasthttp.RequestCtx) {
 	case !ok:
 		r.operation = opUnknown
 		s.problem(ctx, KindNotFound, fmt.Sprintf("no endpoint at %s; see /v1/openapi.json", ctx.Path()), nil)
-	case string(ctx.Method()) != r.method:
-		ctx.Response.Header.Set("Allow", r.method)
+	case !allows(r.method, ctx.Method()):
+		ctx.Response.Header.Set("Allow", allowHeader(r.method))
 		s.problem(ctx, KindMethodNotAllowed, fmt.Sprintf("%s takes %s, not %s", ctx.Path(), r.method, ctx.Method()), nil)
 	default:
 		r.handler(ctx)

@@ -85,11 +85,11 @@ func TestStatus(t *testing.T) {
 	}
 }
 
-func TestServiceEndpointsTakeGETOnly(t *testing.T) {
+func TestServiceEndpointsTakeGETAndHEADOnly(t *testing.T) {
 	s, _ := New(Config{Releases: fakeHolder("car")})
 	for _, p := range []string{PathLive, PathReady, PathStatus, PathOpenAPI} {
 		ctx := get(s, "POST", p)
-		if ctx.Response.StatusCode() != 405 || string(ctx.Response.Header.Peek("Allow")) != "GET" {
+		if ctx.Response.StatusCode() != 405 || string(ctx.Response.Header.Peek("Allow")) != "GET, HEAD" {
 			t.Errorf("POST %s: %d, Allow %q", p, ctx.Response.StatusCode(), ctx.Response.Header.Peek("Allow"))
 		}
 	}

@@ -2,7 +2,6 @@ package ledger
 
 import (
 	"fmt"
-	"strconv"
 	"sync"
 	"time"
 
@@ -21,12 +20,16 @@ const applyInterval = 200 * time.Millisecond
 // LookupUsage, Verify, AddCredits) first call barrier, so they see every
 // Commit that returned before them.
 //
-// It also keeps, for the committer's duplicate check, the set of request
+// It also checks request ids for duplicates (claim), with the set of request
 // ids that are journaled (or about to be) but not yet in bbolt, and the
 // greatest request id bbolt may hold: an id leaves the set only after the
 // bbolt transaction that holds it committed and newest covers it.
 type applier struct {
-	db *bolt.DB
+	db   *bolt.DB
+	file *fileGuard
+	// onState is told when writing to bbolt starts failing (the error) or
+	// succeeds again (nil), from the applier's goroutine.
+	onState func(error)
 
 	mu      sync.Mutex
 	changed *sync.Cond // applied or err changed
@@ -40,7 +43,7 @@ type applier struct {
 	spare   []journalRecord // the last batch's array, emptied: the next queue grows into it
 	handed  int64           // records handed over (committed)
 	applied int64           // records written to bbolt
-	err     error           // sticky: a failed bbolt transaction
+	err     error           // the last bbolt transaction failed: retried every retryInterval
 
 	wake   chan struct{} // capacity 1: records were queued
 	hurry  chan struct{} // capacity 1: a barrier is waiting
@@ -50,8 +53,8 @@ type applier struct {
 
 // newApplier starts the applier of a ledger whose usage bucket holds no
 // request id greater than newest (see newestUsage).
-func newApplier(db *bolt.DB, newest string) *applier {
-	a := &applier{db: db, pending: make(map[string]struct{}), newest: newest,
+func newApplier(db *bolt.DB, file *fileGuard, newest string, onState func(error)) *applier {
+	a := &applier{db: db, file: file, onState: onState, pending: make(map[string]struct{}), newest: newest,
 		wake: make(chan struct{}, 1), hurry: make(chan struct{}, 1),
 		stop: make(chan struct{}), exited: make(chan struct{})}
 	a.changed = sync.NewCond(&a.mu)
@@ -59,24 +62,48 @@ func newApplier(db *bolt.DB, newest string) *applier {
 	return a
 }
 
-// claim adds requestID to the pending set; ok false means it is already
-// there. inBolt false means bbolt cannot hold it either, so there is no
-// need to look.
-func (a *applier) claim(requestID string) (ok, inBolt bool) {
+// claim adds requestID to the pending set unless the id is already
+// charged: pending (journaled, or about to be), or in bbolt. It returns
+// ErrDuplicateRequest for such an id, or an ErrUnavailable error if bbolt
+// could not be read. The pending set is checked before bbolt because an id
+// leaves it only after its bbolt transaction committed, so an id missed by
+// the first check is found by the second. bbolt is read only for ids that
+// are not newer than every id it holds: never for the server's, which grow
+// with time (a read transaction per batch was a tenth of the metering's
+// CPU).
+func (a *applier) claim(requestID string) error {
 	a.mu.Lock()
-	defer a.mu.Unlock()
 	if _, dup := a.pending[requestID]; dup {
-		return false, false
+		a.mu.Unlock()
+		return ErrDuplicateRequest
 	}
 	a.pending[requestID] = struct{}{}
-	return true, requestID <= a.newest
+	look := requestID <= a.newest
+	a.mu.Unlock()
+	if !look {
+		return nil
+	}
+	var found bool
+	err := a.file.view(a.db, "checking request id "+requestID, func(tx *bolt.Tx) error {
+		found = tx.Bucket([]byte(bucketUsage)).Get([]byte(requestID)) != nil
+		return nil
+	})
+	switch {
+	case err != nil:
+		a.unclaim(requestID)
+		return fmt.Errorf("%w: checking request id %s: %v", ErrUnavailable, requestID, err)
+	case found:
+		a.unclaim(requestID)
+		return ErrDuplicateRequest
+	}
+	return nil
 }
 
 // newestUsage returns the greatest request id in the usage bucket, for
 // newApplier: bbolt keeps keys in order, so it is the last one.
-func newestUsage(db *bolt.DB) (string, error) {
+func newestUsage(s *boltStore) (string, error) {
 	var newest string
-	err := db.View(func(tx *bolt.Tx) error {
+	err := s.view("finding the newest usage record", func(tx *bolt.Tx) error {
 		k, _ := tx.Bucket([]byte(bucketUsage)).Cursor().Last()
 		newest = string(k)
 		return nil
@@ -127,17 +154,25 @@ func signal(c chan struct{}) {
 func (a *applier) run() {
 	defer close(a.exited)
 	for {
+		a.mu.Lock()
+		failing := a.err != nil
+		a.mu.Unlock()
 		hurried := false
-		select {
-		case <-a.wake:
-		case <-a.hurry:
-			hurried = true
-		case <-a.stop:
-			a.applyQueued()
-			return
+		if !failing {
+			select {
+			case <-a.wake:
+			case <-a.hurry:
+				hurried = true
+			case <-a.stop:
+				a.applyQueued()
+				return
+			}
 		}
-		if !hurried { // let a batch build up unless someone waits for it
+		if !hurried { // let a batch build up unless someone waits for it; after a failure, retry
 			t := time.NewTimer(applyInterval)
+			if failing {
+				t.Reset(retryInterval)
+			}
 			select {
 			case <-t.C:
 			case <-a.hurry:
@@ -146,36 +181,50 @@ func (a *applier) run() {
 			t.Stop()
 		}
 		a.applyQueued()
+		select {
+		case <-a.stop:
+			a.applyQueued()
+			return
+		default:
+		}
 	}
 }
 
-// applyQueued writes every queued record to bbolt in one transaction.
+// applyQueued writes every queued record to bbolt in one transaction. If
+// that fails (a full disk), the records stay queued, in order, and the
+// applier tries again every retryInterval; until one succeeds, readers get
+// the error and the store refuses new charges (health). The records are
+// safe in the journal meanwhile, and a reopen would replay them.
 func (a *applier) applyQueued() {
 	a.mu.Lock()
 	recs := a.queue
 	a.queue = nil
-	failed := a.err != nil
 	a.mu.Unlock()
-	if len(recs) == 0 || failed {
+	if len(recs) == 0 {
 		return
 	}
-	err := a.db.Update(func(tx *bolt.Tx) error { return applyRecords(tx, recs) })
+	err := a.file.update(a.db, "applying charges", func(tx *bolt.Tx) error { return applyRecords(tx, recs) })
 	a.mu.Lock()
-	defer a.mu.Unlock()
+	was := a.err
 	if err != nil {
-		// The records are safe in the journal and will be replayed when the
-		// ledger is next opened; until then, readers get the error.
+		a.queue = append(recs, a.queue...)
 		a.err = fmt.Errorf("%w: applying %d journaled charges to the ledger: %v", ErrUnavailable, len(recs), err)
 	} else {
+		a.err = nil
 		a.applied += int64(len(recs))
 		for _, r := range recs {
 			a.newest = max(a.newest, r.RequestID) // before the id leaves pending: see claim
 			delete(a.pending, r.RequestID)
 		}
+		clear(recs) // let the records' strings go
+		a.spare = recs[:0]
 	}
-	clear(recs) // let the records' strings go
-	a.spare = recs[:0]
+	now := a.err
 	a.changed.Broadcast()
+	a.mu.Unlock()
+	if (was == nil) != (now == nil) && a.onState != nil {
+		a.onState(now)
+	}
 }
 
 // close applies what is queued and stops the goroutine. Call it after the
@@ -208,6 +257,7 @@ func applyRecords(tx *bolt.Tx, recs []journalRecord) error {
 	usage := tx.Bucket([]byte(bucketUsage))
 	usage.FillPercent = usageFillPercent
 	accounts := batchAccounts{records: make(map[string]*accountRecord)}
+	days := newUsageDays(tx)
 	for _, r := range recs {
 		if exists := usage.Get([]byte(r.RequestID)) != nil; exists != r.Cancel {
 			continue
@@ -221,6 +271,7 @@ func applyRecords(tx *bolt.Tx, recs []journalRecord) error {
 				return fmt.Errorf("cancelling the charge of request %s: %w", r.RequestID, err)
 			}
 			acct.uncharge(r)
+			days.add(r.Usage, -1)
 			continue
 		}
 		raw, err := encodeUsage(r.Usage)
@@ -231,8 +282,12 @@ func applyRecords(tx *bolt.Tx, recs []journalRecord) error {
 			return fmt.Errorf("writing the usage record of request %s: %w", r.RequestID, err)
 		}
 		acct.charge(r)
+		days.add(r.Usage, 1)
 	}
-	return accounts.flush(tx)
+	if err := accounts.flush(tx); err != nil {
+		return err
+	}
+	return days.flush()
 }
 
 // charge counts a committed charge in the account record.
@@ -297,30 +352,4 @@ func (b *batchAccounts) flush(tx *bolt.Tx) error {
 		}
 	}
 	return nil
-}
-
-// readJournalMeta returns the journal epoch and whether the last process
-// to open the ledger left it open (crashed).
-func readJournalMeta(tx *bolt.Tx) (epoch uint64, open bool, err error) {
-	meta := tx.Bucket([]byte(bucketMeta))
-	if v := meta.Get([]byte(metaJournalEpoch)); v != nil {
-		if epoch, err = strconv.ParseUint(string(v), 10, 64); err != nil {
-			return 0, false, fmt.Errorf("reading the journal epoch %q: %w", v, err)
-		}
-	}
-	return epoch, string(meta.Get([]byte(metaJournalOpen))) == "1", nil
-}
-
-// writeJournalMeta records a new journal epoch and whether a process has
-// the ledger open.
-func writeJournalMeta(tx *bolt.Tx, epoch uint64, open bool) error {
-	meta := tx.Bucket([]byte(bucketMeta))
-	flag := "0"
-	if open {
-		flag = "1"
-	}
-	if err := meta.Put([]byte(metaJournalEpoch), []byte(strconv.FormatUint(epoch, 10))); err != nil {
-		return err
-	}
-	return meta.Put([]byte(metaJournalOpen), []byte(flag))
 }

@@ -66,15 +66,21 @@ func (c *authCache) get(h keyHash) (KeyInfo, bool) {
 // read from the backend.
 func (c *authCache) generation() uint64 { return c.gen.Load() }
 
-// put caches an answer read from the backend after generation() returned gen.
-func (c *authCache) put(h keyHash, info KeyInfo, gen uint64) {
+// put caches an answer read from the backend after generation() returned
+// gen, until the TTL is up or notAfter (if not zero: the key's scheduled
+// revocation), whichever comes first.
+func (c *authCache) put(h keyHash, info KeyInfo, gen uint64, notAfter time.Time) {
 	if c.ttl <= 0 {
 		return
+	}
+	expires := c.now().Add(c.ttl)
+	if !notAfter.IsZero() && notAfter.Before(expires) {
+		expires = notAfter
 	}
 	s := c.shard(h)
 	s.mu.Lock()
 	if c.gen.Load() == gen {
-		s.entries[h] = authEntry{info: info, expires: c.now().Add(c.ttl)}
+		s.entries[h] = authEntry{info: info, expires: expires}
 	}
 	s.mu.Unlock()
 }

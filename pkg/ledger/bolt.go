@@ -11,10 +11,9 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
-	bolterrors "go.etcd.io/bbolt/errors"
 )
 
-// Embedded store layout (schema version 1). Values are JSON.
+// Embedded store layout (schema version 2). Values are JSON.
 //
 //	meta      "schema_version" -> decimal version
 //	accounts  account id -> accountRecord (balance, caps, spend counters, totals)
@@ -23,6 +22,7 @@ import (
 //	acctkeys  account id + 0x00 + key id -> empty (keys of an account)
 //	grants    account id + 0x00 + 8-byte big-endian sequence -> grantRecord
 //	usage     request id -> Usage
+//	usagedays account id + 0x00 + yyyymmdd + 0x00 + operation -> OperationTotals (version 2, bolt_usagedays.go)
 const (
 	bucketMeta     = "meta"
 	bucketAccounts = "accounts"
@@ -32,7 +32,7 @@ const (
 	bucketGrants   = "grants"
 	bucketUsage    = "usage"
 
-	boltSchemaVersion = 1
+	boltSchemaVersion = 2
 	metaSchemaVersion = "schema_version"
 )
 
@@ -66,77 +66,93 @@ type grantRecord struct {
 // journal.go) and, once committed, in the background into bbolt
 // (apply.go).
 type boltStore struct {
-	db        *bolt.DB
-	path      string
-	opts      Options
-	auth      *authCache
-	live      *liveAccounts
-	journal   *journal
-	apply     *applier
-	commits   *committer
-	nextHold  atomic.Int64
-	closeOnce atomic.Bool
+	db      *bolt.DB
+	file    *fileGuard // runs every bbolt call: see guard
+	path    string
+	opts    Options
+	auth    *authCache
+	live    *liveAccounts
+	journal *journal
+	apply   *applier
+	commits *committer
+	open    *openCharges
+	health  *health
+	// The healer's: sick wakes it, closing stops it, healed says it did.
+	sick, closing, healed chan struct{}
+	nextHold              atomic.Int64
+	closeOnce             atomic.Bool
 }
 
 func openBolt(ctx context.Context, path string, opts Options) (*boltStore, error) {
-	// The freelist is kept as a map (cheaper per transaction than bbolt's
-	// array) and written with every commit. Not writing it (NoFreelistSync)
-	// would make bbolt rebuild it at every Open by reading every page: the
-	// ledger grows by a usage record per charged request (about 300 bytes),
-	// and opening a 376 MB ledger took 9 s with a cold cache, against 0.2 s
-	// with the freelist written (BENCHMARKS.md, "The ledger's freelist").
-	// Charges reach bbolt in batches (applier), so writing it costs nothing
-	// measurable per request.
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: opts.LockTimeout, FreelistType: bolt.FreelistMapType})
-	if errors.Is(err, bolterrors.ErrTimeout) {
-		return nil, fmt.Errorf("opening ledger %s: %w", path, ErrLocked)
-	}
+	return openBoltWith(ctx, path, opts, nil)
+}
+
+// openBoltWith opens the embedded ledger in order: it checks the bbolt file
+// before bbolt maps it (bolt_check.go), opens and migrates it, replays the
+// journal (bolt_replay.go; with rep non-nil, as Recover: past damage), and
+// starts the applier and the committer. Each step undoes the ones before
+// it if it fails.
+func openBoltWith(ctx context.Context, path string, opts Options, rep *RecoveryReport) (*boltStore, error) {
+	db, err := openBoltDB(path, opts)
 	if err != nil {
-		return nil, fmt.Errorf("%w: opening ledger %s: %v", ErrUnavailable, path, err)
+		return nil, err
 	}
 	s := &boltStore{
 		db:   db,
+		file: &fileGuard{path: path},
 		path: path,
 		opts: opts,
 		auth: newAuthCache(opts.AuthCacheTTL, opts.Now),
 		live: newLiveAccounts(),
 	}
 	if err := s.Migrate(ctx); err != nil {
-		db.Close()
+		s.file.closeDB(db)
 		return nil, err
 	}
-	if s.journal, err = s.openJournal(opts.JournalSize); err != nil {
-		db.Close()
+	if s.journal, err = s.openJournal(opts.JournalSize, rep); err != nil {
+		s.file.closeDB(db)
 		return nil, err
 	}
-	newest, err := newestUsage(db)
+	newest, err := newestUsage(s)
 	if err != nil {
 		s.journal.close()
-		db.Close()
-		return nil, fmt.Errorf("%w: opening ledger %s: %v", ErrUnavailable, path, err)
+		s.file.closeDB(db)
+		return nil, err
 	}
-	s.apply = newApplier(db, newest)
-	s.commits = newCommitter(s.journal, db, s.apply, opts.MaxBatch, opts.Sync)
+	s.health = &health{log: opts.Logger, path: path}
+	s.apply = newApplier(db, s.file, newest, func(err error) { s.health.set(partBooks, err) })
+	s.open = newOpenCharges()
+	s.commits = newCommitter(s.journal, opts.MaxBatch, opts.Sync, committerHooks{
+		wrote: s.open.wrote, full: s.startOver, broke: s.journalBroke, mended: s.journalMended})
+	s.sick, s.closing, s.healed = make(chan struct{}, 1), make(chan struct{}), make(chan struct{})
+	go s.heal()
 	return s, nil
 }
 
-// Migrate creates the buckets and records the schema version. Version 1 is
-// the only one so far; later versions add steps here, keyed by version.
+// Migrate creates the buckets and records the schema version, running the
+// steps from the file's version to this binary's in one transaction:
+// version 2 adds the usagedays bucket, built from the usage records.
 func (s *boltStore) Migrate(ctx context.Context) error {
-	err := s.db.Update(func(tx *bolt.Tx) error {
-		for _, name := range []string{bucketMeta, bucketAccounts, bucketKeys, bucketKeyHash, bucketAcctKeys, bucketGrants, bucketUsage} {
+	err := s.update("migrating", func(tx *bolt.Tx) error {
+		for _, name := range []string{bucketMeta, bucketAccounts, bucketKeys, bucketKeyHash, bucketAcctKeys, bucketGrants, bucketUsage, bucketUsageDays} {
 			if _, err := tx.CreateBucketIfNotExists([]byte(name)); err != nil {
 				return fmt.Errorf("creating bucket %s: %w", name, err)
 			}
 		}
 		meta := tx.Bucket([]byte(bucketMeta))
+		have := 0
 		if v := meta.Get([]byte(metaSchemaVersion)); v != nil {
-			have, err := strconv.Atoi(string(v))
-			if err != nil {
+			var err error
+			if have, err = strconv.Atoi(string(v)); err != nil {
 				return fmt.Errorf("reading schema version %q: %w", v, err)
 			}
 			if have > boltSchemaVersion {
 				return fmt.Errorf("%w: file has version %d, binary knows %d", ErrSchemaTooNew, have, boltSchemaVersion)
+			}
+		}
+		if have < 2 {
+			if err := buildUsageDays(tx); err != nil {
+				return err
 			}
 		}
 		return meta.Put([]byte(metaSchemaVersion), []byte(strconv.Itoa(boltSchemaVersion)))
@@ -155,20 +171,21 @@ func (s *boltStore) Close() error {
 		return nil
 	}
 	err := s.closeJournal()
-	if cerr := s.db.Close(); cerr != nil && err == nil {
-		err = fmt.Errorf("closing ledger %s: %w", s.path, cerr)
+	if cerr := s.file.closeDB(s.db); cerr != nil && err == nil {
+		err = cerr
 	}
 	return err
 }
 
-// view and update wrap bbolt transactions, marking storage failures as
-// ErrUnavailable while passing the ledger's own errors through.
+// view and update wrap bbolt transactions, under guard (a damaged page is
+// an error, not a crash), marking storage failures as ErrUnavailable while
+// passing the ledger's own errors through.
 func (s *boltStore) view(what string, fn func(*bolt.Tx) error) error {
-	return s.classify(what, s.db.View(fn))
+	return s.classify(what, s.file.view(s.db, what, fn))
 }
 
 func (s *boltStore) update(what string, fn func(*bolt.Tx) error) error {
-	return s.classify(what, s.db.Update(fn))
+	return s.classify(what, s.file.update(s.db, what, fn))
 }
 
 func (s *boltStore) classify(what string, err error) error {
@@ -186,7 +203,7 @@ func (s *boltStore) classify(what string, err error) error {
 // (as opposed to a storage failure).
 func isLedgerError(err error) bool {
 	for _, target := range []error{ErrUnknownAccount, ErrUnknownKeyID, ErrUnknownRequest, ErrInvalidArgument,
-		ErrInsufficientCredits, ErrAccountSuspended, ErrDuplicateRequest, ErrUnknownKey, ErrRevokedKey, ErrSchemaTooNew} {
+		ErrInsufficientCredits, ErrAccountSuspended, ErrDuplicateRequest, ErrUnknownKey, ErrRevokedKey, ErrSchemaTooNew, ErrCorrupt} {
 		if errors.Is(err, target) {
 			return true
 		}

@@ -195,10 +195,10 @@ func (s *boltStore) RevokeKey(ctx context.Context, keyID string) error {
 		if !found {
 			return ErrUnknownKeyID
 		}
-		if rec.RevokedAt != nil {
+		now := s.utcNow()
+		if revokedBy(rec.RevokedAt, now) {
 			return nil
 		}
-		now := s.utcNow()
 		rec.RevokedAt = &now
 		return putJSON(keys, []byte(keyID), rec)
 	})

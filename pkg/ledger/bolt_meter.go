@@ -19,6 +19,7 @@ func (s *boltStore) Authenticate(ctx context.Context, presentedKey string) (KeyI
 	}
 	gen := s.auth.generation()
 	var info KeyInfo
+	var revokedAt *time.Time
 	err = s.view("authenticating a key", func(tx *bolt.Tx) error {
 		keyID := tx.Bucket([]byte(bucketKeyHash)).Get(h[:])
 		if keyID == nil {
@@ -28,9 +29,10 @@ func (s *boltStore) Authenticate(ctx context.Context, presentedKey string) (KeyI
 		if _, err := getJSON(tx.Bucket([]byte(bucketKeys)), string(keyID), &key); err != nil {
 			return err
 		}
-		if key.RevokedAt != nil {
+		if revokedBy(key.RevokedAt, s.opts.Now()) {
 			return ErrRevokedKey
 		}
+		revokedAt = key.RevokedAt
 		acct, err := loadAccount(tx, key.AccountID)
 		if err != nil {
 			return err
@@ -42,7 +44,7 @@ func (s *boltStore) Authenticate(ctx context.Context, presentedKey string) (KeyI
 	if err != nil {
 		return KeyInfo{}, err
 	}
-	s.auth.put(h, info, gen)
+	s.auth.put(h, info, gen, cacheUntil(revokedAt))
 	return info, nil
 }
 
@@ -55,6 +57,9 @@ func (s *boltStore) Authenticate(ctx context.Context, presentedKey string) (KeyI
 // and the in-flight few").
 func (s *boltStore) Reserve(ctx context.Context, key KeyInfo, operation string, credits int64, requestID string) (Reservation, error) {
 	if err := checkRequest(key, operation, credits, requestID); err != nil {
+		return Reservation{}, err
+	}
+	if err := s.health.check(); err != nil {
 		return Reservation{}, err
 	}
 	a, err := s.loadedAccount(key.AccountID)
@@ -84,7 +89,13 @@ func (s *boltStore) Reserve(ctx context.Context, key KeyInfo, operation string, 
 		RequestID: requestID, Credits: credits, At: now}
 	// The charge is written outside the account's lock: the writer may be
 	// writing other requests' charges too, and they need that lock to
-	// reserve.
+	// reserve. A duplicate request id fails the charge, not the
+	// reservation: Commit reports it, as the PostgreSQL store's does.
+	if err := s.apply.claim(requestID); err != nil {
+		job.finish(err)
+		return r, nil
+	}
+	job.claimed = true
 	if err := s.commits.send(job); err != nil {
 		s.Release(ctx, r) // nothing was written: this only gives the credits back
 		return Reservation{}, fmt.Errorf("reserving for request %s: %w", requestID, err)
@@ -123,9 +134,9 @@ func (s *boltStore) Commit(ctx context.Context, r Reservation) error {
 	}
 	err = h.charge.wait()
 	if err == nil {
-		s.commits.charge(h.charge)
+		s.open.charge(h.charge, s.apply)
 	} else {
-		s.commits.void(h.charge)
+		s.open.void(h.charge, s.apply)
 	}
 
 	a.mu.Lock()
@@ -177,16 +188,16 @@ func (s *boltStore) takeHold(r Reservation, doing string) (*liveAccount, hold, e
 func (s *boltStore) cancel(a *liveAccount, h hold) error {
 	var err error
 	if h.charge.wait() == nil {
-		// Void before the cancellation is written: a wrap in between must
+		// Void before the cancellation is written: a start-over in between must
 		// not carry the charge into a new epoch without it.
-		s.commits.void(h.charge)
+		s.open.void(h.charge, s.apply)
 		rec := h.charge.rec
 		rec.Cancel = true
 		if err = s.commits.submit(rec); err != nil {
-			s.commits.charge(h.charge)
+			s.open.charge(h.charge, s.apply)
 		}
 	} else {
-		s.commits.void(h.charge)
+		s.open.void(h.charge, s.apply)
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()

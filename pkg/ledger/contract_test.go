@@ -34,6 +34,9 @@ func runContract(t *testing.T, open opener) {
 		{"AdminErrors", contractAdminErrors},
 		{"DuplicateRequestID", contractDuplicateRequestID},
 		{"ConcurrentExactlyK", contractConcurrentExactlyK},
+		{"LegacyKeys", contractLegacyKeys},
+		{"RotateKey", contractRotateKey},
+		{"UsageReport", contractUsageReport},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { c.run(t, open) })
@@ -92,8 +95,8 @@ func contractCreateAndAuthenticate(t *testing.T, open opener) {
 	s := open(t, Options{})
 	acct, info := newAccount(t, s, 100, nil)
 	secret := acct.Key.Secret.Reveal()
-	if !strings.HasPrefix(secret, "sk_") || len(secret) != 55 {
-		t.Errorf("secret key has shape %q..., want sk_ and 52 characters", secret[:3])
+	if !strings.HasPrefix(secret, "sk_") || len(secret) != keyLen || !checksumOK([]byte(secret)) {
+		t.Errorf("secret key has shape %q... (%d characters), want sk_ and %d characters ending in their checksum", secret[:3], len(secret), keyLen-3)
 	}
 	if !strings.HasPrefix(acct.AccountID, "acct_") || !strings.HasPrefix(acct.Key.KeyID, "key_") {
 		t.Errorf("ids %q, %q lack their prefixes", acct.AccountID, acct.Key.KeyID)
@@ -122,6 +125,13 @@ func contractRefusedKeys(t *testing.T, open opener) {
 	acct, _ := newAccount(t, s, 1, nil)
 	real := acct.Key.Secret.Reveal()
 	unknown := "sk_" + strings.Repeat("a", 52)
+	// A typist's slip: two neighbouring characters of the body swapped. The
+	// pair must differ, or the "mistyped" key is the real one (1 key in 62).
+	i := 10
+	for real[i] == real[i+1] {
+		i++
+	}
+	mistyped := real[:i] + string(real[i+1]) + string(real[i]) + real[i+2:]
 	tests := []struct {
 		name, key string
 		want      error
@@ -129,9 +139,10 @@ func contractRefusedKeys(t *testing.T, open opener) {
 		{"empty", "", ErrMalformedKey},
 		{"no prefix", real[3:], ErrMalformedKey},
 		{"wrong prefix", "xk_" + real[3:], ErrMalformedKey},
-		{"too short", real[:54], ErrMalformedKey},
+		{"too short", real[:len(real)-1], ErrMalformedKey},
 		{"uppercase", strings.ToUpper(real), ErrMalformedKey},
-		{"bad character", real[:54] + "!", ErrMalformedKey},
+		{"bad character", real[:len(real)-1] + "!", ErrMalformedKey},
+		{"mistyped", mistyped, ErrMalformedKey},
 		{"unknown", unknown, ErrUnknownKey},
 		{"unknown public", "pk_" + unknown[3:], ErrUnknownKey},
 	}

@@ -51,8 +51,8 @@
 // charge to the journal itself, in one write with whatever other charges
 // are queued; with SyncCommit, Commit waits for an fdatasync covering it,
 // shared with concurrent commits (at most syncDepth in flight), and with
-// SyncBackground a goroutine syncs the journal every millisecond while
-// anything was written (groupcommit.go). A committed charge goes to a
+// SyncBackground a goroutine syncs the journal every few milliseconds
+// while anything was written (groupcommit.go). A committed charge goes to a
 // background applier, which writes charges to bbolt in batches (a
 // released one never reaches bbolt), and Open replays into bbolt whatever a
 // crashed process left in the journal. Readers of balances and usage (GetAccount, LookupUsage,
@@ -60,6 +60,21 @@
 // Commit that returned. Copy, move or back up the two files together, with
 // mapd stopped; Open refuses a ledger that crashed and lost its journal.
 // See journal.go for the format.
+//
+// # Faults
+//
+// The embedded store refuses to open damaged files rather than lose or
+// invent charges: a damaged journal (ErrCorrupt, a *JournalDamageError
+// with the offset and the intact records after it), a journal of another
+// ledger (its header names the ledger's id), an empty or missing bbolt file
+// beside a journal, a bbolt file shorter than its pages or with invalid
+// meta pages (bolt_check.go checks the file before bbolt maps it). Only
+// Recover gets past a damaged journal. Every bbolt call runs under guard,
+// so a damaged page met later is an ErrCorrupt error, not a panic or a
+// SIGBUS. When the disk fails (full), the store refuses charges with
+// ErrUnavailable until a write succeeds again, retrying by itself, and
+// logs each change of state once (health.go). The PostgreSQL store never
+// leaves a failed Commit charged (postgres_void.go).
 //
 // # Spend caps
 //
@@ -72,11 +87,22 @@
 //
 // # Keys
 //
-// Keys are "sk_" (secret) or "pk_" (public) followed by 52 base32 characters
-// (256 random bits from crypto/rand). Only their SHA-256 is stored; the key
-// itself is returned once, by CreateAccount or IssueKey, as a [Secret] whose
-// String and JSON forms are redacted so it cannot leak into logs by accident.
-// Key ids ("key_...") and account ids ("acct_...") are not secret.
+// Keys are "sk_" (secret) or "pk_" (public), 43 base62 characters
+// (0-9A-Za-z: 256 random bits from crypto/rand) and a 6-character checksum:
+// the CRC-32 (IEEE) of the 46 characters before it, in base62 (most
+// significant digit first, zero-padded), as GitHub's tokens carry one. So a
+// key matches `\b[sp]k_[0-9A-Za-z]{49}\b`, which secret scanners can match
+// and then check offline, and Authenticate refuses a mistyped key
+// (ErrMalformedKey) before any lookup. Keys issued before the checksum
+// ("sk_" or "pk_" and 52 lowercase base32 characters) keep working. Only
+// their SHA-256 is stored; the key itself is returned once, by
+// CreateAccount, IssueKey or RotateKey, as a [Secret] whose String and JSON
+// forms are redacted so it cannot leak into logs by accident. Key ids
+// ("key_...") and account ids ("acct_...") are not secret.
+//
+// A key is refused from its revocation time on. RevokeKey revokes at once;
+// RotateKey issues a successor and dates the old key's revocation a grace
+// period ahead, so clients can switch over without an outage.
 //
 // Authenticate caches positive answers for Options.AuthCacheTTL (default 1 s).
 // Revocation and suspension made through the same Store take effect at once;
@@ -88,6 +114,7 @@
 //
 // A Store is safe for concurrent use by many goroutines and lives until Close.
 // Returned values are plain data owned by the caller. The embedded store
-// admits one process at a time: while mapd serves a ledger file, admin
-// commands on that file fail fast with ErrLocked.
+// admits one process at a time: while mapd serves a ledger file, another
+// Open of it fails with ErrLocked, so the admin commands reach the serving
+// process's Store through its admin socket instead (package admin).
 package ledger

@@ -43,6 +43,11 @@ var (
 	ErrLocked = errors.New("ledger: ledger file is locked by another process (is mapd serve running?)")
 	// ErrSchemaTooNew means the database was migrated by a newer mapd.
 	ErrSchemaTooNew = errors.New("ledger: schema is newer than this binary")
+	// ErrCorrupt means the embedded ledger's files are damaged, missing
+	// or do not belong together: Open refuses them rather than lose or
+	// invent charges. A *JournalDamageError says what a damaged journal
+	// holds; Recover gets past it.
+	ErrCorrupt = errors.New("ledger: damaged ledger files")
 )
 
 // InsufficientCreditsError says why a reservation was refused for money.
@@ -74,3 +79,18 @@ func (e *InsufficientCreditsError) Error() string {
 
 // Is makes errors.Is(err, ErrInsufficientCredits) true.
 func (e *InsufficientCreditsError) Is(target error) bool { return target == ErrInsufficientCredits }
+
+// corruptError is damage found in the embedded ledger's files. It reads as
+// its message alone and matches ErrCorrupt and, since a request that meets
+// it must be answered 503, ErrUnavailable.
+type corruptError struct{ msg string }
+
+func corrupt(format string, args ...any) error {
+	return &corruptError{msg: "ledger: " + fmt.Sprintf(format, args...)}
+}
+
+func (e *corruptError) Error() string { return e.msg }
+
+// Is makes errors.Is(err, ErrCorrupt) and errors.Is(err, ErrUnavailable)
+// true.
+func (e *corruptError) Is(target error) bool { return target == ErrCorrupt || target == ErrUnavailable }

@@ -1,9 +1,7 @@
 package ledger
 
 import (
-	"bufio"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/crc32"
@@ -27,12 +25,22 @@ import (
 // bytes appended in place, one fdatasync makes it durable, and several
 // fdatasyncs may be in flight at once.
 //
-// Layout. The file is preallocated with zeros (written, not fallocated, so
-// that writing a record changes no file metadata and fdatasync flushes data
-// only). It holds a sequence of records from offset 0:
+// Layout (format 2). The file is preallocated with zeros (written, not
+// fallocated, so that writing a record changes no file metadata and
+// fdatasync flushes data only). Its first page holds a header, written
+// when the journal is made and again only when its size changes:
+//
+//	[8]byte "mapdjnl\n"
+//	u32 format (2)
+//	u32 CRC-32C (Castagnoli) of the rest of the header, through the name
+//	u64 the journal's size in bytes, as preallocated
+//	[16]byte the ledger's id (bbolt meta "ledger_id")
+//	u16 the length of the ledger file's base name, then the name (for people)
+//
+// From offset journalStart (4 KiB) it holds a sequence of records:
 //
 //	u32 payload length (0 ends the sequence)
-//	u32 CRC-32C (Castagnoli) of the next 8 bytes and the payload
+//	u32 CRC-32C of the next 8 bytes and the payload
 //	u64 epoch
 //	payload: a journalRecord as JSON
 //
@@ -40,22 +48,39 @@ import (
 // kept in bbolt (meta "journal_epoch"): when the journal is full, or the
 // ledger is opened or closed, every record is first applied to bbolt, then
 // the epoch is raised in a synced bbolt transaction and writing starts over
-// at offset 0. Replay therefore reads records from offset 0 while their CRC
-// holds and their epoch is the current one; the first record that fails
-// either test (zeros, a torn write, a record of an earlier epoch) ends the
-// journal. Records past a torn one were never acknowledged: syncs are
-// acknowledged in order, each covering everything written before it. A
-// start-over writes the charges of requests still in flight again at the
-// start of the new epoch (committer.wrap).
+// at journalStart. A start-over writes the charges of requests still in
+// flight again at the start of the new epoch (boltStore.startOver).
+//
+// Replay reads records from journalStart while their CRC holds and their
+// epoch is the current one. Where that sequence stops, the journal either
+// ends (zeros, a record of an earlier epoch, or the record a crash tore,
+// never acknowledged: syncs are acknowledged in order, each covering
+// everything written before it) or is damaged. A write fills the file in
+// order, so a crash never leaves an intact record of the current epoch
+// after a torn one: finding one means the journal was damaged, and
+// charges may sit in the damaged bytes and after them. Open then refuses
+// the ledger (JournalDamageError), and so it does a journal shorter than
+// its header says, a journal whose header names another ledger, and a
+// missing or empty bbolt file beside a journal; Recover applies what is
+// intact and reports what is lost (journal_read.go).
+//
+// Format 1 had no header and its records started at offset 0. Open replays
+// such a journal once, then writes the header and records format 2 in
+// bbolt (meta "journal_format").
 const (
 	journalSuffix      = "-journal"
-	journalHeader      = 16
+	journalRecordHead  = 16
+	journalStart       = 4 << 10
+	journalMagic       = "mapdjnl\n"
+	journalFormat      = 2
 	defaultJournalSize = 8 << 20
 	minJournalSize     = 64 << 10
 	metaJournalEpoch   = "journal_epoch"
 	// metaJournalOpen is "1" while a process has the ledger open: a missing
 	// journal is then an error (it may have held charges not yet in bbolt).
-	metaJournalOpen = "journal_open"
+	metaJournalOpen   = "journal_open"
+	metaJournalFormat = "journal_format"
+	metaLedgerID      = "ledger_id"
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -72,8 +97,10 @@ type journalRecord struct {
 	Cancel bool `json:"cancel,omitempty"`
 }
 
-// journal is the open journal file. off, epoch and window belong to the
-// committer's writer once the store is open.
+// journal is the open journal file. Once the store is open, everything
+// but f, path and size belongs to the committer's writer (the caller that
+// is writing the queue): it packs records into buf, appends them at off and
+// starts the journal over, and nobody else touches them.
 type journal struct {
 	f      *os.File
 	path   string
@@ -81,33 +108,62 @@ type journal struct {
 	epoch  uint64
 	off    int64
 	window int64 // the read-ahead window off was in at the last readAhead
+	// The writer's scratch: the packed records, and where each ends in buf.
+	buf  []byte
+	ends []int
 }
+
+// errJournalFull means the next record does not fit in what is left of the
+// journal: it must start over.
+var errJournalFull = errors.New("journal is full")
 
 // readAheadWindow is how far ahead of the writer the journal's pages are
 // read in (see readAhead): 64 KiB, about 260 charges.
 const readAheadWindow = 64 << 10
 
-// openJournal opens path, creating it if missing unless mustExist, and
-// makes sure it is preallocated to at least size bytes.
-func openJournal(path string, size int64, mustExist bool) (*journal, error) {
+// openJournalFile opens the journal at path, creating an empty file if it
+// is missing unless mustExist. It reads nothing and extends nothing: replay
+// first looks at the file as it is (prepare then extends it).
+func openJournalFile(path string, mustExist bool) (*journal, error) {
 	flags := os.O_RDWR
 	if !mustExist {
 		flags |= os.O_CREATE
 	}
 	f, err := os.OpenFile(path, flags, 0o600)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("journal %s is missing and the ledger was not closed cleanly: charges may be lost (restore both files from the same backup)", path)
+		return nil, corrupt("journal %s is missing and the ledger was not closed cleanly: charges may be lost; %s",
+			path, restoreHint)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("opening journal: %w", err)
 	}
-	j := &journal{f: f, path: path, window: -1}
-	if err := j.preallocate(size); err != nil {
+	st, err := f.Stat()
+	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("preallocating journal %s: %w", path, err)
+		return nil, fmt.Errorf("opening journal: %w", err)
 	}
-	willNeed(f, 0, readAheadWindow)
-	return j, nil
+	return &journal{f: f, path: path, size: st.Size(), off: journalStart, window: -1}, nil
+}
+
+// prepare makes the journal ready to write: preallocated to at least size
+// bytes, and its header naming the ledger and that size. It writes the
+// header only if the file's differs, and syncs what it wrote.
+func (j *journal) prepare(size int64, h journalHeader) error {
+	if err := j.preallocate(size); err != nil {
+		return fmt.Errorf("preallocating journal %s: %w", j.path, err)
+	}
+	h.Size = j.size
+	if old, err := j.readHeader(); err == nil && old == h {
+		return nil
+	}
+	if _, err := j.f.WriteAt(h.encode(), 0); err != nil {
+		return fmt.Errorf("writing the header of journal %s: %w", j.path, err)
+	}
+	if err := datasync(j.f); err != nil {
+		return fmt.Errorf("writing the header of journal %s: %w", j.path, err)
+	}
+	willNeed(j.f, journalStart, readAheadWindow)
+	return nil
 }
 
 // preallocate extends the file with written zeros to size bytes (it never
@@ -142,51 +198,68 @@ func syncDir(dir string) error {
 	return d.Sync()
 }
 
-// scan returns the records of the given epoch, from offset 0 up to the
-// first record that is not one. It reads only as far as that record, so
-// opening a ledger whose journal was started over costs one small read.
-func (j *journal) scan(epoch uint64) ([]journalRecord, error) {
-	r := bufio.NewReaderSize(io.NewSectionReader(j.f, 0, j.size), 64<<10)
-	var recs []journalRecord
-	for off := int64(0); ; {
-		payload, ok, err := readRecord(r, epoch, j.size-off)
-		if err != nil {
-			return nil, fmt.Errorf("reading journal %s at offset %d: %w", j.path, off, err)
-		}
-		if !ok {
-			return recs, nil
-		}
-		var rec journalRecord
-		if err := json.Unmarshal(payload, &rec); err != nil {
-			return nil, fmt.Errorf("journal %s: decoding the record at offset %d: %w", j.path, off, err)
-		}
-		recs = append(recs, rec)
-		off += journalHeader + int64(len(payload))
-	}
+// journalHeader is what the journal's first page says about it.
+type journalHeader struct {
+	LedgerID [16]byte // the ledger's id, also in bbolt (meta "ledger_id")
+	Size     int64    // the journal's size as preallocated
+	Name     string   // the ledger file's base name, for people
 }
 
-// readRecord reads the next record if it is whole, intact and of the
-// given epoch; left is how many bytes the journal has from here on.
-func readRecord(r *bufio.Reader, epoch uint64, left int64) (payload []byte, ok bool, err error) {
-	head, err := r.Peek(journalHeader)
-	if errors.Is(err, io.EOF) {
-		return nil, false, nil
+// errNoJournalHeader means the file does not start with the header's magic:
+// a format 1 journal, or damage.
+var errNoJournalHeader = errors.New("no journal header")
+
+func (h journalHeader) encode() []byte {
+	name := h.Name[:min(len(h.Name), 255)]
+	b := make([]byte, 0, 42+len(name))
+	b = append(b, journalMagic...)
+	b = binary.LittleEndian.AppendUint32(b, journalFormat)
+	b = binary.LittleEndian.AppendUint32(b, 0) // the CRC, below
+	b = binary.LittleEndian.AppendUint64(b, uint64(h.Size))
+	b = append(b, h.LedgerID[:]...)
+	b = binary.LittleEndian.AppendUint16(b, uint16(len(name)))
+	b = append(b, name...)
+	binary.LittleEndian.PutUint32(b[12:], crc32.Checksum(b[16:], castagnoli))
+	return b
+}
+
+// decodeJournalHeader reads a header from the start of b (at least 42
+// bytes, plus the name).
+func decodeJournalHeader(b []byte) (journalHeader, error) {
+	le := binary.LittleEndian
+	switch {
+	case len(b) < 42 || string(b[:8]) != journalMagic:
+		return journalHeader{}, errNoJournalHeader
+	case le.Uint32(b[8:]) != journalFormat:
+		return journalHeader{}, fmt.Errorf("journal format %d, want %d", le.Uint32(b[8:]), journalFormat)
 	}
+	n := int(le.Uint16(b[40:]))
+	if len(b) < 42+n || crc32.Checksum(b[16:42+n], castagnoli) != le.Uint32(b[12:]) {
+		return journalHeader{}, errors.New("the journal header fails its checksum")
+	}
+	h := journalHeader{Size: int64(le.Uint64(b[16:])), Name: string(b[42 : 42+n])}
+	copy(h.LedgerID[:], b[24:40])
+	return h, nil
+}
+
+// readHeader reads the journal's header.
+func (j *journal) readHeader() (journalHeader, error) {
+	b := make([]byte, 42+255)
+	n, err := j.f.ReadAt(b, 0)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return journalHeader{}, err
+	}
+	return decodeJournalHeader(b[:n])
+}
+
+// readJournalHeaderFile reads the header of the journal at path.
+func readJournalHeaderFile(path string) (journalHeader, error) {
+	f, err := os.Open(path)
 	if err != nil {
-		return nil, false, err
+		return journalHeader{}, err
 	}
-	n := int64(binary.LittleEndian.Uint32(head))
-	if n == 0 || n > left-journalHeader || binary.LittleEndian.Uint64(head[8:]) != epoch {
-		return nil, false, nil
-	}
-	rec := make([]byte, journalHeader+n)
-	if _, err := io.ReadFull(r, rec); err != nil {
-		return nil, false, err
-	}
-	if crc32.Checksum(rec[8:], castagnoli) != binary.LittleEndian.Uint32(rec[4:]) {
-		return nil, false, nil
-	}
-	return rec[journalHeader:], true, nil
+	defer f.Close()
+	return (&journal{f: f, path: path}).readHeader()
 }
 
 // appendRecord appends r's encoding in the given epoch to buf.
@@ -199,9 +272,62 @@ func appendRecord(buf []byte, epoch uint64, r journalRecord) ([]byte, error) {
 	if err != nil {
 		return buf[:start], fmt.Errorf("encoding the journal record of request %s: %w", r.RequestID, err)
 	}
-	binary.LittleEndian.PutUint32(buf[start:], uint32(len(buf)-start-journalHeader))
+	binary.LittleEndian.PutUint32(buf[start:], uint32(len(buf)-start-journalRecordHead))
 	binary.LittleEndian.PutUint32(buf[start+4:], crc32.Checksum(buf[start+8:], castagnoli))
 	return buf, nil
+}
+
+// pack encodes into j.buf the longest prefix of count records that fits in
+// the journal's free space, and returns where each ends in j.buf. It
+// returns errJournalFull if not even the first one fits and the journal
+// can start over, and an ErrUnavailable error if it would not fit in an
+// empty journal either.
+func (j *journal) pack(count int, record func(i int) *journalRecord) (ends []int, err error) {
+	free := j.size - j.off
+	buf, ends := j.buf[:0], j.ends[:0]
+	for i := range count {
+		next, err := appendRecord(buf, j.epoch, *record(i))
+		if err != nil {
+			return nil, err
+		}
+		if int64(len(next)) > free {
+			break
+		}
+		buf = next
+		ends = append(ends, len(buf))
+	}
+	j.buf, j.ends = buf, ends
+	switch {
+	case len(ends) > 0 || count == 0:
+		return ends, nil
+	case j.off == journalStart:
+		return nil, fmt.Errorf("%w: the charge of request %s does not fit in journal %s", ErrUnavailable, record(0).RequestID, j.path)
+	default:
+		return nil, errJournalFull
+	}
+}
+
+// appendPacked writes what pack encoded at the journal's end.
+func (j *journal) appendPacked() error {
+	if _, err := j.f.WriteAt(j.buf, j.off); err != nil {
+		return err
+	}
+	j.off += int64(len(j.buf))
+	j.readAhead()
+	return nil
+}
+
+// startOver raises the journal's epoch with raise (a synced bbolt
+// transaction, which retires every record written so far) and makes the
+// next append go to the start of the records. The caller must have applied
+// every committed record to bbolt first (see boltStore.startOver).
+func (j *journal) startOver(raise func(epoch uint64) error) error {
+	if err := raise(j.epoch + 1); err != nil {
+		return fmt.Errorf("starting journal %s over: %w", j.path, err)
+	}
+	j.epoch++
+	j.off = journalStart
+	return nil
 }
 
 // readAhead asks the kernel to read in the window after the one the writer

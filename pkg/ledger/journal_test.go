@@ -25,9 +25,11 @@ func leaveOpen(t *testing.T, path string) uint64 {
 	defer db.Close()
 	var epoch uint64
 	err = db.Update(func(tx *bolt.Tx) error {
-		if epoch, _, err = readJournalMeta(tx); err != nil {
+		m, err := readJournalMeta(tx)
+		if err != nil {
 			return err
 		}
+		epoch = m.epoch
 		return writeJournalMeta(tx, epoch, true)
 	})
 	if err != nil {
@@ -68,17 +70,16 @@ func writeJournal(t *testing.T, path string, epoch uint64, recs ...journalRecord
 }
 
 // TestBoltJournalReplay: Open applies the records a crashed process left in
-// the journal, skips those already applied, stops at a torn record, and
-// does not apply anything twice on the next Open.
+// the journal, skips those already applied, stops at a torn last record
+// (never acknowledged), and does not apply anything twice on the next Open.
 func TestBoltJournalReplay(t *testing.T) {
 	path, key, epoch := crashedAfterOneCharge(t)
 	now := time.Now().UTC()
 	rec := func(id string, credits int64) journalRecord { return charged(key, id, "matrix", credits, now) }
 	buf := writeJournal(t, path, epoch, rec("applied", 1), rec("lost-1", 2), rec("lost-2", 3))
 	torn := writeJournal(t, path, epoch, rec("torn", 4))
-	torn[len(torn)-1] ^= 0xff
-	buf = append(append(buf, torn...), writeJournal(t, path, epoch, rec("after-torn", 5))...)
-	if err := writeAt(path+journalSuffix, buf); err != nil {
+	torn = torn[:len(torn)-7] // the crash cut its write short
+	if err := writeRecords(path+journalSuffix, append(buf, torn...)); err != nil {
 		t.Fatal(err)
 	}
 
@@ -91,22 +92,21 @@ func TestBoltJournalReplay(t *testing.T) {
 		if a.Balance != 94 || a.Usage.Requests != 3 || a.Usage.ByOperation["matrix"] != (OperationTotals{Credits: 5, Requests: 2}) {
 			t.Errorf("after replay: %+v, want balance 94 and the two lost matrix charges back", a)
 		}
-		for _, id := range []string{"torn", "after-torn"} {
-			if _, err := s.LookupUsage(bg, id); !errors.Is(err, ErrUnknownRequest) {
-				t.Errorf("LookupUsage(%s) = %v, want ErrUnknownRequest", id, err)
-			}
+		if _, err := s.LookupUsage(bg, "torn"); !errors.Is(err, ErrUnknownRequest) {
+			t.Errorf("LookupUsage(torn) = %v, want ErrUnknownRequest", err)
 		}
 		mustVerify(t, s)
 		s.Close()
 	}
 }
 
-func writeAt(path string, b []byte) error {
+// writeRecords writes encoded records where a journal's records start.
+func writeRecords(path string, b []byte) error {
 	f, err := os.OpenFile(path, os.O_WRONLY, 0)
 	if err != nil {
 		return err
 	}
-	if _, err := f.WriteAt(b, 0); err != nil {
+	if _, err := f.WriteAt(b, journalStart); err != nil {
 		f.Close()
 		return err
 	}

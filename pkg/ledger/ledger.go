@@ -36,13 +36,14 @@ type Meter interface {
 	// embedded store: survive the process's death, or with SyncCommit the
 	// machine's; see Options.Sync): send the 200 after it, never before. After Commit, whatever its outcome, the
 	// reservation is finished: do not Release it. An error that does not
-	// wrap ErrUnavailable means nothing was charged. ErrUnavailable
-	// almost always means nothing was charged either, but the charge may
-	// still have reached the disk: the PostgreSQL store may have lost the
-	// connection after its server committed, and the embedded store's
-	// journal write may have landed although its fdatasync failed (it then
-	// refuses every Commit until reopened, and Open replays it).
-	// LookupUsage(requestID) tells. Either way do not answer 200.
+	// wrap ErrUnavailable means nothing was charged. ErrUnavailable means
+	// nothing stays charged: the PostgreSQL store gives the credits back
+	// if its server runs the commit after a deadline, and voids a commit
+	// whose answer it did not get once the server answers again (a charge
+	// that landed meanwhile is refunded; see postgres_void.go). The
+	// embedded store's journal write may have landed although it failed;
+	// the store then starts its journal over, which retires it (a crash
+	// before that would replay it). Either way do not answer 200.
 	Commit(ctx context.Context, r Reservation) error
 
 	// Release gives the held credits back; once it returns, the request
@@ -69,15 +70,28 @@ type Admin interface {
 	// IssueKey issues a new key of the given kind. rateLimit is the key's
 	// requests/second override; 0 means the server default.
 	IssueKey(ctx context.Context, accountID string, kind KeyKind, rateLimit int) (IssuedKey, error)
-	// RevokeKey revokes a key by id (not by secret). Revoking twice is a no-op.
+	// RevokeKey revokes a key by id (not by secret), at once. Revoking a
+	// revoked key is a no-op; one whose revocation RotateKey scheduled is
+	// revoked now.
 	RevokeKey(ctx context.Context, keyID string) error
+	// RotateKey issues a successor of a key that is not revoked (same
+	// account, kind and rate limit) and schedules the old key's revocation
+	// grace (>= 0) from now, or keeps an earlier one already scheduled. It
+	// returns the new key and when the old one stops working.
+	RotateKey(ctx context.Context, keyID string, grace time.Duration) (IssuedKey, time.Time, error)
 	// SetCaps replaces the account's spend caps; 0 means no cap.
 	SetCaps(ctx context.Context, accountID string, caps Caps) error
 	// LookupUsage returns the usage record of a charged request or
 	// ErrUnknownRequest.
 	LookupUsage(ctx context.Context, requestID string) (Usage, error)
+	// UsageReport sums an account's charges per UTC day and operation over
+	// the days from and to (both included; only their dates count), with
+	// the balance movements that reconcile them (see UsageReport).
+	UsageReport(ctx context.Context, accountID string, from, to time.Time) (UsageReport, error)
 	// Verify checks every account: balance == grants - charges, and
-	// balance >= 0. A non-empty report.Mismatches is not an error.
+	// balance >= 0. The embedded store also checks its files: every bbolt
+	// page and record, and its journal. A non-empty report.Mismatches or
+	// report.Damage is not an error.
 	Verify(ctx context.Context) (VerifyReport, error)
 	// Migrate brings the schema to the latest version. It is idempotent
 	// and safe to run from several processes at once. Open already runs it.
@@ -177,10 +191,12 @@ type Account struct {
 
 // KeySummary describes a key without its secret.
 type KeySummary struct {
-	KeyID     string     `json:"key_id"`
-	Kind      KeyKind    `json:"kind"`
-	RateLimit int        `json:"rate_limit"`
-	CreatedAt time.Time  `json:"created_at"`
+	KeyID     string    `json:"key_id"`
+	Kind      KeyKind   `json:"kind"`
+	RateLimit int       `json:"rate_limit"`
+	CreatedAt time.Time `json:"created_at"`
+	// RevokedAt is when the key stops (or stopped) working: in the future
+	// for a key RotateKey replaced, during its grace period.
 	RevokedAt *time.Time `json:"revoked_at,omitempty"`
 }
 
@@ -213,10 +229,27 @@ type Usage struct {
 type VerifyReport struct {
 	Accounts   int        `json:"accounts"`
 	Mismatches []Mismatch `json:"mismatches"`
+	// Journal describes the embedded store's journal (nil for
+	// PostgreSQL).
+	Journal *JournalStatus `json:"journal,omitempty"`
+	// Damage lists what the embedded store could not read: bbolt pages
+	// that fail bbolt's consistency check or make it fail, records that
+	// do not decode, a damaged journal. Empty when the files are sound.
+	Damage []string `json:"damage,omitempty"`
 }
 
-// OK reports whether every account balanced.
-func (r VerifyReport) OK() bool { return len(r.Mismatches) == 0 }
+// OK reports whether every account balanced and nothing was damaged.
+func (r VerifyReport) OK() bool { return len(r.Mismatches) == 0 && len(r.Damage) == 0 }
+
+// JournalStatus is what Verify found in the embedded store's journal: the
+// records of its current epoch, all intact.
+type JournalStatus struct {
+	Path    string `json:"path"`
+	Epoch   uint64 `json:"epoch"`
+	Records int    `json:"records"`
+	Bytes   int64  `json:"bytes"`
+	Size    int64  `json:"size"`
+}
 
 // Mismatch is one account whose books do not balance.
 type Mismatch struct {

@@ -3,6 +3,7 @@ package ledger
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"strings"
 	"time"
 )
@@ -36,6 +37,15 @@ type Options struct {
 	Sync Sync
 	// Now is the clock, for tests. nil means time.Now.
 	Now func() time.Time
+	// Logger receives the embedded store's few messages: a journal
+	// converted to the current format, and the store going down (ERROR)
+	// and coming back (INFO) when its disk fails and recovers. nil
+	// discards them.
+	Logger *slog.Logger
+	// MustExist refuses to create a ledger: Open fails with ErrNoLedger
+	// when the embedded file does not exist or the PostgreSQL schema holds
+	// no ledger yet. The default (false) creates one, as a new ledger needs.
+	MustExist bool
 }
 
 // Sync says when the embedded store acknowledges a charge: whether Commit
@@ -100,13 +110,18 @@ func (o Options) withDefaults() Options {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
 	return o
 }
 
 // Open opens the ledger named by dsn with default Options: a
 // "postgres://" or "postgresql://" URL selects the PostgreSQL store, anything
-// else is the path of the embedded bbolt file (created if missing). The
-// schema is migrated to the latest version.
+// else is the path of the embedded bbolt file (created if missing unless
+// Options.MustExist). The schema is migrated to the latest version; a
+// PostgreSQL URL must select an existing schema (search_path), or Open fails
+// with ErrMissingSchema.
 func Open(ctx context.Context, dsn string) (Store, error) {
 	return OpenWith(ctx, dsn, Options{})
 }

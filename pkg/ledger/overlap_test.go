@@ -103,7 +103,7 @@ func TestBoltJournalReplayCancels(t *testing.T) {
 		rec("failed", "matrix", 2, true),
 		rec("crashed", "matrix", 3, false), // reserved, then the crash: charged
 		rec("never", "matrix", 4, true))    // a cancellation of nothing: ignored
-	if err := writeAt(path+journalSuffix, buf); err != nil {
+	if err := writeRecords(path+journalSuffix, buf); err != nil {
 		t.Fatal(err)
 	}
 	s := openStore(t, path, Options{})
@@ -132,9 +132,9 @@ func journalRecords(t *testing.T, s *boltStore) []journalRecord {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	recs, err := (&journal{f: f, path: f.Name(), size: s.journal.size}).scan(s.journal.epoch)
+	sc, err := (&journal{f: f, path: f.Name(), size: s.journal.size}).scanEpoch(journalStart, s.journal.epoch)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return recs
+	return sc.records(false)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -22,6 +23,13 @@ type postgresStore struct {
 	opts Options
 	auth *authCache
 
+	// voids are the commits and releases to settle once the server
+	// answers again (postgres_void.go).
+	voids *voider
+	// clockOffset is the server's clock minus the local one, in
+	// nanoseconds (serverNow).
+	clockOffset atomic.Int64
+
 	stopSweep chan struct{}
 	swept     sync.WaitGroup
 	closeOnce sync.Once
@@ -34,6 +42,16 @@ const (
 	pgConnectTimeout = 2 * time.Second
 	pgMaxConns       = 16
 )
+
+// pgServerTimeouts are set on every connection unless the DSN sets them:
+// the server itself ends a statement, or a transaction left idle, that
+// mapd gave up on long ago (mapd waits pgCallTimeout), so that neither
+// holds row locks (an account's, a hold's) after a client vanished. Verify
+// and Migrate lift the statement timeout for their own transaction.
+var pgServerTimeouts = map[string]string{
+	"statement_timeout":                   "5s",
+	"idle_in_transaction_session_timeout": "5s",
+}
 
 // pgCallTimeout bounds each Meter call's round trips, so that a server
 // that stopped answering costs a request 503 within seconds (the caller's
@@ -54,12 +72,21 @@ func openPostgres(ctx context.Context, dsn string, opts Options) (*postgresStore
 	if u, err := url.Parse(dsn); err == nil && !u.Query().Has("pool_max_conns") {
 		cfg.MaxConns = pgMaxConns
 	}
+	for k, v := range pgServerTimeouts {
+		if _, set := cfg.ConnConfig.RuntimeParams[k]; !set {
+			cfg.ConnConfig.RuntimeParams[k] = v
+		}
+	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("%w: connecting to ledger %s: %v", ErrUnavailable, name, err)
 	}
 	s := &postgresStore{pool: pool, name: name, opts: opts, auth: newAuthCache(opts.AuthCacheTTL, opts.Now),
 		stopSweep: make(chan struct{})}
+	if err := s.checkSchema(ctx, opts.MustExist); err != nil {
+		pool.Close()
+		return nil, err
+	}
 	if err := s.Migrate(ctx); err != nil {
 		pool.Close()
 		return nil, err
@@ -68,6 +95,11 @@ func openPostgres(ctx context.Context, dsn string, opts Options) (*postgresStore
 		pool.Close()
 		return nil, err
 	}
+	if err := s.measureClock(ctx); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	s.voids = newVoider(s)
 	s.swept.Add(1)
 	go s.sweepLoop()
 	return s, nil
@@ -83,12 +115,14 @@ func redactDSNError(err error) string {
 	return "invalid connection string"
 }
 
-// Close stops the hold sweeper and closes the pool. Holds of this process
-// stay in the table until they expire.
+// Close stops the hold sweeper, makes a last attempt (of a few seconds) at
+// the voids still queued, and closes the pool. Holds of this process stay
+// in the table until they expire.
 func (s *postgresStore) Close() error {
 	s.closeOnce.Do(func() {
 		close(s.stopSweep)
 		s.swept.Wait()
+		s.voids.close(pgCallTimeout)
 		s.pool.Close()
 	})
 	return nil
@@ -108,6 +142,7 @@ func (s *postgresStore) sweepLoop() {
 		case <-tick.C:
 			ctx, cancel := context.WithTimeout(context.Background(), every)
 			_ = s.sweepExpiredHolds(ctx) // a failed sweep is retried next tick
+			_ = s.measureClock(ctx)      // the clocks drift apart slowly
 			cancel()
 		}
 	}

@@ -121,11 +121,12 @@ func (s *postgresStore) IssueKey(ctx context.Context, accountID string, kind Key
 	return key, nil
 }
 
-// RevokeKey marks the key revoked (keeping the first revocation time).
+// RevokeKey marks the key revoked now (keeping an earlier revocation time,
+// replacing a later one that a rotation scheduled).
 func (s *postgresStore) RevokeKey(ctx context.Context, keyID string) error {
 	defer s.auth.purge()
 	return s.exec1(ctx, "revoking key "+keyID, ErrUnknownKeyID,
-		`UPDATE ledger_keys SET revoked_at = coalesce(revoked_at, $2) WHERE id = $1`, keyID, s.opts.Now().UTC())
+		`UPDATE ledger_keys SET revoked_at = least(coalesce(revoked_at, $2), $2) WHERE id = $1`, keyID, s.opts.Now().UTC())
 }
 
 // LookupUsage reads one usage record.

@@ -4,12 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 )
 
 const pgAuthenticate = `
-SELECT k.id, k.account_id, k.kind, k.rate_limit, k.revoked_at IS NOT NULL, a.status
+SELECT k.id, k.account_id, k.kind, k.rate_limit, k.revoked_at, a.status
 FROM ledger_keys k JOIN ledger_accounts a ON a.id = k.account_id
 WHERE k.hash = $1`
 
@@ -24,20 +25,20 @@ func (s *postgresStore) Authenticate(ctx context.Context, presentedKey string) (
 	}
 	gen := s.auth.generation()
 	var info KeyInfo
-	var revoked bool
+	var revokedAt *time.Time
 	ctx, cancel := context.WithTimeout(ctx, pgCallTimeout)
 	defer cancel()
 	err = s.pool.QueryRow(ctx, pgAuthenticate, h[:]).Scan(
-		&info.KeyID, &info.AccountID, &info.Kind, &info.RateLimit, &revoked, &info.AccountStatus)
+		&info.KeyID, &info.AccountID, &info.Kind, &info.RateLimit, &revokedAt, &info.AccountStatus)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return KeyInfo{}, ErrUnknownKey
 	case err != nil:
 		return KeyInfo{}, s.fail("authenticating a key", err)
-	case revoked:
+	case revokedBy(revokedAt, s.opts.Now()):
 		return KeyInfo{}, ErrRevokedKey
 	}
-	s.auth.put(h, info, gen)
+	s.auth.put(h, info, gen, cacheUntil(revokedAt))
 	return info, nil
 }
 
@@ -79,36 +80,38 @@ func (s *postgresStore) Reserve(ctx context.Context, key KeyInfo, operation stri
 		key.AccountID, credits, available)
 }
 
-// pgCommit moves the hold into a usage record, all or nothing. It does not
-// touch the account row (the credits left the balance at Reserve), so
-// commits of one account do not wait for each other. No row back means the
-// hold was gone.
-const pgCommit = `
-WITH hold AS (
-	DELETE FROM ledger_holds WHERE id = $1 AND account_id = $2
-	RETURNING account_id, key_id, operation, request_id, credits
-)
-INSERT INTO ledger_usage (request_id, account_id, key_id, operation, credits, created_at)
-SELECT request_id, account_id, key_id, operation, credits, $3 FROM hold
-RETURNING credits`
-
-// Commit charges the hold durably (synchronous_commit is PostgreSQL's
-// default: the statement returns after the WAL flush).
+// Commit charges the hold with ledger_commit (see the schema, version 2):
+// the server moves the hold into a usage record, all or nothing, if it runs
+// the commit by a deadline pgCommitBudget away in its own clock, and gives
+// the credits back if it runs it later. A commit whose outcome mapd did not
+// learn is voided once the server answers (postgres_void.go): an error
+// from Commit never leaves a charge behind. It does not touch the account
+// row (the credits left the balance at Reserve), so commits of one account
+// do not wait for each other, and it returns after the WAL flush
+// (synchronous_commit is PostgreSQL's default).
 func (s *postgresStore) Commit(ctx context.Context, r Reservation) error {
 	ctx, cancel := context.WithTimeout(ctx, pgCallTimeout)
 	defer cancel()
-	var credits int64
-	err := s.pool.QueryRow(ctx, pgCommit, r.ID, r.AccountID, s.opts.Now().UTC()).Scan(&credits)
+	deadline := s.serverNow().Add(pgCommitBudget)
+	var outcome string
+	var credits *int64
+	err := s.pool.QueryRow(ctx, `SELECT o_outcome, o_credits FROM ledger_commit($1, $2, $3, $4)`,
+		r.ID, r.AccountID, s.opts.Now().UTC(), deadline).Scan(&outcome, &credits)
+	what := "committing request " + r.RequestID + " of account " + r.AccountID
 	switch {
-	case errors.Is(err, pgx.ErrNoRows):
-		return fmt.Errorf("committing request %s: %w", r.RequestID, ErrUnknownReservation)
 	case err != nil:
-		err = s.fail("committing request "+r.RequestID+" of account "+r.AccountID, err)
+		err = s.fail(what, err)
 		if errors.Is(err, ErrDuplicateRequest) {
 			// Nothing was charged; give the hold back rather than let it expire.
 			_ = s.Release(ctx, r)
+		} else {
+			s.voids.add(r, "commit unanswered: "+err.Error())
 		}
 		return err
+	case outcome == "gone":
+		return fmt.Errorf("%s: %w", what, ErrUnknownReservation)
+	case outcome == "late":
+		return fmt.Errorf("%w: %s: %w", ErrUnavailable, what, errLate)
 	}
 	return nil
 }
@@ -141,7 +144,9 @@ func (s *postgresStore) Release(ctx context.Context, r Reservation) error {
 	case errors.Is(err, pgx.ErrNoRows):
 		return fmt.Errorf("releasing request %s: %w", r.RequestID, ErrUnknownReservation)
 	case err != nil:
-		return s.fail("releasing request "+r.RequestID, err)
+		err = s.fail("releasing request "+r.RequestID, err)
+		s.voids.add(r, "release unanswered: "+err.Error()) // give the credits back once the server answers
+		return err
 	}
 	return nil
 }

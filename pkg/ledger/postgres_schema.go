@@ -22,6 +22,19 @@ import (
 //   - ledger_keys: only the SHA-256 of each key. ledger_grants: credits in.
 //   - ledger_reserve(): Reserve's check-and-hold, in the server so that it
 //     takes one round trip and reports the exact figures it refused on.
+//
+// Version 2. A request answered anything but 200 must cost nothing, even
+// when PostgreSQL stalls with a commit in its hands (postgres_void.go):
+//   - ledger_commit(): Commit in the server. It charges the hold only if
+//     the server runs it by the deadline mapd gives (in the server's clock)
+//     and the hold has not expired; past either it gives the credits back
+//     and records why in ledger_voids.
+//   - ledger_void(): mapd's compensation for a commit it gave up on: it
+//     releases the hold if the commit has not run, or refunds the charge
+//     if it has, and records it in ledger_voids.
+//   - ledger_usage.hold_id, spend_day, spend_month: which hold a charge
+//     came from and the day and month its credits counted in, so that a
+//     refund takes them off the right spend counters.
 var pgMigrations = []string{`
 CREATE TABLE ledger_accounts (
 	id          text PRIMARY KEY,
@@ -106,7 +119,90 @@ BEGIN
 	RETURNING id INTO o_hold_id;
 END
 $$;
+`, `
+ALTER TABLE ledger_usage ADD COLUMN hold_id bigint, ADD COLUMN spend_day integer, ADD COLUMN spend_month integer;
+CREATE INDEX ledger_usage_hold ON ledger_usage (hold_id);
+CREATE TABLE ledger_voids (
+	hold_id    bigint PRIMARY KEY,
+	request_id text NOT NULL,
+	account_id text NOT NULL,
+	credits    bigint NOT NULL CHECK (credits >= 0),
+	outcome    text NOT NULL CHECK (outcome IN ('released', 'refunded', 'nothing')),
+	reason     text NOT NULL,
+	created_at timestamptz NOT NULL
+);
+CREATE INDEX ledger_voids_request ON ledger_voids (request_id);
+CREATE FUNCTION ledger_give_back(p_account text, p_credits bigint, p_day integer, p_month integer)
+RETURNS void LANGUAGE sql AS $$
+	UPDATE ledger_accounts a SET balance = a.balance + p_credits,
+		day_spent = CASE WHEN a.spend_day = p_day THEN a.day_spent - p_credits ELSE a.day_spent END,
+		month_spent = CASE WHEN a.spend_month = p_month THEN a.month_spent - p_credits ELSE a.month_spent END
+	WHERE a.id = p_account;
+$$;
+CREATE FUNCTION ledger_commit(p_hold bigint, p_account text, p_now timestamptz, p_deadline timestamptz,
+	OUT o_outcome text, OUT o_credits bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+	h ledger_holds%ROWTYPE;
+BEGIN
+	DELETE FROM ledger_holds WHERE id = p_hold AND account_id = p_account RETURNING * INTO h;
+	IF NOT FOUND THEN
+		o_outcome := 'gone'; -- committed, released, swept or voided already
+		RETURN;
+	END IF;
+	o_credits := h.credits;
+	IF clock_timestamp() > p_deadline OR h.expires_at <= p_now THEN
+		-- mapd has given up on this commit (or the hold expired): the
+		-- request is answered 503, so it must cost nothing.
+		PERFORM ledger_give_back(h.account_id, h.credits, h.spend_day, h.spend_month);
+		INSERT INTO ledger_voids VALUES (h.id, h.request_id, h.account_id, h.credits, 'released',
+			'commit ran after its deadline', clock_timestamp()) ON CONFLICT (hold_id) DO NOTHING;
+		o_outcome := 'late';
+		RETURN;
+	END IF;
+	INSERT INTO ledger_usage (request_id, account_id, key_id, operation, credits, created_at, hold_id, spend_day, spend_month)
+	VALUES (h.request_id, h.account_id, h.key_id, h.operation, h.credits, p_now, h.id, h.spend_day, h.spend_month);
+	o_outcome := 'charged';
+END
+$$;
+CREATE FUNCTION ledger_void(p_hold bigint, p_account text, p_request text, p_reason text, OUT o_outcome text, OUT o_credits bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+	v_day integer;
+	v_month integer;
+BEGIN
+	o_outcome := 'nothing';
+	o_credits := 0;
+	-- The hold is still there: the commit has not run, and now never will.
+	DELETE FROM ledger_holds WHERE id = p_hold AND account_id = p_account
+		RETURNING credits, spend_day, spend_month INTO o_credits, v_day, v_month;
+	IF FOUND THEN
+		o_outcome := 'released';
+	ELSE
+		-- The commit ran (each statement sees what committed before it
+		-- started, so a commit that held the hold's row is seen): take
+		-- its charge back.
+		DELETE FROM ledger_usage WHERE hold_id = p_hold AND account_id = p_account
+			RETURNING credits, spend_day, spend_month INTO o_credits, v_day, v_month;
+		IF FOUND THEN
+			o_outcome := 'refunded';
+		ELSE
+			o_credits := 0;
+		END IF;
+	END IF;
+	IF o_outcome <> 'nothing' THEN
+		PERFORM ledger_give_back(p_account, o_credits, v_day, v_month);
+	END IF;
+	INSERT INTO ledger_voids VALUES (p_hold, p_request, p_account, o_credits, o_outcome, p_reason, clock_timestamp())
+		ON CONFLICT (hold_id) DO NOTHING;
+END
+$$;
 `}
+
+// pgNoStatementTimeout lifts pgServerTimeouts' statement timeout for the
+// rest of a transaction whose statements may take long (Verify's sums
+// over every usage record, a migration waiting for the lock).
+const pgNoStatementTimeout = `SET LOCAL statement_timeout = 0`
 
 // pgMigrationLock is the advisory lock key that serialises migrations of
 // concurrent replicas ("ledger" in ASCII).
@@ -117,6 +213,9 @@ const pgMigrationLock = 0x6c6564676572
 // several replicas at once, is harmless.
 func (s *postgresStore) Migrate(ctx context.Context) error {
 	err := s.inTx(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, pgNoStatementTimeout); err != nil {
+			return err
+		}
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, pgMigrationLock); err != nil {
 			return err
 		}

@@ -24,6 +24,9 @@ ORDER BY a.id`
 func (s *postgresStore) Verify(ctx context.Context) (VerifyReport, error) {
 	var report VerifyReport
 	err := s.inTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, pgNoStatementTimeout); err != nil {
+			return err
+		}
 		rows, err := tx.Query(ctx, pgVerify)
 		if err != nil {
 			return err

@@ -1,30 +1,34 @@
-// Package ratelimit enforces per-key request rates: N requests per second
-// with a short burst, in process (the default) or shared by several mapd
-// replicas through Redis.
+// Package ratelimit enforces per-key request rates: N requests per second,
+// all of which may come at once, in process (the default) or shared by
+// several mapd replicas through Redis.
 //
 // # Algorithm: GCRA
 //
 // Both limiters run the generic cell rate algorithm (GCRA, a "virtual
-// scheduling" leaky bucket). For a limit of N requests/second each request
-// costs an emission interval T = 1s/N. The only state per key is the
-// theoretical arrival time TAT: when the key's backlog would have drained.
-// A request at time now is allowed iff max(TAT, now) + T - now <= B*T, where
-// B is the burst: the number of requests that may arrive at once,
-// B = max(1, ceil(N * BurstWindow)) with BurstWindow = 100 ms by default
-// (5 requests for 50/s). An allowed request moves TAT to max(TAT, now) + T;
-// a denied one changes nothing. Over any interval of length D a key gets at
-// most N*D + B requests, so the accepted rate converges to N quickly (at
-// most 3.3% above it over 3 s at 50/s). A missing key is the same as a
-// drained one, so state can be expired or swept freely.
+// scheduling" leaky bucket). For a limit of N requests per Window (1 s)
+// each request costs an emission interval T = Window/N. The only state per
+// key is the theoretical arrival time TAT: when the key's backlog would
+// have drained. A request at time now is allowed iff
+// max(TAT, now) + T - now <= N*T = Window. An allowed request moves TAT to
+// max(TAT, now) + T; a denied one changes nothing. In bucket terms: the
+// bucket holds N requests and refills at one every T. So a quiet key may
+// send N requests at once (the burst is the limit), and a busy one gets N
+// per second: over any interval of length D a key gets at most N*D + N
+// requests, and exactly N per second in the long run. A missing key is the
+// same as a drained one, so state can be expired or swept freely.
 //
 // # Headers (api-spec §7)
 //
 // Decision maps onto the response headers the middleware sends on every
-// response: X-RateLimit-Limit = Limit (requests per 1-second window),
-// X-RateLimit-Remaining = Remaining (requests that would be accepted right
-// now, at most B), X-RateLimit-Reset = ResetUnix() (the Unix second by which
-// the key is back to its full burst), and on 429 Retry-After =
-// RetryAfterSeconds() (RetryAfter rounded up to whole seconds, >= 0).
+// metered response, and all three count the same thing over the same
+// window: X-RateLimit-Limit = Limit (N, requests per 1-second window, and
+// the most a key may send at once); X-RateLimit-Remaining = Remaining
+// (requests that would be accepted right now, 0 to N: it falls by one per
+// request and refills by one every T); X-RateLimit-Reset = ResetUnix()
+// (the Unix second by which Remaining is back to N if no request comes).
+// A 429 adds Retry-After = RetryAfterSeconds(): how long until one request
+// fits (T at most), rounded up to whole seconds, so 1 for any limit of at
+// least 1 per second.
 //
 // # Failure
 //

@@ -2,27 +2,32 @@ package ratelimit
 
 import (
 	"fmt"
-	"math"
 	"time"
 )
+
+// Window is the window X-RateLimit-Limit counts over: a key limited to N
+// requests per second may send N at once (its burst) and then one more
+// every 1/N s. Limit, Remaining and Reset all speak of this one window, so
+// the headers add up: Remaining starts at Limit, drops by one a request,
+// and is back to Limit at Reset.
+const Window = time.Second
 
 // rate is a limit turned into GCRA quantities, in one time unit (ns for the
 // in-process limiter, µs for Redis).
 type rate struct {
-	interval int64 // cost of one request: 1 s / limit
-	span     int64 // burst * interval: how far TAT may run ahead of now
+	interval int64 // cost of one request: Window / limit
+	span     int64 // limit * interval (= Window): how far TAT may run ahead of now
 	limit    int
 }
 
-// newRate converts limit requests/second, with a burst of
-// ceil(limit * burstWindow), into units of unit.
-func newRate(limit int, burstWindow, unit time.Duration) (rate, error) {
+// newRate converts limit requests per Window, all of which may arrive at
+// once, into units of unit.
+func newRate(limit int, unit time.Duration) (rate, error) {
 	if limit < 1 {
 		return rate{}, fmt.Errorf("%w: got %d", ErrInvalidLimit, limit)
 	}
-	burst := max(1, int64(math.Ceil(float64(limit)*burstWindow.Seconds())))
-	interval := max(1, int64(time.Second/unit)/int64(limit))
-	return rate{interval: interval, span: burst * interval, limit: limit}, nil
+	interval := max(1, int64(Window/unit)/int64(limit))
+	return rate{interval: interval, span: int64(limit) * interval, limit: limit}, nil
 }
 
 // decide applies one request at now to a key whose theoretical arrival
@@ -41,7 +46,7 @@ func (r rate) decide(tat, now int64) (newTAT int64, d verdict) {
 type verdict struct {
 	allowed   bool
 	remaining int64
-	resetIn   int64 // until the full burst is back
+	resetIn   int64 // until Remaining is back to the limit
 	retryIn   int64 // until one request fits (denied only)
 }
 

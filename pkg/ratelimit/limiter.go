@@ -23,11 +23,14 @@ type Limiter interface {
 // Decision is the answer to one Allow call.
 type Decision struct {
 	Allowed bool
-	// Limit is the requests/second the key was checked against.
+	// Limit is the requests per Window the key was checked against, and
+	// how many it may send at once after a quiet Window.
 	Limit int
-	// Remaining is how many more requests would be accepted right now.
+	// Remaining is how many more requests would be accepted right now,
+	// 0 to Limit: it falls by one per request and refills by one every
+	// Window/Limit.
 	Remaining int
-	// Reset is when the key is back to its full burst.
+	// Reset is when Remaining is back to Limit if no request comes.
 	Reset time.Time
 	// RetryAfter is, when denied, how long until one request would fit.
 	RetryAfter time.Duration
@@ -61,9 +64,6 @@ var (
 
 // Options tune a limiter. The zero value is ready to use.
 type Options struct {
-	// BurstWindow sets the burst: ceil(limit * BurstWindow) requests may
-	// arrive at once (at least 1). 0 means 100 ms.
-	BurstWindow time.Duration
 	// Timeout bounds each Redis dial, read and write. 0 means 200 ms.
 	Timeout time.Duration
 	// KeyPrefix namespaces Redis keys. "" means "mapd:ratelimit:".
@@ -75,9 +75,6 @@ type Options struct {
 }
 
 func (o Options) withDefaults() Options {
-	if o.BurstWindow <= 0 {
-		o.BurstWindow = 100 * time.Millisecond
-	}
 	if o.Timeout <= 0 {
 		o.Timeout = 200 * time.Millisecond
 	}

@@ -49,7 +49,7 @@ func NewLocal(opts Options) *Local {
 
 // Allow implements Limiter.
 func (l *Local) Allow(ctx context.Context, key string, limit int) (Decision, error) {
-	r, err := newRate(limit, l.opts.BurstWindow, time.Nanosecond)
+	r, err := newRate(limit, time.Nanosecond)
 	if err != nil {
 		return Decision{}, err
 	}

@@ -15,7 +15,7 @@ import (
 // Lua numbers are doubles: µs since 1970 (~1.8e15) are exact below 2^53,
 // and string.format('%d') keeps them out of exponent notation.
 //
-// KEYS[1] key; ARGV[1] interval µs; ARGV[2] span µs (burst * interval).
+// KEYS[1] key; ARGV[1] interval µs; ARGV[2] span µs (limit * interval).
 // Returns {allowed, remaining, reset_in µs, retry_in µs, now µs}.
 const gcraScript = `
 local interval = tonumber(ARGV[1])
@@ -75,7 +75,7 @@ func newRedis(dsn string, opts Options) (*Redis, error) {
 
 // Allow implements Limiter.
 func (l *Redis) Allow(ctx context.Context, key string, limit int) (Decision, error) {
-	r, err := newRate(limit, l.opts.BurstWindow, time.Microsecond)
+	r, err := newRate(limit, time.Microsecond)
 	if err != nil {
 		return Decision{}, err
 	}

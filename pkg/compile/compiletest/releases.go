@@ -45,6 +45,14 @@ func mapcIn(t testing.TB, out string) string {
 	return bin
 }
 
+// Mapc returns the mapc binary that compiles the releases here, for tests
+// that run mapc's other commands on them (built once per test binary,
+// removed by Cleanup).
+func Mapc(t testing.TB) string {
+	t.Helper()
+	return mapcIn(t, "")
+}
+
 // AndorraRelease compiles ../shared/data/andorra.osm.pbf and AndorraDEM into
 // out/version with `mapc build` and returns that directory. Unlike Andorra it builds
 // every time and into a directory the caller owns, for tests that keep

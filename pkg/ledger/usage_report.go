@@ -1,0 +1,72 @@
+package ledger
+
+import (
+	"fmt"
+	"time"
+)
+
+// UsageReport is an account's usage over a range of UTC days, for an
+// invoice: requests and credits per day and operation, and the balance
+// movements they reconcile with. A charge counts on the UTC day of its
+// usage record's time (Usage.At), a grant on the UTC day it was made.
+// Opening + Granted - Charged = Closing, Charged is the sum of Days'
+// credits, and for a range that ends today Closing is the account's
+// balance (Account.Balance).
+type UsageReport struct {
+	AccountID string     `json:"account_id"`
+	From      string     `json:"from"` // YYYY-MM-DD, the first day included
+	To        string     `json:"to"`   // YYYY-MM-DD, the last day included
+	Days      []DayUsage `json:"days"` // by date, then operation; days without charges are left out
+	// Totals sums Days.
+	Totals  OperationTotals `json:"totals"`
+	Balance BalanceMovement `json:"balance"`
+}
+
+// DayUsage is one operation's charges on one UTC day.
+type DayUsage struct {
+	Date      string `json:"date"` // YYYY-MM-DD
+	Operation string `json:"operation"`
+	Requests  int64  `json:"requests"`
+	Credits   int64  `json:"credits"`
+}
+
+// BalanceMovement is how an account's balance moved over a report's days.
+type BalanceMovement struct {
+	Opening int64 `json:"opening"` // grants minus charges before the first day
+	Granted int64 `json:"granted"` // credits added during the days
+	Charged int64 `json:"charged"` // credits charged during the days
+	Closing int64 `json:"closing"` // Opening + Granted - Charged
+}
+
+// reportRange checks a report's days and returns their yyyymmdd numbers
+// and the instants that bound them: [start, end).
+func reportRange(accountID string, from, to time.Time) (fromDay, toDay int, start, end time.Time, err error) {
+	fromDay, toDay = dayOf(from), dayOf(to)
+	if fromDay > toDay {
+		return 0, 0, time.Time{}, time.Time{}, fmt.Errorf("%w: usage report of account %s: from %s is after to %s",
+			ErrInvalidArgument, accountID, dayString(fromDay), dayString(toDay))
+	}
+	y, m, d := from.UTC().Date()
+	start = time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+	y, m, d = to.UTC().Date()
+	end = time.Date(y, m, d+1, 0, 0, 0, 0, time.UTC)
+	return fromDay, toDay, start, end, nil
+}
+
+// dayString writes a yyyymmdd number as YYYY-MM-DD.
+func dayString(day int) string {
+	return fmt.Sprintf("%04d-%02d-%02d", day/10000, day/100%100, day%100)
+}
+
+// finish sums the days into Totals and Charged and closes the balance.
+func (r *UsageReport) finish() {
+	if r.Days == nil {
+		r.Days = []DayUsage{}
+	}
+	for _, d := range r.Days {
+		r.Totals.Requests += d.Requests
+		r.Totals.Credits += d.Credits
+	}
+	r.Balance.Charged = r.Totals.Credits
+	r.Balance.Closing = r.Balance.Opening + r.Balance.Granted - r.Balance.Charged
+}
