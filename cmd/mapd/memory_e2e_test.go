@@ -1,9 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -67,17 +64,8 @@ func TestMemoryBoundedUnderConcurrency(t *testing.T) {
 	})
 	t.Run("metered", func(t *testing.T) {
 		ledger := filepath.Join(t.TempDir(), "ledger.db")
-		out, err := exec.Command(mapdBin, "account", "create", "--credits", "100000000", "--daily", "0", "--ledger", ledger).Output()
-		if err != nil {
-			t.Fatalf("mapd account create: %v", err)
-		}
-		var acct struct {
-			SecretKey string `json:"secret_key"`
-		}
-		if err := json.Unmarshal(out, &acct); err != nil || acct.SecretKey == "" {
-			t.Fatalf("mapd account create printed %q: %v", out, err)
-		}
-		s := startServe(t, mapdBin, acct.SecretKey, "--ledger", ledger, "--rate-limit", "1000000", "--data", dir)
+		key := createAccount(t, ledger, 100_000_000, "--daily", "0").Secret
+		s := startServe(t, mapdBin, key, "--ledger", ledger, "--rate-limit", "1000000", "--data", dir)
 		loadAndMeasure(t, s, bodies)
 	})
 }
@@ -140,43 +128,6 @@ func memoryBodies(t *testing.T, dir string) [][]memoryRequest {
 		}
 	}
 	return all
-}
-
-// startServe runs bin serve with args on a free port and waits for it to
-// serve; key is the bearer key its requests need, if any.
-func startServe(t *testing.T, bin, key string, args ...string) *server {
-	t.Helper()
-	addr := freeAddr(t)
-	cmd := exec.Command(bin, append([]string{"serve", "--listen", addr}, args...)...)
-	stderr, _ := cmd.StderrPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	s := &server{base: "http://" + addr, cmd: cmd, logs: &bytes.Buffer{}, key: key}
-	t.Cleanup(func() {
-		cmd.Process.Signal(os.Interrupt)
-		cmd.Wait()
-	})
-	ready := make(chan bool, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		for sc.Scan() {
-			if bytes.Contains(sc.Bytes(), []byte(`"msg":"serving"`)) {
-				ready <- true
-			}
-		}
-		close(ready)
-	}()
-	select {
-	case ok := <-ready:
-		if !ok {
-			t.Fatal("mapd exited before serving")
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("mapd did not serve within 30 s")
-	}
-	return s
 }
 
 // loadAndMeasure sends every client's requests at once, each client on its
