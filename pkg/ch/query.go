@@ -149,8 +149,12 @@ func (q *Query) Shortest(sources, targets []search.Seed, buf []uint32) (Result, 
 // with the given middle and weight, if that is v's first or a cheaper
 // label, and queues it; it returns the label then, else nil.
 func (q *Query) improve(s *side, v, c, parent, middle, weight uint32) *label {
-	l, added := s.labels.Add(v)
-	if !added && l.cost <= c {
+	// Most relaxations reach a node already labelled at least as cheaply
+	// (the top of a hierarchy is dense): Get, which inlines, answers them.
+	l := s.labels.Get(v)
+	if l == nil {
+		l, _ = s.labels.Add(v)
+	} else if l.cost <= c {
 		return nil
 	}
 	*l = label{cost: c, parent: parent, middle: middle, weight: weight}

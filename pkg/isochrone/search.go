@@ -137,11 +137,14 @@ func (sc *scratch) relax(g *graph.Graph, u, c, limit uint32) {
 }
 
 func (sc *scratch) label(a, c uint32) {
-	l, added := sc.costs.Add(a)
-	if added || c < *l {
-		*l = c
-		sc.heap.Push(c, a)
+	l := sc.costs.Get(a) // inlines: most arcs reached are labelled already
+	if l == nil {
+		l, _ = sc.costs.Add(a)
+	} else if c >= *l {
+		return
 	}
+	*l = c
+	sc.heap.Push(c, a)
 }
 
 // cost is arc a's label, search.Unreached when it has none.

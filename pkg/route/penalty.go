@@ -76,8 +76,10 @@ func (s *penaltySearch) penalisedTime(a, w uint32) uint32 {
 
 // label records a label for v if it is the first or a better one, and queues it.
 func (s *penaltySearch) label(v, cost, real, parent, pot uint32) {
-	l, added := s.labels.Add(v)
-	if !added && l.cost <= cost {
+	l := s.labels.Get(v) // inlines: most arcs reached are labelled already
+	if l == nil {
+		l, _ = s.labels.Add(v)
+	} else if l.cost <= cost {
 		return
 	}
 	*l = penaltyLabel{cost: cost, real: real, parent: parent, pot: pot}

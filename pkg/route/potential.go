@@ -69,8 +69,10 @@ func (p *potentials) backward(targets []search.Seed) {
 }
 
 func (p *potentials) improve(v, c uint32) {
-	b, added := p.bwd.Add(v)
-	if !added && *b <= c {
+	b := p.bwd.Get(v) // inlines: most nodes reached are labelled already
+	if b == nil {
+		b, _ = p.bwd.Add(v)
+	} else if *b <= c {
 		return
 	}
 	*b = c
