@@ -51,12 +51,17 @@ type Query struct {
 	st       *graph.State // conditions in force, nil for none
 }
 
-// NewQuery returns a query on h. It allocates nothing in proportion to h.
+// NewQuery returns a query on h. It allocates nothing in proportion to h
+// but on a small hierarchy (see search.Labels.Fit).
 func NewQuery(h *Hierarchy) *Query {
-	return &Query{h: h,
+	q := &Query{h: h,
 		fwd: side{list: h.Up, first: h.UpFirst, up: true},
 		bwd: side{list: h.Dn, first: h.DnFirst},
 	}
+	q.fwd.labels.Fit(h.NumNodes())
+	q.bwd.labels.Fit(h.NumNodes())
+	q.buckets.spans.Fit(h.NumNodes())
+	return q
 }
 
 // SetState makes the query's searches use the conditions in force in st

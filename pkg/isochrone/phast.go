@@ -23,7 +23,7 @@ import (
 // hundred nodes either way.
 func (sc *scratch) searchPHAST(g *graph.Graph, p *ch.PHAST, origin snap.Result, limit uint32) bool {
 	sc.st = nil // no conditions: sample then weighs arcs as the hierarchy does
-	sc.resetSearch()
+	sc.resetSearch(g)
 	if !sc.placeSeeds(g, origin, byTime) {
 		return false
 	}

@@ -62,7 +62,7 @@ func (sc *scratch) search(g *graph.Graph, origin snap.Result, m metric, limit ui
 		departure = time.Now()
 	}
 	sc.st = g.StateAt(departure)
-	sc.resetSearch()
+	sc.resetSearch(g)
 	if !sc.placeSeeds(g, origin, m) {
 		return false
 	}
@@ -155,8 +155,8 @@ func (sc *scratch) cost(a uint32) uint32 {
 	return search.Unreached
 }
 
-// resetSearch forgets every label.
-func (sc *scratch) resetSearch() {
-	sc.costs.Reset()
+// resetSearch forgets every label, for a search on g.
+func (sc *scratch) resetSearch(g *graph.Graph) {
+	sc.costs.Fit(len(g.Turns.First) - 1) // the turn graph's nodes: arcs and their duplicates
 	sc.heap.Reset()
 }

@@ -72,7 +72,7 @@ func (r *Router) Alternatives(ctx context.Context, best *Route, n int) []*Route 
 	}
 	s, _ := r.alts.TryGet() // never waits: as many as queries, and this call holds one
 	defer r.alts.Put(s)
-	s.begin()
+	s.begin(len(r.g.Turns.First) - 1)
 	for round := 0; round < penaltyRounds && len(kept) <= n && ctx.Err() == nil; round++ {
 		for _, k := range kept {
 			s.penalize(k.Legs[0].Arcs)

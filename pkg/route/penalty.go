@@ -51,9 +51,11 @@ var penaltyFactors = func() (f [math.MaxUint8 + 1]float64) {
 	return f
 }()
 
-// begin prepares the search for one Alternatives call.
-func (s *penaltySearch) begin() {
-	s.times.Reset()
+// begin prepares the search for one Alternatives call on a turn graph of n
+// nodes (arcs and their duplicates).
+func (s *penaltySearch) begin(n int) {
+	s.labels.Fit(n)
+	s.times.Fit(n)
 	s.potReady = false
 }
 

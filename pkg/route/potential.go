@@ -39,8 +39,8 @@ type memo struct {
 // reset prepares potentials towards targets on h.
 func (p *potentials) reset(h *ch.Hierarchy, targets []search.Seed) {
 	p.h = h
-	p.bwd.Reset()
-	p.memo.Reset()
+	p.bwd.Fit(h.NumNodes())
+	p.memo.Fit(h.NumNodes())
 	p.backward(targets)
 }
 

@@ -1,5 +1,7 @@
 package search
 
+import "unsafe"
+
 // Labels is a search's working memory: one value of type T for each node
 // the search touches, in space proportional to the nodes touched rather
 // than to the graph. A search on a country touches a few thousand of its
@@ -17,6 +19,11 @@ package search
 // thousand nodes the table fits in the caches where the graph-sized arrays
 // it replaces missed on most labels.
 //
+// On a small graph, one whose labels all fit in denseBytes, Fit makes the
+// table an array indexed by node instead (slot i is node i's): as fast as
+// the graph-sized arrays were, and no bigger than the hash tables a
+// country's searches grow.
+//
 // The zero Labels is empty and ready. Pointers returned by Get, Add and At
 // are valid until the next Add or Reset, which may move the values.
 type Labels[T any] struct {
@@ -24,6 +31,7 @@ type Labels[T any] struct {
 	order []uint32 // the slots labelled, in the order their nodes were added
 	gen   uint32   // generation of the occupied slots; never 0 once slots exist
 	shift uint32   // 32 − log2(len(slots)): the hash keeps the top bits
+	dense bool     // slots is indexed by node (see Fit)
 }
 
 type slot[T any] struct {
@@ -32,6 +40,9 @@ type slot[T any] struct {
 }
 
 const (
+	// denseBytes is the most a Labels holds as an array indexed by node:
+	// Andorra's graphs fit, a country's do not.
+	denseBytes  = 1 << 20
 	minSlotBits = 10
 	// keepSlots bounds the table a Labels keeps between searches: a search
 	// that needed more (an isochrone over a large area) gives the memory
@@ -39,9 +50,26 @@ const (
 	keepSlots = 1 << 20
 )
 
+// Fit tells the table that nodes are below n, before a search on a graph
+// of n nodes: it becomes an array indexed by node when n slots fit in
+// denseBytes, and a hash table otherwise. It forgets every label.
+func (l *Labels[T]) Fit(n int) {
+	dense := n*int(unsafe.Sizeof(slot[T]{})) <= denseBytes
+	switch {
+	case dense && l.dense && len(l.slots) >= n:
+		l.Reset()
+	case dense:
+		*l = Labels[T]{slots: make([]slot[T], n), gen: 1, dense: true, order: l.order[:0]}
+	case l.dense:
+		*l = Labels[T]{}
+	default:
+		l.Reset()
+	}
+}
+
 // Reset forgets every label.
 func (l *Labels[T]) Reset() {
-	if len(l.slots) > keepSlots {
+	if len(l.slots) > keepSlots && !l.dense {
 		*l = Labels[T]{}
 		return
 	}
@@ -64,6 +92,12 @@ func (l *Labels[T]) At(i int) *T { return &l.slots[l.order[i]].val }
 
 // Get returns node's value, or nil when the node has none.
 func (l *Labels[T]) Get(node uint32) *T {
+	if l.dense {
+		if s := &l.slots[node]; s.gen == l.gen {
+			return &s.val
+		}
+		return nil
+	}
 	if len(l.slots) == 0 {
 		return nil
 	}
@@ -82,6 +116,15 @@ func (l *Labels[T]) Get(node uint32) *T {
 // Add returns node's value, adding a zero one (added true) when the node
 // has none.
 func (l *Labels[T]) Add(node uint32) (v *T, added bool) {
+	if l.dense {
+		s := &l.slots[node]
+		if s.gen == l.gen {
+			return &s.val, false
+		}
+		*s = slot[T]{gen: l.gen, node: node}
+		l.order = append(l.order, node)
+		return &s.val, true
+	}
 	if 4*(len(l.order)+1) > len(l.slots) {
 		l.grow()
 	}

@@ -3,6 +3,7 @@ package search
 import (
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 )
 
 // TestLabelsMatchMap drives Labels and a Go map with the same random
@@ -96,6 +97,41 @@ func BenchmarkLabelsAddGet(b *testing.B) {
 			if l.Get(n) == nil {
 				b.Fatal("lost")
 			}
+		}
+	}
+}
+
+// TestLabelsFit: a small graph's table is an array indexed by node, a large
+// one's a hash table, and both answer alike; switching between graphs of
+// either size forgets the labels.
+func TestLabelsFit(t *testing.T) {
+	var l Labels[uint64]
+	for _, n := range []int{1000, 1 << 22, 500, 2000, 1 << 21} {
+		l.Fit(n)
+		if l.Len() != 0 {
+			t.Fatalf("n=%d: %d labels after Fit", n, l.Len())
+		}
+		if dense := n*int(unsafe.Sizeof(slot[uint64]{})) <= denseBytes; l.dense != dense {
+			t.Fatalf("n=%d: dense %v, want %v", n, l.dense, dense)
+		}
+		rng := rand.New(rand.NewPCG(uint64(n), 1))
+		want := map[uint32]uint64{}
+		for range 3000 {
+			node := rng.Uint32N(uint32(n))
+			v, added := l.Add(node)
+			if _, ok := want[node]; ok == added {
+				t.Fatalf("n=%d: Add(%d) added %v", n, node, added)
+			}
+			*v = rng.Uint64()
+			want[node] = *v
+		}
+		for node, w := range want {
+			if got := l.Get(node); got == nil || *got != w {
+				t.Fatalf("n=%d: Get(%d) = %v, want %d", n, node, got, w)
+			}
+		}
+		if l.Len() != len(want) {
+			t.Fatalf("n=%d: Len %d, want %d", n, l.Len(), len(want))
 		}
 	}
 }
