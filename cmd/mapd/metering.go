@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"runtime"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -39,10 +40,11 @@ func addMeteringFlags(cmd *cobra.Command, o *meteringOptions) {
 // an admin command holds (opened directly, while no mapd served it).
 const serveLockTimeout = 10 * time.Second
 
-// openMetering opens the ledger, its admin socket and the limiter. ready
-// reports whether the ledger answers (for /v1/health/ready); closeAll
-// releases them, the admin socket first.
-func openMetering(ctx context.Context, log *slog.Logger, o meteringOptions) (m *api.Metering, ready func(context.Context) error, closeAll func(), err error) {
+// openMetering opens the ledger, its admin socket, its Idempotency-Key store
+// and the limiter. ready reports whether the ledger answers (for
+// /v1/health/ready); closeAll releases them, the admin socket first.
+// computeLimit is serve's --compute-timeout.
+func openMetering(ctx context.Context, log *slog.Logger, o meteringOptions, computeLimit time.Duration) (m *api.Metering, ready func(context.Context) error, closeAll func(), err error) {
 	if o.rateLimit < 1 {
 		return nil, nil, nil, fmt.Errorf("--rate-limit %d: want at least 1 request per second", o.rateLimit)
 	}
@@ -62,12 +64,21 @@ func openMetering(ctx context.Context, log *slog.Logger, o meteringOptions) (m *
 	if ledger.Embedded(o.ledger) && mode == ledger.SyncCommit {
 		addSyncProcs()
 	}
+	// A replica may take over a key whose request holds no credits once
+	// the lease is over: it must outlast the wait before Reserve.
+	idem, err := ledger.OpenIdempotency(ctx, store, ledger.IdempotencyOptions{Lease: computeLimit + time.Minute})
+	if err != nil {
+		closeAdmin()
+		store.Close()
+		return nil, nil, nil, fmt.Errorf("open ledger: %w", err)
+	}
 	lim, err := ratelimit.Open(ctx, o.limiter)
 	if err != nil {
 		closeAdmin()
 		store.Close()
 		return nil, nil, nil, fmt.Errorf("open rate limiter: %w", err)
 	}
+	stopPruning := pruneIdempotencyKeys(log, idem)
 	ready = func(ctx context.Context) error {
 		// The embedded ledger knows when it cannot write (a full disk).
 		if h, ok := store.(interface{ Health() error }); ok {
@@ -84,10 +95,42 @@ func openMetering(ctx context.Context, log *slog.Logger, o meteringOptions) (m *
 	}
 	closeAll = func() {
 		closeAdmin()
+		stopPruning()
 		lim.Close()
 		store.Close()
 	}
-	return &api.Metering{Meter: store, Limiter: lim, DefaultRate: o.rateLimit}, ready, closeAll, nil
+	return &api.Metering{Meter: store, Limiter: lim, DefaultRate: o.rateLimit, Idempotency: idem}, ready, closeAll, nil
+}
+
+// pruneEvery is how often the answers of Idempotency-Keys older than 24 h
+// are deleted.
+const pruneEvery = time.Hour
+
+// pruneIdempotencyKeys deletes expired Idempotency-Key answers every
+// pruneEvery until stop is called.
+func pruneIdempotencyKeys(log *slog.Logger, idem ledger.Idempotency) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		tick := time.NewTicker(pruneEvery)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+				n, err := idem.Prune(ctx)
+				cancel()
+				if err != nil {
+					log.Warn("pruning idempotency keys failed; retrying in an hour", "err", err.Error())
+				} else if n > 0 {
+					log.Info("idempotency keys pruned", "deleted", n)
+				}
+			}
+		}
+	})
+	return func() { close(done); wg.Wait() }
 }
 
 // serveAdmin answers the admin commands on the ledger's admin socket (see

@@ -596,12 +596,17 @@ func checkRate(t *testing.T, replicas []*mapdProc, key string) (accepted int) {
 	if max := limit + int(took.Seconds()*limit) + 1; ok < limit || ok > max {
 		t.Errorf("accepted %d of 200 in %v, want the %d of the burst and at most %d", ok, took, limit, max)
 	}
-	// The key has no burst left: what is accepted from now on is the rate.
+	// The key has no burst left: what is accepted from now on is the rate,
+	// or everything offered when a loaded machine (the race pass, CI beside
+	// other work) cannot offer that much: the limiter must not refuse below
+	// the rate, and never accept above it.
 	ok2, limited2, took2 := rateRun(t, replicas, key, limit, 4, 0, rateDuration())
 	rate := float64(ok2) / took2.Seconds()
+	want := min(float64(ok2+limited2), limit*took2.Seconds())
 	t.Logf("continuous load for %v: %d accepted (%.1f/s), %d refused", took2.Round(time.Millisecond), ok2, rate, limited2)
-	if rate < limit*0.9 || rate > limit*1.1 {
-		t.Errorf("accepted rate %.1f/s, want %d/s within 10%%", rate, limit)
+	if float64(ok2) < 0.9*want || rate > limit*1.1 {
+		t.Errorf("accepted %d (%.1f/s) of %d offered, want at least 90%% of %.0f and at most %d/s + 10%%",
+			ok2, rate, ok2+limited2, want, limit)
 	}
 	return ok + ok2
 }

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime"
 	"syscall"
 	"time"
 
@@ -28,6 +29,8 @@ type serveOptions struct {
 	metering      meteringOptions
 	unmetered     bool // only settable in a benchmark build (unmetered_on.go)
 	playground    bool // serve the playground page and road tiles (playground.go)
+	computeLimit  time.Duration
+	admission     api.Admission
 }
 
 func newServeCmd(log *slog.Logger) *cobra.Command {
@@ -59,6 +62,10 @@ change seen by the next request. See docs/metering.md.`,
 	f.StringArrayVar(&o.deprecate, "deprecate", nil, "announce a deprecated path: /v1/PATH=SUNSET or /v1/PATH=DEPRECATED/SUNSET, dates YYYY-MM-DD (repeatable)")
 	f.DurationVar(&o.drainTimeout, "drain-timeout", 30*time.Second, "on SIGTERM, how long to wait for requests in flight")
 	f.BoolVar(&o.playground, "playground", false, "also serve the playground page at /playground/ and the release's road tiles at /tiles/: no key, no credits, for operators and developers on a trusted network (docs/playground.md)")
+	f.DurationVar(&o.computeLimit, "compute-timeout", api.DefaultComputeTimeout, "how long a compute request may take from arrival to answer (queue, computation, charge); past it: 503, free")
+	f.IntVar(&o.admission.PerCore, "max-computations-per-core", api.DefaultPerCore, "computations running at once per core; more wait in the queue (negative: no limit)")
+	f.IntVar(&o.admission.Queue, "max-queued", 0, "computations that may wait for a slot; beyond: 503 with Retry-After, free (0: 64 per slot)")
+	f.DurationVar(&o.admission.QueueTimeout, "queue-timeout", api.DefaultQueueTimeout, "how long a computation may wait for a slot before a 503")
 	addMeteringFlags(cmd, &o.metering)
 	addBenchmarkFlags(cmd, &o)
 	return cmd
@@ -66,6 +73,9 @@ change seen by the next request. See docs/metering.md.`,
 
 func serve(ctx context.Context, log *slog.Logger, o serveOptions) error {
 	start := time.Now()
+	// The cores computations share, before --ledger-sync commit adds Ps
+	// for threads blocked in fdatasync.
+	o.admission.Cores = runtime.GOMAXPROCS(0)
 	dir, err := release.Resolve(o.data)
 	if err != nil {
 		return err
@@ -76,7 +86,7 @@ func serve(ctx context.Context, log *slog.Logger, o serveOptions) error {
 	}
 	holder := release.NewHolder(rel)
 	metrics := api.NewMetrics(holder)
-	cfg := api.Config{Releases: holder, Log: log, Metrics: metrics, Started: start}
+	cfg := api.Config{Releases: holder, Log: log, Metrics: metrics, Started: start, ComputeTimeout: o.computeLimit, Admission: o.admission}
 	if cfg.Deprecations, err = parseDeprecations(o.deprecate); err != nil {
 		return err
 	}
@@ -85,7 +95,7 @@ func serve(ctx context.Context, log *slog.Logger, o serveOptions) error {
 			return err
 		}
 	} else {
-		metering, ready, closeMetering, err := openMetering(ctx, log, o.metering)
+		metering, ready, closeMetering, err := openMetering(ctx, log, o.metering, o.computeLimit)
 		if err != nil {
 			return err
 		}

@@ -1,7 +1,10 @@
 package api
 
 import (
+	"context"
 	"fmt"
+	"strconv"
+	"time"
 
 	"github.com/valyala/fasthttp"
 
@@ -18,11 +21,35 @@ type endpoint[R any] struct {
 	// run computes the answer and appends the operation's response fields
 	// (after the envelope, starting with a comma) to dst.
 	run func(rc *runContext, req R, dst []byte) ([]byte, *failure)
+	// light operations skip the admission queue (admission.go): their
+	// work is bounded to microseconds.
+	light bool
 }
 
 // runContext is what an operation may use while it runs.
 type runContext struct {
 	rel *release.Release
+	// deadline is when the request must have its answer (arrival +
+	// Config.ComputeTimeout); engines that take a context stop there.
+	deadline time.Time
+	ctx      context.Context // made by context on first use
+	cancel   context.CancelFunc
+}
+
+// context returns a context that ends at the request's deadline. It is
+// made on first use: elevation never needs one, and its timer would cost
+// the cheapest request a microsecond.
+func (rc *runContext) context() context.Context {
+	if rc.ctx == nil {
+		rc.ctx, rc.cancel = context.WithDeadline(context.Background(), rc.deadline)
+	}
+	return rc.ctx
+}
+
+func (rc *runContext) end() {
+	if rc.cancel != nil {
+		rc.cancel()
+	}
 }
 
 // router returns the release's router for a profile. The decoders accept
@@ -37,71 +64,94 @@ func (rc *runContext) router(profile string) (*route.Router, *failure) {
 
 // failure is an operation's error answer.
 type failure struct {
-	kind   Kind
-	detail string
-	errs   []FieldError
+	kind       Kind
+	detail     string
+	errs       []FieldError
+	retryAfter int // seconds; > 0 adds Retry-After
 }
 
-// compute runs one operation in the order the spec implies: authenticate
-// and rate-limit (401/403/429 before anything is parsed), decode (400),
-// reserve the cost (402), compute, then charge and answer, or release the
-// reservation so that a failed request costs nothing.
+// compute runs one operation in the order the spec implies, after a 503
+// when the server is already at capacity: authenticate and rate-limit (401/403/429 before anything is parsed), decode (400),
+// claim the Idempotency-Key (a replay, or 409), wait for a computation slot
+// (or 503 when shedding load), reserve the cost (402), compute, then charge
+// and answer, or release the reservation so that a failed request costs
+// nothing. A request answers 200 only if it finished within
+// ComputeTimeout and its client is still connected (call.go's call
+// holds what is given back when it does not).
 func compute[R any](s *Server, e endpoint[R]) fasthttp.RequestHandler {
 	return func(ctx *fasthttp.RequestCtx) {
-		var adm *admission
-		if m := s.cfg.Metering; m != nil {
-			var f *failure
-			if adm, f = m.admit(ctx); f != nil {
-				s.fail(ctx, f)
-				return
-			}
-		}
-		if !isJSON(ctx.Request.Header.ContentType()) {
-			s.problem(ctx, KindInvalidRequest, "Content-Type must be application/json", nil)
+		if !e.light && s.admission.full() {
+			s.fail(ctx, s.admission.shed("and the queue is full"))
 			return
 		}
-		req, bad := e.decode(ctx.PostBody())
-		if bad != nil {
-			s.problem(ctx, KindInvalidRequest, bad.Detail, bad.Errors)
+		c := &call{s: s, ctx: ctx, deadline: time.Now().Add(s.cfg.ComputeTimeout)}
+		defer c.end()
+		req, ok := decodeFor(c, e)
+		if !ok || !c.claim(e.name) {
 			return
 		}
-		id := requestID(ctx)
-		cost := e.cost(req)
-		if adm != nil {
-			if f := adm.reserve(ctx, e.name, cost, id); f != nil {
-				s.fail(ctx, f)
-				return
-			}
-			defer adm.release() // a no-op once committed
+		if !e.light && !c.takeSlot() {
+			return
+		}
+		if !c.reserve(e.name, e.cost(req)) {
+			return
 		}
 		rel, done := s.cfg.Releases.Acquire()
 		defer done()
-		charged := int64(0)
-		if adm != nil {
-			charged = cost
-		}
+		rc := &runContext{rel: rel, deadline: c.deadline}
+		defer rc.end()
 		out := make([]byte, 0, 1024)
-		out = appendEnvelope(out, id, charged, rel.Manifest.DataVersion)
-		out, fail := e.run(&runContext{rel: rel}, req, out)
+		out = appendEnvelope(out, c.id, c.charged(), rel.Manifest.DataVersion)
+		out, fail := e.run(rc, req, out)
+		c.freeSlot()
 		if fail != nil {
 			s.fail(ctx, fail)
 			return
 		}
-		if adm != nil {
-			if f := adm.commit(); f != nil {
-				s.fail(ctx, f)
-				return
-			}
-			ctx.SetUserValue(UserCreditsCharged, charged)
+		if c.late() || c.clientGone() {
+			return
 		}
 		out = append(out, '}')
-		ctx.SetContentType("application/json")
-		ctx.SetBody(out)
+		if c.charge(out) {
+			ctx.SetContentType("application/json")
+			// Not SetBody: it copies into the connection's body buffer,
+			// which fasthttp keeps for the connection's life, so 512 idle
+			// connections that each once got a 300 KB answer held 150 MiB
+			// (BENCHMARKS.md, "Load shedding"). out is never changed again.
+			ctx.Response.SetBodyRaw(out)
+		}
 	}
+}
+
+// decodeFor authenticates and rate-limits the request (when metered) and
+// decodes its body.
+func decodeFor[R any](c *call, e endpoint[R]) (R, bool) {
+	var zero R
+	if m := c.s.cfg.Metering; m != nil {
+		var f *failure
+		if c.adm, f = m.admit(c.ctx); f != nil {
+			c.s.fail(c.ctx, f)
+			return zero, false
+		}
+	}
+	if !isJSON(c.ctx.Request.Header.ContentType()) {
+		c.s.problem(c.ctx, KindInvalidRequest, "Content-Type must be application/json", nil)
+		return zero, false
+	}
+	req, bad := e.decode(c.ctx.PostBody())
+	if bad != nil {
+		c.s.problem(c.ctx, KindInvalidRequest, bad.Detail, bad.Errors)
+		return zero, false
+	}
+	c.id = requestID(c.ctx)
+	return req, true
 }
 
 // fail answers an operation's failure as a problem.
 func (s *Server) fail(ctx *fasthttp.RequestCtx, f *failure) {
+	if f.retryAfter > 0 {
+		ctx.Response.Header.Set("Retry-After", strconv.Itoa(f.retryAfter))
+	}
 	s.problem(ctx, f.kind, f.detail, f.errs)
 }
 

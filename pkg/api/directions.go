@@ -27,8 +27,7 @@ func runDirections(rc *runContext, req DirectionsRequest, dst []byte) ([]byte, *
 	if fail != nil {
 		return dst, fail
 	}
-	ctx, cancel := requestContext()
-	defer cancel()
+	ctx := rc.context()
 	rt, err := router.Route(ctx, points(req.Coordinates), router.StateAt(departureOf(req.HasDepartureTime, req.DepartureTime)))
 	if err != nil {
 		return dst, routeFailure(req.Profile, err)

@@ -39,8 +39,13 @@ func newDirectionsBench(b *testing.B) *directionsBench {
 // bodies returns 256 directions requests between random car-road points
 // (the same pairs for every alternatives count), asking for alts
 // alternatives.
-func (d *directionsBench) bodies(alts int) [][]byte {
-	g := d.rel.Routers["car"].Graph()
+func (d *directionsBench) bodies(alts int) [][]byte { return d.profileBodies("car", alts) }
+
+// profileBodies returns 256 directions requests for profile between random
+// points on its roads (the same pairs for every alternatives count),
+// asking for alts alternatives.
+func (d *directionsBench) profileBodies(profile string, alts int) [][]byte {
+	g := d.rel.Routers[profile].Graph()
 	rng := rand.New(rand.NewPCG(1, 2))
 	point := func() string {
 		for {
@@ -53,21 +58,27 @@ func (d *directionsBench) bodies(alts int) [][]byte {
 	}
 	out := make([][]byte, 256)
 	for i := range out {
-		out[i] = fmt.Appendf(nil, `{"coordinates":[%s,%s],"alternatives":%d}`, point(), point(), alts)
+		out[i] = fmt.Appendf(nil, `{"coordinates":[%s,%s],"profile":%q,"alternatives":%d}`, point(), point(), profile, alts)
 	}
 	return out
 }
 
 // BenchmarkDirectionsHandler measures one unmetered directions request
 // through the whole handler (decode, snap, search, unpack, elevation,
-// alternatives, JSON) on Andorra, for random car-road pairs, with no
-// alternative (what OSRM computes by default) and with the spec's default
-// of one.
+// alternatives, JSON) on Andorra, for random pairs of points on each
+// profile's roads, with no alternative (what OSRM computes by default), the
+// spec's default of one, and the most, three:
+//
+//	go test -run X -bench DirectionsHandler -count 6 ./pkg/api
 func BenchmarkDirectionsHandler(b *testing.B) {
 	d := newDirectionsBench(b)
-	for _, alts := range []int{0, 1} {
-		bodies := d.bodies(alts)
-		b.Run(fmt.Sprintf("alt=%d", alts), func(b *testing.B) {
+	for _, c := range []struct {
+		profile string
+		alts    int
+	}{{"car", 0}, {"car", 1}, {"car", 3}, {"moto", 0}, {"moto", 1}, {"moto", 3}, {"truck", 0}, {"truck", 1}, {"truck", 3},
+		{"bicycle", 0}, {"bicycle", 1}, {"bicycle", 3}, {"pedestrian", 0}, {"pedestrian", 1}, {"pedestrian", 3}} {
+		bodies := d.profileBodies(c.profile, c.alts)
+		b.Run(fmt.Sprintf("%s/alt=%d", c.profile, c.alts), func(b *testing.B) {
 			var ctx fasthttp.RequestCtx
 			i := 0
 			defer benchcpu.Report(b)()

@@ -12,6 +12,7 @@ var elevationOp = endpoint[ElevationRequest]{
 	decode: DecodeElevation,
 	cost:   func(r ElevationRequest) int64 { return startedUnits(len(r.Coordinates), 100) },
 	run:    runElevation,
+	light:  true,
 }
 
 // runElevation samples the release's DEM bilinearly between posts. A point

@@ -8,7 +8,7 @@ func computePaths(s *Server) map[string]fasthttp.RequestHandler {
 	return map[string]fasthttp.RequestHandler{
 		"/v1/directions": compute(s, directions),
 		"/v1/matrix":     compute(s, matrixOp),
-		"/v1/isochrone":  compute(s, isochroneOp),
+		"/v1/isochrone":  compute(s, isochroneOp(s.isochrones)),
 		"/v1/elevation":  compute(s, elevationOp),
 	}
 }

@@ -17,7 +17,8 @@ import (
 // real fasthttp server, and a compute endpoint still refuses it.
 func TestHealthAnswersHEAD(t *testing.T) {
 	var down atomic.Bool
-	s, err := New(Config{Releases: fakeHolder("car"), Ready: func(context.Context) error {
+	holder, _ := onDiskHolder(t, "car") // readiness also checks the release's files
+	s, err := New(Config{Releases: holder, Ready: func(context.Context) error {
 		if down.Load() {
 			return errors.New("ledger: down")
 		}

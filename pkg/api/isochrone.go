@@ -12,9 +12,8 @@ import (
 )
 
 // isochroneOp is POST /v1/isochrone: 5 credits whatever the contours
-// (spec §4). Its engine keeps the scratch space requests reuse.
-var isochroneOp = func() endpoint[IsochroneRequest] {
-	engine := new(isochrone.Engine)
+// (spec §4). engine (the Server's) keeps the scratch space requests reuse.
+func isochroneOp(engine *isochrone.Engine) endpoint[IsochroneRequest] {
 	return endpoint[IsochroneRequest]{
 		name:   "isochrone",
 		decode: DecodeIsochrone,
@@ -23,7 +22,7 @@ var isochroneOp = func() endpoint[IsochroneRequest] {
 			return runIsochrone(engine, rc, req, dst)
 		},
 	}
-}()
+}
 
 func runIsochrone(engine *isochrone.Engine, rc *runContext, req IsochroneRequest, dst []byte) ([]byte, *failure) {
 	router, fail := rc.router(req.Profile)
@@ -37,9 +36,7 @@ func runIsochrone(engine *isochrone.Engine, rc *runContext, req IsochroneRequest
 		return dst, &failure{kind: KindInvalidRequest, detail: fmt.Sprintf("the origin is not near a road the %s profile may use", req.Profile),
 			errs: []FieldError{{Field: "/origin", Message: msg}}}
 	}
-	ctx, cancel := requestContext()
-	defer cancel()
-	contours, err := engine.Compute(ctx, router.Graph(), snapped[0], isochrone.Request{Budgets: budgets(req.Contours), Departure: departureOf(req.HasDepartureTime, req.DepartureTime)})
+	contours, err := engine.Compute(rc.context(), router.Graph(), snapped[0], isochrone.Request{Budgets: budgets(req.Contours), Departure: departureOf(req.HasDepartureTime, req.DepartureTime)})
 	switch {
 	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
 		return dst, &failure{kind: KindServiceUnavailable, detail: "the isochrone did not finish in time; retry"}

@@ -26,6 +26,9 @@ type Metering struct {
 	// DefaultRate is the requests/second of a key without its own limit;
 	// 0 means DefaultRate.
 	DefaultRate int
+	// Idempotency keeps the answers of requests sent with an
+	// Idempotency-Key (idempotency.go). nil refuses the header with a 400.
+	Idempotency ledger.Idempotency
 }
 
 // DefaultRate is the per-key limit when neither the key nor the server sets
@@ -120,12 +123,9 @@ func (a *admission) reserve(ctx *fasthttp.RequestCtx, operation string, credits 
 
 // commit charges the held credits; the response may say 200 only if it
 // returns nil.
-func (a *admission) commit() *failure {
+func (a *admission) commit() error {
 	a.held = false
-	if err := a.m.Meter.Commit(context.Background(), a.resv); err != nil {
-		return unavailable("the ledger")
-	}
-	return nil
+	return a.m.Meter.Commit(context.Background(), a.resv)
 }
 
 // release gives back what reserve held, when the request failed.

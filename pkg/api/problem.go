@@ -38,13 +38,16 @@ type Kind int
 //	KindKeyNotPermitted      403     key-not-permitted        Key not permitted
 //	KindNotFound             404     not-found                Not found
 //	KindMethodNotAllowed     405     method-not-allowed       Method not allowed
+//	KindIdempotencyKeyReused 409     idempotency-key-reused   Idempotency key reused
+//	KindIdempotencyKeyInUse  409     idempotency-key-in-use   Idempotency key in use
 //	KindUnroutable           422     unroutable               No route found
 //	KindRateLimited          429     rate-limited             Too many requests
 //	KindInternal             500     internal-error           Internal error
 //	KindServiceUnavailable   503     service-unavailable      Service unavailable
 //
 // The specification fixes all but key-not-permitted (a public key on a compute endpoint), not-found,
-// method-not-allowed and internal-error. The caller adds the extra headers of 402 (X-Credits-Remaining) and
+// method-not-allowed, internal-error and the two 409s, which only a request sending the optional
+// Idempotency-Key header can receive (idempotency.go). The caller adds the extra headers of 402 (X-Credits-Remaining) and
 // 429 (Retry-After, X-RateLimit-*). The zero Kind is not a problem: NewProblem treats it, and any value not
 // listed, as KindInternal.
 const (
@@ -59,6 +62,8 @@ const (
 	KindRateLimited
 	KindInternal
 	KindServiceUnavailable
+	KindIdempotencyKeyReused
+	KindIdempotencyKeyInUse
 )
 
 // kindInfo is one row of the table above.
@@ -89,6 +94,10 @@ func (k Kind) info() kindInfo {
 		return kindInfo{"unroutable", "No route found", fasthttp.StatusUnprocessableEntity}
 	case KindRateLimited:
 		return kindInfo{"rate-limited", "Too many requests", fasthttp.StatusTooManyRequests}
+	case KindIdempotencyKeyReused:
+		return kindInfo{"idempotency-key-reused", "Idempotency key reused", fasthttp.StatusConflict}
+	case KindIdempotencyKeyInUse:
+		return kindInfo{"idempotency-key-in-use", "Idempotency key in use", fasthttp.StatusConflict}
 	case KindServiceUnavailable:
 		return kindInfo{"service-unavailable", "Service unavailable", fasthttp.StatusServiceUnavailable}
 	}

@@ -27,6 +27,8 @@ func TestKindTable(t *testing.T) {
 		{KindRateLimited, "rate-limited", "Too many requests", 429},
 		{KindInternal, "internal-error", "Internal error", 500},
 		{KindServiceUnavailable, "service-unavailable", "Service unavailable", 503},
+		{KindIdempotencyKeyReused, "idempotency-key-reused", "Idempotency key reused", 409},
+		{KindIdempotencyKeyInUse, "idempotency-key-in-use", "Idempotency key in use", 409},
 		{Kind(0), "internal-error", "Internal error", 500},
 		{Kind(99), "internal-error", "Internal error", 500},
 	}

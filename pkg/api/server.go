@@ -12,6 +12,7 @@ import (
 	"github.com/oklog/ulid/v2"
 	"github.com/valyala/fasthttp"
 
+	"github.com/mapsco/maps/pkg/isochrone"
 	"github.com/mapsco/maps/pkg/release"
 )
 
@@ -41,7 +42,21 @@ type Config struct {
 
 	// Mounts serve paths outside /v1 (mount.go); nil serves none.
 	Mounts []Mount
+
+	// ComputeTimeout bounds a compute request from its arrival to its
+	// answer being ready (admission queue, computation, charge): past it the
+	// request answers 503 and costs nothing. 0 means DefaultComputeTimeout.
+	ComputeTimeout time.Duration
+	// Admission bounds concurrent computations and their queue
+	// (admission.go); the zero value means its defaults.
+	Admission Admission
 }
+
+// DefaultComputeTimeout is Config.ComputeTimeout's default: the largest
+// requests take well under a second on a country, so a request still
+// computing after 10 s is stuck behind others, and its client has most
+// likely given up.
+const DefaultComputeTimeout = 10 * time.Second
 
 // ReadyTimeout bounds Config.Ready: a load balancer polls readiness every few
 // seconds and a ledger that takes longer than this is not answering.
@@ -52,6 +67,12 @@ type Server struct {
 	cfg   Config
 	paths map[string]path
 	mount []path // Config.Mounts, matched by prefix after paths
+	// transportLines rate-limits the lines about requests fasthttp could
+	// not parse (transportlog.go).
+	transportLines *lineLimiter
+	admission      *admitter
+	// isochrones keeps the scratch space isochrone requests reuse.
+	isochrones *isochrone.Engine
 }
 
 // path is one endpoint: its operation name (in logs and metrics), the method
@@ -82,7 +103,11 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Started.IsZero() {
 		cfg.Started = time.Now()
 	}
-	s := &Server{cfg: cfg, paths: map[string]path{}}
+	if cfg.ComputeTimeout <= 0 {
+		cfg.ComputeTimeout = DefaultComputeTimeout
+	}
+	s := &Server{cfg: cfg, paths: map[string]path{}, admission: newAdmitter(cfg.Admission), isochrones: new(isochrone.Engine)}
+	s.transportLines = newLineLimiter(transportLogBurst, transportLogEvery, s.logSuppressed)
 	for p, h := range computePaths(s) {
 		s.paths[p] = path{operation: strings.TrimPrefix(p, "/v1/"), method: fasthttp.MethodPost, handler: h}
 	}
@@ -125,6 +150,11 @@ func (s *Server) HTTPServer() *fasthttp.Server {
 		CloseOnShutdown:       true, // answers in flight at SIGTERM tell clients to reconnect elsewhere
 		NoDefaultServerHeader: false,
 		ErrorHandler:          s.transportError,
+		// fasthttp's own lines go through slog, without request bytes
+		// (transportlog.go); SecureErrorLogMessage keeps the request out
+		// of its error texts as well, should one ever be printed.
+		Logger:                fasthttpLogger{s},
+		SecureErrorLogMessage: true,
 	}
 }
 
@@ -150,7 +180,9 @@ func (s *Server) Handle(ctx *fasthttp.RequestCtx) {
 }
 
 // transportError answers requests fasthttp could not parse, most often a
-// body over the limit.
+// body over the limit. It counts them like any request but logs them
+// rate-limited and without a byte of the request (transportlog.go): anyone
+// can send them, with a key in them, without a key being valid.
 func (s *Server) transportError(ctx *fasthttp.RequestCtx, err error) {
 	start := time.Now()
 	setHeaders(ctx, nil)
@@ -163,7 +195,13 @@ func (s *Server) transportError(ctx *fasthttp.RequestCtx, err error) {
 	if r, ok := s.paths[string(ctx.Path())]; ok {
 		op = r.operation
 	}
-	s.observe(ctx, op, time.Since(start))
+	took := time.Since(start)
+	if s.cfg.Metrics != nil {
+		s.cfg.Metrics.observe(op, ctx.Response.StatusCode(), took, 0)
+	}
+	s.logTransport("malformed request", transportReason(err), slog.String("request_id", requestID(ctx)),
+		slog.String("operation", op), slog.Int("status", ctx.Response.StatusCode()),
+		slog.String("remote", ctx.RemoteAddr().String()))
 }
 
 // problem writes a problem response with a fresh request id.
@@ -187,9 +225,4 @@ type requestIDKey struct{}
 func isJSON(ct []byte) bool {
 	mt, _, _ := bytes.Cut(ct, []byte(";"))
 	return bytes.EqualFold(bytes.TrimSpace(mt), []byte("application/json"))
-}
-
-// requestContext bounds a computation by the request's own deadline.
-func requestContext() (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.Background(), 10*time.Second)
 }

@@ -38,14 +38,20 @@ func (s *Server) live(ctx *fasthttp.RequestCtx) {
 	writeJSON(ctx, map[string]string{"status": "live"})
 }
 
-// ready answers 200 when a release is mapped and Config.Ready passes, and a
-// 503 problem naming what is missing otherwise.
+// ready answers 200 when a release is mapped, its files are still on disk
+// and Config.Ready passes, and a 503 problem naming what is missing
+// otherwise.
 func (s *Server) ready(ctx *fasthttp.RequestCtx) {
 	rel, done := s.cfg.Releases.Acquire()
 	v, routers := rel.Manifest.DataVersion, len(rel.Routers)
+	onDisk := releaseOnDisk(rel)
 	done()
 	if routers == 0 {
 		s.problem(ctx, KindServiceUnavailable, "release "+v+" serves no profile", nil)
+		return
+	}
+	if onDisk != nil {
+		s.problem(ctx, KindServiceUnavailable, "not ready: "+onDisk.Error(), nil)
 		return
 	}
 	if s.cfg.Ready != nil {

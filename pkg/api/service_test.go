@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -26,6 +28,22 @@ func fakeHolder(profiles ...string) *release.Holder {
 	return release.NewHolder(r)
 }
 
+// onDiskHolder is fakeHolder whose release has its manifest and one
+// artifact (graph.map, 3 bytes) in a directory of the test's.
+func onDiskHolder(t *testing.T, profiles ...string) (*release.Holder, string) {
+	h := fakeHolder(profiles...)
+	rel, done := h.Acquire()
+	done()
+	rel.Dir = t.TempDir()
+	rel.Manifest.Files = []release.FileInfo{{Name: release.GraphFile, Bytes: 3}}
+	for name, body := range map[string]string{release.ManifestFile: "{}", release.GraphFile: "map"} {
+		if err := os.WriteFile(filepath.Join(rel.Dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return h, rel.Dir
+}
+
 // get runs one request through s.Handle.
 func get(s *Server, method, path string) *fasthttp.RequestCtx {
 	ctx := &fasthttp.RequestCtx{}
@@ -37,7 +55,8 @@ func get(s *Server, method, path string) *fasthttp.RequestCtx {
 
 func TestReady(t *testing.T) {
 	var ledgerDown error
-	s, err := New(Config{Releases: fakeHolder("car"), Ready: func(ctx context.Context) error {
+	holder, dir := onDiskHolder(t, "car")
+	s, err := New(Config{Releases: holder, Ready: func(ctx context.Context) error {
 		if _, ok := ctx.Deadline(); !ok {
 			return errors.New("no deadline")
 		}
@@ -63,6 +82,29 @@ func TestReady(t *testing.T) {
 	empty, _ := New(Config{Releases: fakeHolder()})
 	if got := get(empty, "GET", PathReady).Response.StatusCode(); got != 503 {
 		t.Errorf("ready with a release serving no profile: %d", got)
+	}
+
+	// The release's files changed or gone (cmd/mapd's TestReadinessReleaseRemoved
+	// does it to a running mapd).
+	ledgerDown = nil
+	graph := filepath.Join(dir, release.GraphFile)
+	for _, c := range []struct {
+		name   string
+		change func() error
+		detail string
+	}{
+		{"truncated", func() error { return os.Truncate(graph, 1) }, "graph.map is 1 bytes, its manifest says 3"},
+		{"removed", func() error { return os.RemoveAll(dir) }, "the files of release 2026-11-22 are gone (manifest.json: no such file or directory)"},
+	} {
+		if err := c.change(); err != nil {
+			t.Fatal(err)
+		}
+		ctx := get(s, "GET", PathReady)
+		var p Problem
+		json.Unmarshal(ctx.Response.Body(), &p)
+		if ctx.Response.StatusCode() != 503 || !strings.Contains(p.Detail, c.detail) || strings.Contains(p.Detail, dir) {
+			t.Errorf("ready with the release %s: %d %s", c.name, ctx.Response.StatusCode(), ctx.Response.Body())
+		}
 	}
 }
 

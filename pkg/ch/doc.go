@@ -20,6 +20,11 @@
 // or NoMiddle for an edge of the original graph. Distance is carried so
 // that a matrix cell's length needs no path unpacking.
 //
+// Besides point-to-point queries (query.go) and tables (manytomany.go), a
+// Query finds candidate via nodes for alternative routes (via.go): exact
+// costs from the sources and to the targets over the part of the hierarchy
+// above a route (cone.go, a restricted PHAST).
+//
 // A Hierarchy views the mapping and is safe for concurrent use; a Query
 // holds the labels of the nodes its searches touch (in space proportional
 // to them, see search.Labels) and belongs to one goroutine at a time.

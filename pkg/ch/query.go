@@ -49,6 +49,9 @@ type Query struct {
 	buckets  bucketIndex  // a table's buckets, while ParallelTable runs
 	filled   []bucket     // the buckets its backward searches left, reused
 	st       *graph.State // conditions in force, nil for none
+	via      *viaScratch  // for Vias, allocated on first use
+	hops     []hop        // a path's hierarchy edges, while unpacking it
+	stack    []hop        // expand's
 }
 
 // NewQuery returns a query on h. It allocates nothing in proportion to h
@@ -117,16 +120,27 @@ type Result struct {
 // time (550 → 364 µs), and on Andorra the same within the noise
 // (BENCHMARKS.md, "Stall-on-demand").
 func (q *Query) Shortest(sources, targets []search.Seed, buf []uint32) (Result, bool) {
-	bias := bias(targets)
-	q.fwd.reset()
-	q.bwd.reset()
-	for i, s := range sources {
-		q.improve(&q.fwd, s.Node, s.Cost, uint32(i), seedMark, 0)
+	best, meet, bias := q.meet(sources, targets)
+	if best == search.Unreached || best < bias {
+		return Result{}, false
 	}
-	for i, t := range targets {
-		q.improve(&q.bwd, t.Node, bias-t.Cost, uint32(i), seedMark, 0)
+	return q.unpackPath(best-bias, meet, buf), true
+}
+
+// Cost is Shortest's cost alone, without unpacking the path.
+func (q *Query) Cost(sources, targets []search.Seed) (uint32, bool) {
+	best, _, bias := q.meet(sources, targets)
+	if best == search.Unreached || best < bias {
+		return 0, false
 	}
-	best, meet := uint32(search.Unreached), uint32(search.Unreached)
+	return best - bias, true
+}
+
+// meet runs Shortest's search and returns the best meeting cost (shifted
+// by the targets' bias), the node where it was found and that bias.
+func (q *Query) meet(sources, targets []search.Seed) (best, meet, shift uint32) {
+	shift = q.seed(sources, targets)
+	best, meet = search.Unreached, search.Unreached
 	for _, s := range sources {
 		if c := search.Add(q.fwd.cost(s.Node), q.bwd.cost(s.Node)); c < best {
 			best, meet = c, s.Node
@@ -144,10 +158,23 @@ func (q *Query) Shortest(sources, targets []search.Seed, buf []uint32) (Result, 
 			best, meet = q.step(&q.bwd, &q.fwd, best, meet)
 		}
 	}
-	if best == search.Unreached || best < bias {
-		return Result{}, false
+	return best, meet, shift
+}
+
+// seed starts a search: both sides emptied, both queues holding their
+// seeds, targets at shift − cost, where shift, returned, is the largest
+// target cost.
+func (q *Query) seed(sources, targets []search.Seed) (shift uint32) {
+	shift = bias(targets)
+	q.fwd.reset()
+	q.bwd.reset()
+	for i, s := range sources {
+		q.improve(&q.fwd, s.Node, s.Cost, uint32(i), seedMark, 0)
 	}
-	return q.unpackPath(best-bias, meet, buf), true
+	for i, t := range targets {
+		q.improve(&q.bwd, t.Node, shift-t.Cost, uint32(i), seedMark, 0)
+	}
+	return shift
 }
 
 // improve labels v on side s with cost c, arriving from parent over an edge

@@ -5,26 +5,38 @@ package ch
 func (q *Query) unpackPath(cost, meet uint32, buf []uint32) Result {
 	r := Result{Cost: cost}
 	start := len(buf)
-	// Forward chain, collected backwards from the meeting node.
-	var chain []hop
-	v := meet
-	for l := q.fwd.labels.Get(v); l.middle != seedMark; l = q.fwd.labels.Get(v) {
-		chain = append(chain, hop{from: l.parent, to: v, middle: l.middle, weight: l.weight})
-		v = l.parent
-	}
-	r.Source = int(q.fwd.labels.Get(v).parent)
-	buf = append(buf, v)
-	for i := len(chain) - 1; i >= 0; i-- {
-		buf = q.h.expand(buf, chain[i])
-	}
-	v = meet
-	for l := q.bwd.labels.Get(v); l.middle != seedMark; l = q.bwd.labels.Get(v) {
-		buf = q.h.expand(buf, hop{from: v, to: l.parent, middle: l.middle, weight: l.weight})
-		v = l.parent
-	}
-	r.Target = int(q.bwd.labels.Get(v).parent)
+	buf, r.Source = q.appendIn(buf, q.hops[:0], meet)
+	buf, r.Target = q.appendOut(buf, meet)
 	r.Arcs = buf[start:]
 	return r
+}
+
+// appendIn appends the path from the source seed to node u: the forward
+// search tree's edges down to u, then chain, the edges from u onwards
+// already collected backwards (a caller's own), all expanded. It returns
+// the source seed's index.
+func (q *Query) appendIn(buf []uint32, chain []hop, u uint32) ([]uint32, int) {
+	for l := q.fwd.labels.Get(u); l.middle != seedMark; l = q.fwd.labels.Get(u) {
+		chain = append(chain, hop{from: l.parent, to: u, middle: l.middle, weight: l.weight})
+		u = l.parent
+	}
+	buf = append(buf, u)
+	for i := len(chain) - 1; i >= 0; i-- {
+		buf = q.expand(buf, chain[i])
+	}
+	q.hops = chain
+	return buf, int(q.fwd.labels.Get(u).parent)
+}
+
+// appendOut appends the path from node u (already appended) to the target
+// seed along the backward search tree, expanded, and returns the target
+// seed's index.
+func (q *Query) appendOut(buf []uint32, u uint32) ([]uint32, int) {
+	for l := q.bwd.labels.Get(u); l.middle != seedMark; l = q.bwd.labels.Get(u) {
+		buf = q.expand(buf, hop{from: u, to: l.parent, middle: l.middle, weight: l.weight})
+		u = l.parent
+	}
+	return buf, int(q.bwd.labels.Get(u).parent)
 }
 
 // hop is one hierarchy edge of a path.
@@ -34,10 +46,11 @@ type hop struct {
 
 // expand appends the original nodes of h after its first one (which the
 // caller has already appended), replacing shortcuts by their two halves
-// until only original edges remain. It keeps an explicit stack: shortcut
-// nesting can be deep on a long route.
-func (h *Hierarchy) expand(buf []uint32, first hop) []uint32 {
-	stack := []hop{first}
+// until only original edges remain. It keeps an explicit stack, the
+// query's, reused: shortcut nesting can be deep on a long route.
+func (q *Query) expand(buf []uint32, first hop) []uint32 {
+	h := q.h
+	stack := append(q.stack[:0], first)
 	for len(stack) > 0 {
 		e := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -48,6 +61,7 @@ func (h *Hierarchy) expand(buf []uint32, first hop) []uint32 {
 		down, up := h.halves(e)
 		stack = append(stack, up, down) // down is expanded first
 	}
+	q.stack = stack
 	return buf
 }
 

@@ -1,48 +1,165 @@
 package ch
 
-import (
-	"slices"
+import "github.com/mapsco/maps/pkg/search"
 
-	"github.com/mapsco/maps/pkg/search"
-)
-
-// Via is a candidate via node for an alternative route: a node both upward
-// searches reached, with the cost of going source → node → target through
-// their labels (an upper bound on the real via path's cost).
+// Via is a candidate via node of an alternative route (Abraham, Delling,
+// Goldberg and Werneck, "Alternative routes in road networks", 2010): a
+// node whose fastest path from the sources and fastest path to the targets
+// Vias knows. Its path is those two together.
 type Via struct {
 	Node uint32
-	Cost uint32
+	Cost uint32 // from the source seed's cost to the target seed's, as Shortest counts
+	// Leaves is the index in Vias's route of the last route arc the path
+	// is known to travel before Node (-1 if none), and Joins that of the
+	// first after it (len(route) if none). Both are read from the nodes and
+	// shortcut middles the path passes, not its unpacked arcs, so the path
+	// may share more of the route.
+	Leaves, Joins int
+	at            int32 // Node's position in the down cone
 }
 
-// Vias runs both upward searches to exhaustion below limit (no early stop:
-// the alternatives live beyond the best meeting point) and returns the
-// nodes settled by both, cheapest first, at most max of them. This is the
-// candidate set of the via-node method on a contraction hierarchy
-// (Abraham, Delling, Goldberg and Werneck, "Alternative routes in road
-// networks", 2010).
-func (q *Query) Vias(sources, targets []search.Seed, limit uint32, max int) []Via {
-	bias := bias(targets)
-	var fwd []Via
-	q.upward(&q.fwd, Endpoint{Seeds: sources, Dists: make([]int64, len(sources))}, 0, func(u, c uint32, _ int64) {
-		if c < limit {
-			fwd = append(fwd, Via{u, c})
-		}
-	})
-	costs := make(map[uint32]uint32, len(fwd))
-	for _, v := range fwd {
-		costs[v.Node] = v.Cost
+// viaScratch is Vias's memory, allocated on first use and kept small, as
+// a sweep's speed is its memory's: the route's arcs by node (marks cleared
+// by the next call), the nodes each upward search settled in order, and
+// the two cones.
+type viaScratch struct {
+	route   []uint32
+	onRoute []int32 // per node: its index in route, or -1
+	settled [2][]uint32
+	cones   [2]cone
+}
+
+const fromSearch = ^uint32(0)
+
+// Vias finds candidate via nodes for alternatives to route, a path from a
+// source seed to a target seed (its arcs, as Shortest returns them), by
+// the via-node method with exact distances, as X-BDV does on the whole
+// graph (Abraham et al. 2010), restricted to the hierarchy above the nodes
+// around (typically the route's arcs and their neighbours): both upward
+// searches run to limit, then PHAST's downward sweep over the cone above
+// around in each direction (see cone) gives each of its nodes its exact
+// cost from the sources and to the targets, and each node of both cones
+// with a path below limit is a candidate, appended to out. Each sweep also
+// carries, from every route arc its paths pass (as a node or a shortcut's
+// middle), that arc's index, so a candidate knows about where its path
+// leaves and rejoins the route without unpacking it (as OSRM approximates
+// sharing on its search trees). A core's nodes (see Input.Core) keep their
+// upward labels, which the upward search makes exact as PHAST does. The
+// work is the cones', a few hundred nodes for a route across Andorra,
+// whatever the size of the country.
+//
+// The labels stay valid for ViaPath until the next search on q.
+func (q *Query) Vias(sources, targets []search.Seed, route, around []uint32, limit uint32, out []Via) []Via {
+	shift := q.seed(sources, targets)
+	v := q.viaScratch()
+	for _, a := range v.route {
+		v.onRoute[a] = -1
 	}
-	var out []Via
-	q.upward(&q.bwd, Endpoint{Seeds: targets, Dists: make([]int64, len(targets))}, bias, func(u, c uint32, _ int64) {
-		if f, ok := costs[u]; ok && uint64(f)+uint64(c) >= uint64(bias) {
-			if total := uint64(f) + uint64(c) - uint64(bias); total < uint64(limit) {
-				out = append(out, Via{u, uint32(total)})
-			}
+	v.route = append(v.route[:0], route...)
+	for i, a := range route {
+		v.onRoute[a] = int32(i)
+	}
+	// A path through u costs f(u) + b(u) − shift with both at least 0.
+	stop := search.Add(limit, shift)
+	v.cones[1].none = int32(len(route))
+	for d, s := range [2]*side{&q.fwd, &q.bwd} {
+		c := &v.cones[d]
+		c.reset(v.settled[d])
+		v.settled[d] = q.settleBelow(s, stop, v.settled[d][:0])
+		q.markSettled(c, s, v.settled[d])
+		q.sweep(c, around)
+	}
+	down, up := &v.cones[0], &v.cones[1]
+	for i, x := range down.nodes {
+		u := x &^ onCycle
+		j := up.at[u]
+		if j < 0 || down.cost[i] == search.Unreached || up.cost[j] == search.Unreached {
+			continue
 		}
-	})
-	slices.SortFunc(out, func(a, b Via) int { return int(a.Cost) - int(b.Cost) })
-	if len(out) > max {
-		out = out[:max]
+		total := uint64(down.cost[i]) + uint64(up.cost[j])
+		if total < uint64(shift) || total-uint64(shift) >= uint64(limit) {
+			continue
+		}
+		out = append(out, Via{Node: u, Cost: uint32(total - uint64(shift)),
+			Leaves: int(down.route[i]), Joins: int(up.route[j]), at: int32(i)})
 	}
 	return out
+}
+
+// viaScratch returns the query's Vias memory, allocated on first use.
+func (q *Query) viaScratch() *viaScratch {
+	if q.via == nil {
+		n := q.h.NumNodes()
+		q.via = &viaScratch{onRoute: unseenArray(n)}
+		q.via.cones[0] = cone{first: q.h.DnFirst, list: q.h.Dn, none: -1, at: unseenArray(n)}
+		q.via.cones[1] = cone{first: q.h.UpFirst, list: q.h.Up, backward: true, at: unseenArray(n)}
+	}
+	return q.via
+}
+
+func unseenArray(n int) []int32 {
+	a := make([]int32, n)
+	for i := range a {
+		a[i] = notSeen
+	}
+	return a
+}
+
+// settleBelow runs side s's upward search until its smallest key reaches
+// stop, appending the nodes it settles, in order, to order.
+func (q *Query) settleBelow(s *side, stop uint32, order []uint32) []uint32 {
+	for s.heap.Len() > 0 && s.heap.MinCost() < stop {
+		c, u := s.heap.Pop()
+		if c != s.labels.Get(u).cost {
+			continue
+		}
+		order = append(order, u)
+		q.relax(s, u, c)
+	}
+	return order
+}
+
+// markSettled notes, in cone c, the label of each node side s's upward
+// search settled and the route index its tree path carries: its own when
+// it is on the route, else its parent's (settled before it) carried past
+// the edge between, and for a seed none.
+func (q *Query) markSettled(c *cone, s *side, settled []uint32) {
+	c.pre = c.pre[:0]
+	for k, u := range settled {
+		i := c.none
+		if r := q.via.onRoute[u]; r >= 0 {
+			i = r
+		} else if l := s.labels.Get(u); l.middle != seedMark {
+			i = q.through(c.pre[settledAt-c.at[l.parent]].route, l.middle, c.backward)
+		}
+		c.at[u] = settledAt - int32(k)
+		c.pre = append(c.pre, preLabel{cost: s.labels.Get(u).cost, route: i})
+	}
+}
+
+// ViaPath unpacks the path of candidate v from the last Vias on q,
+// appending its arcs, from its source seed's to its target seed's, to buf.
+func (q *Query) ViaPath(v Via, buf []uint32) Result {
+	r := Result{Cost: v.Cost}
+	start := len(buf)
+	down, up := &q.via.cones[0], &q.via.cones[1]
+	// The way in, collected backwards: cone edges, then the upward tree.
+	chain := q.hops[:0]
+	u, i := v.Node, v.at
+	for ; down.edge[i] != fromSearch; i = down.from[i] {
+		e := at(down.list, down.edge[i])
+		chain = append(chain, hop{from: e.other, to: u, middle: e.middle, weight: e.weight})
+		u = e.other
+	}
+	buf, r.Source = q.appendIn(buf, chain, u)
+	// The way out: cone edges, then the upward tree.
+	u, i = v.Node, up.at[v.Node]
+	for ; up.edge[i] != fromSearch; i = up.from[i] {
+		e := at(up.list, up.edge[i])
+		buf = q.expand(buf, hop{from: u, to: e.other, middle: e.middle, weight: e.weight})
+		u = e.other
+	}
+	buf, r.Target = q.appendOut(buf, u)
+	r.Arcs = buf[start:]
+	return r
 }

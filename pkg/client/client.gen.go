@@ -508,7 +508,7 @@ type Problem struct {
 	Status   int    `json:"status"`
 	Title    string `json:"title"`
 
-	// Type `https://docs.mapsco.dev/problems/` followed by invalid-request, unauthorized, insufficient-credits, account-suspended, key-not-permitted, not-found, method-not-allowed, unroutable, rate-limited, internal-error or service-unavailable.
+	// Type `https://docs.mapsco.dev/problems/` followed by invalid-request, unauthorized, insufficient-credits, account-suspended, key-not-permitted, not-found, method-not-allowed, idempotency-key-reused, idempotency-key-in-use, unroutable, rate-limited, internal-error or service-unavailable.
 	Type string `json:"type"`
 }
 
@@ -623,11 +623,17 @@ type Status struct {
 	UptimeS       float64         `json:"uptime_s"`
 }
 
+// IdempotencyKey defines model for Idempotency-Key.
+type IdempotencyKey = string
+
 // BadRequest RFC 9457 problem details.
 type BadRequest = Problem
 
 // Forbidden RFC 9457 problem details.
 type Forbidden = Problem
+
+// IdempotencyConflict RFC 9457 problem details.
+type IdempotencyConflict = Problem
 
 // InsufficientCredits RFC 9457 problem details.
 type InsufficientCredits = Problem
@@ -652,6 +658,30 @@ type Unauthorized = Problem
 
 // Unroutable RFC 9457 problem details.
 type Unroutable = Problem
+
+// GetDirectionsParams defines parameters for GetDirections.
+type GetDirectionsParams struct {
+	// IdempotencyKey Optional, chosen by the client (a UUID, say): retrying a request with the same key and the same body within 24 hours returns the stored answer of the first request that was charged (same body, same `request_id`, header `Idempotent-Replayed: true`) and charges it once. The same key with another body or operation is refused with 409 idempotency-key-reused; while the first request runs, 409 idempotency-key-in-use. Keys are per account. Requests that failed are not stored: their retry runs again.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// GetElevationParams defines parameters for GetElevation.
+type GetElevationParams struct {
+	// IdempotencyKey Optional, chosen by the client (a UUID, say): retrying a request with the same key and the same body within 24 hours returns the stored answer of the first request that was charged (same body, same `request_id`, header `Idempotent-Replayed: true`) and charges it once. The same key with another body or operation is refused with 409 idempotency-key-reused; while the first request runs, 409 idempotency-key-in-use. Keys are per account. Requests that failed are not stored: their retry runs again.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// GetIsochroneParams defines parameters for GetIsochrone.
+type GetIsochroneParams struct {
+	// IdempotencyKey Optional, chosen by the client (a UUID, say): retrying a request with the same key and the same body within 24 hours returns the stored answer of the first request that was charged (same body, same `request_id`, header `Idempotent-Replayed: true`) and charges it once. The same key with another body or operation is refused with 409 idempotency-key-reused; while the first request runs, 409 idempotency-key-in-use. Keys are per account. Requests that failed are not stored: their retry runs again.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// GetMatrixParams defines parameters for GetMatrix.
+type GetMatrixParams struct {
+	// IdempotencyKey Optional, chosen by the client (a UUID, say): retrying a request with the same key and the same body within 24 hours returns the stored answer of the first request that was charged (same body, same `request_id`, header `Idempotent-Replayed: true`) and charges it once. The same key with another body or operation is refused with 409 idempotency-key-reused; while the first request runs, 409 idempotency-key-in-use. Keys are per account. Requests that failed are not stored: their retry runs again.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
 
 // GetDirectionsJSONRequestBody defines body for GetDirections for application/json ContentType.
 type GetDirectionsJSONRequestBody = DirectionsRequest
@@ -920,7 +950,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /directions (the `GetDirections` operationId).
-	GetDirectionsWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetDirectionsWithBody(ctx context.Context, params *GetDirectionsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetDirections Route through 2 to 50 waypoints
 	//
@@ -931,7 +961,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /directions (the `GetDirections` operationId).
-	GetDirections(ctx context.Context, body GetDirectionsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetDirections(ctx context.Context, params *GetDirectionsParams, body GetDirectionsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetElevationWithBody Surface elevation at each coordinate
 	//
@@ -942,7 +972,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /elevation (the `GetElevation` operationId).
-	GetElevationWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetElevationWithBody(ctx context.Context, params *GetElevationParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetElevation Surface elevation at each coordinate
 	//
@@ -953,7 +983,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /elevation (the `GetElevation` operationId).
-	GetElevation(ctx context.Context, body GetElevationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetElevation(ctx context.Context, params *GetElevationParams, body GetElevationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetLiveness Liveness
 	//
@@ -1000,7 +1030,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /isochrone (the `GetIsochrone` operationId).
-	GetIsochroneWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetIsochroneWithBody(ctx context.Context, params *GetIsochroneParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetIsochrone Area reachable within time or distance budgets
 	//
@@ -1011,7 +1041,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /isochrone (the `GetIsochrone` operationId).
-	GetIsochrone(ctx context.Context, body GetIsochroneJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetIsochrone(ctx context.Context, params *GetIsochroneParams, body GetIsochroneJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetMatrixWithBody Durations and distances between every source and target
 	//
@@ -1022,7 +1052,7 @@ type ClientInterface interface {
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /matrix (the `GetMatrix` operationId).
-	GetMatrixWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetMatrixWithBody(ctx context.Context, params *GetMatrixParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetMatrix Durations and distances between every source and target
 	//
@@ -1033,7 +1063,7 @@ type ClientInterface interface {
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /matrix (the `GetMatrix` operationId).
-	GetMatrix(ctx context.Context, body GetMatrixJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetMatrix(ctx context.Context, params *GetMatrixParams, body GetMatrixJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetOpenAPI This document
 	//
@@ -1063,8 +1093,8 @@ type ClientInterface interface {
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /directions (the `GetDirections` operationId).
-func (c *Client) GetDirectionsWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetDirectionsRequestWithBody(c.Server, contentType, body)
+func (c *Client) GetDirectionsWithBody(ctx context.Context, params *GetDirectionsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetDirectionsRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1084,8 +1114,8 @@ func (c *Client) GetDirectionsWithBody(ctx context.Context, contentType string, 
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /directions (the `GetDirections` operationId).
-func (c *Client) GetDirections(ctx context.Context, body GetDirectionsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetDirectionsRequest(c.Server, body)
+func (c *Client) GetDirections(ctx context.Context, params *GetDirectionsParams, body GetDirectionsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetDirectionsRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1105,8 +1135,8 @@ func (c *Client) GetDirections(ctx context.Context, body GetDirectionsJSONReques
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /elevation (the `GetElevation` operationId).
-func (c *Client) GetElevationWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetElevationRequestWithBody(c.Server, contentType, body)
+func (c *Client) GetElevationWithBody(ctx context.Context, params *GetElevationParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetElevationRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1126,8 +1156,8 @@ func (c *Client) GetElevationWithBody(ctx context.Context, contentType string, b
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /elevation (the `GetElevation` operationId).
-func (c *Client) GetElevation(ctx context.Context, body GetElevationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetElevationRequest(c.Server, body)
+func (c *Client) GetElevation(ctx context.Context, params *GetElevationParams, body GetElevationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetElevationRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1223,8 +1253,8 @@ func (c *Client) HeadReadiness(ctx context.Context, reqEditors ...RequestEditorF
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /isochrone (the `GetIsochrone` operationId).
-func (c *Client) GetIsochroneWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetIsochroneRequestWithBody(c.Server, contentType, body)
+func (c *Client) GetIsochroneWithBody(ctx context.Context, params *GetIsochroneParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetIsochroneRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1244,8 +1274,8 @@ func (c *Client) GetIsochroneWithBody(ctx context.Context, contentType string, b
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /isochrone (the `GetIsochrone` operationId).
-func (c *Client) GetIsochrone(ctx context.Context, body GetIsochroneJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetIsochroneRequest(c.Server, body)
+func (c *Client) GetIsochrone(ctx context.Context, params *GetIsochroneParams, body GetIsochroneJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetIsochroneRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1265,8 +1295,8 @@ func (c *Client) GetIsochrone(ctx context.Context, body GetIsochroneJSONRequestB
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /matrix (the `GetMatrix` operationId).
-func (c *Client) GetMatrixWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetMatrixRequestWithBody(c.Server, contentType, body)
+func (c *Client) GetMatrixWithBody(ctx context.Context, params *GetMatrixParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetMatrixRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1286,8 +1316,8 @@ func (c *Client) GetMatrixWithBody(ctx context.Context, contentType string, body
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /matrix (the `GetMatrix` operationId).
-func (c *Client) GetMatrix(ctx context.Context, body GetMatrixJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetMatrixRequest(c.Server, body)
+func (c *Client) GetMatrix(ctx context.Context, params *GetMatrixParams, body GetMatrixJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetMatrixRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1337,18 +1367,18 @@ func (c *Client) GetStatus(ctx context.Context, reqEditors ...RequestEditorFn) (
 }
 
 // NewGetDirectionsRequest calls the generic GetDirections builder with application/json body
-func NewGetDirectionsRequest(server string, body GetDirectionsJSONRequestBody) (*http.Request, error) {
+func NewGetDirectionsRequest(server string, params *GetDirectionsParams, body GetDirectionsJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewGetDirectionsRequestWithBody(server, "application/json", bodyReader)
+	return NewGetDirectionsRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewGetDirectionsRequestWithBody constructs an http.Request for the GetDirections method, with any body, and a specified content type
-func NewGetDirectionsRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewGetDirectionsRequestWithBody(server string, params *GetDirectionsParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -1373,22 +1403,37 @@ func NewGetDirectionsRequestWithBody(server string, contentType string, body io.
 
 	req.Header.Add("Content-Type", contentType)
 
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewGetElevationRequest calls the generic GetElevation builder with application/json body
-func NewGetElevationRequest(server string, body GetElevationJSONRequestBody) (*http.Request, error) {
+func NewGetElevationRequest(server string, params *GetElevationParams, body GetElevationJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewGetElevationRequestWithBody(server, "application/json", bodyReader)
+	return NewGetElevationRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewGetElevationRequestWithBody constructs an http.Request for the GetElevation method, with any body, and a specified content type
-func NewGetElevationRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewGetElevationRequestWithBody(server string, params *GetElevationParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -1412,6 +1457,21 @@ func NewGetElevationRequestWithBody(server string, contentType string, body io.R
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -1525,18 +1585,18 @@ func NewHeadReadinessRequest(server string) (*http.Request, error) {
 }
 
 // NewGetIsochroneRequest calls the generic GetIsochrone builder with application/json body
-func NewGetIsochroneRequest(server string, body GetIsochroneJSONRequestBody) (*http.Request, error) {
+func NewGetIsochroneRequest(server string, params *GetIsochroneParams, body GetIsochroneJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewGetIsochroneRequestWithBody(server, "application/json", bodyReader)
+	return NewGetIsochroneRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewGetIsochroneRequestWithBody constructs an http.Request for the GetIsochrone method, with any body, and a specified content type
-func NewGetIsochroneRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewGetIsochroneRequestWithBody(server string, params *GetIsochroneParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -1561,22 +1621,37 @@ func NewGetIsochroneRequestWithBody(server string, contentType string, body io.R
 
 	req.Header.Add("Content-Type", contentType)
 
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
 // NewGetMatrixRequest calls the generic GetMatrix builder with application/json body
-func NewGetMatrixRequest(server string, body GetMatrixJSONRequestBody) (*http.Request, error) {
+func NewGetMatrixRequest(server string, params *GetMatrixParams, body GetMatrixJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewGetMatrixRequestWithBody(server, "application/json", bodyReader)
+	return NewGetMatrixRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewGetMatrixRequestWithBody constructs an http.Request for the GetMatrix method, with any body, and a specified content type
-func NewGetMatrixRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewGetMatrixRequestWithBody(server string, params *GetMatrixParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -1600,6 +1675,21 @@ func NewGetMatrixRequestWithBody(server string, contentType string, body io.Read
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -1711,7 +1801,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /directions (the `GetDirections` operationId).
-	GetDirectionsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*GetDirectionsResponse, error)
+	GetDirectionsWithBodyWithResponse(ctx context.Context, params *GetDirectionsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*GetDirectionsResponse, error)
 
 	// GetDirectionsWithResponse Route through 2 to 50 waypoints
 	//
@@ -1722,7 +1812,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /directions (the `GetDirections` operationId).
-	GetDirectionsWithResponse(ctx context.Context, body GetDirectionsJSONRequestBody, reqEditors ...RequestEditorFn) (*GetDirectionsResponse, error)
+	GetDirectionsWithResponse(ctx context.Context, params *GetDirectionsParams, body GetDirectionsJSONRequestBody, reqEditors ...RequestEditorFn) (*GetDirectionsResponse, error)
 
 	// GetElevationWithBodyWithResponse Surface elevation at each coordinate
 	//
@@ -1733,7 +1823,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /elevation (the `GetElevation` operationId).
-	GetElevationWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*GetElevationResponse, error)
+	GetElevationWithBodyWithResponse(ctx context.Context, params *GetElevationParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*GetElevationResponse, error)
 
 	// GetElevationWithResponse Surface elevation at each coordinate
 	//
@@ -1744,7 +1834,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /elevation (the `GetElevation` operationId).
-	GetElevationWithResponse(ctx context.Context, body GetElevationJSONRequestBody, reqEditors ...RequestEditorFn) (*GetElevationResponse, error)
+	GetElevationWithResponse(ctx context.Context, params *GetElevationParams, body GetElevationJSONRequestBody, reqEditors ...RequestEditorFn) (*GetElevationResponse, error)
 
 	// GetLivenessWithResponse Liveness
 	//
@@ -1799,7 +1889,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /isochrone (the `GetIsochrone` operationId).
-	GetIsochroneWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*GetIsochroneResponse, error)
+	GetIsochroneWithBodyWithResponse(ctx context.Context, params *GetIsochroneParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*GetIsochroneResponse, error)
 
 	// GetIsochroneWithResponse Area reachable within time or distance budgets
 	//
@@ -1810,7 +1900,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /isochrone (the `GetIsochrone` operationId).
-	GetIsochroneWithResponse(ctx context.Context, body GetIsochroneJSONRequestBody, reqEditors ...RequestEditorFn) (*GetIsochroneResponse, error)
+	GetIsochroneWithResponse(ctx context.Context, params *GetIsochroneParams, body GetIsochroneJSONRequestBody, reqEditors ...RequestEditorFn) (*GetIsochroneResponse, error)
 
 	// GetMatrixWithBodyWithResponse Durations and distances between every source and target
 	//
@@ -1821,7 +1911,7 @@ type ClientWithResponsesInterface interface {
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /matrix (the `GetMatrix` operationId).
-	GetMatrixWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*GetMatrixResponse, error)
+	GetMatrixWithBodyWithResponse(ctx context.Context, params *GetMatrixParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*GetMatrixResponse, error)
 
 	// GetMatrixWithResponse Durations and distances between every source and target
 	//
@@ -1832,7 +1922,7 @@ type ClientWithResponsesInterface interface {
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /matrix (the `GetMatrix` operationId).
-	GetMatrixWithResponse(ctx context.Context, body GetMatrixJSONRequestBody, reqEditors ...RequestEditorFn) (*GetMatrixResponse, error)
+	GetMatrixWithResponse(ctx context.Context, params *GetMatrixParams, body GetMatrixJSONRequestBody, reqEditors ...RequestEditorFn) (*GetMatrixResponse, error)
 
 	// GetOpenAPIWithResponse This document
 	//
@@ -1860,6 +1950,7 @@ type ClientWithResponsesInterface interface {
 // GetDirectionsResponse200Headers the declared response headers of an HTTP 200 response for GetDirections
 type GetDirectionsResponse200Headers struct {
 	Deprecation         *string
+	IdempotentReplayed  *string
 	Sunset              *string
 	XAttribution        string
 	XRateLimitLimit     *int
@@ -1929,6 +2020,17 @@ type GetDirectionsResponse405Headers struct {
 	XRateLimitReset     *int
 }
 
+// GetDirectionsResponse409Headers the declared response headers of an HTTP 409 response for GetDirections
+type GetDirectionsResponse409Headers struct {
+	Deprecation         *string
+	RetryAfter          *int
+	Sunset              *string
+	XAttribution        string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
 // GetDirectionsResponse422Headers the declared response headers of an HTTP 422 response for GetDirections
 type GetDirectionsResponse422Headers struct {
 	Deprecation         *string
@@ -1963,6 +2065,7 @@ type GetDirectionsResponse500Headers struct {
 // GetDirectionsResponse503Headers the declared response headers of an HTTP 503 response for GetDirections
 type GetDirectionsResponse503Headers struct {
 	Deprecation         *string
+	RetryAfter          *int
 	Sunset              *string
 	XAttribution        string
 	XRateLimitLimit     *int
@@ -1987,6 +2090,8 @@ type GetDirectionsResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON405 the response for an HTTP 405 `application/problem+json` response
 	ApplicationproblemJSON405 *MethodNotAllowed
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *IdempotencyConflict
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
 	ApplicationproblemJSON422 *Unroutable
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
@@ -2009,6 +2114,8 @@ type GetDirectionsResponse struct {
 	Headers404 *GetDirectionsResponse404Headers
 	// Headers405 the parsed response headers for an HTTP 405 response
 	Headers405 *GetDirectionsResponse405Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *GetDirectionsResponse409Headers
 	// Headers422 the parsed response headers for an HTTP 422 response
 	Headers422 *GetDirectionsResponse422Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -2052,6 +2159,11 @@ func (r GetDirectionsResponse) GetApplicationproblemJSON404() *NotFound {
 // GetApplicationproblemJSON405 returns the response for an HTTP 405 `application/problem+json` response
 func (r GetDirectionsResponse) GetApplicationproblemJSON405() *MethodNotAllowed {
 	return r.ApplicationproblemJSON405
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r GetDirectionsResponse) GetApplicationproblemJSON409() *IdempotencyConflict {
+	return r.ApplicationproblemJSON409
 }
 
 // GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
@@ -2106,6 +2218,7 @@ func (r GetDirectionsResponse) ContentType() string {
 // GetElevationResponse200Headers the declared response headers of an HTTP 200 response for GetElevation
 type GetElevationResponse200Headers struct {
 	Deprecation         *string
+	IdempotentReplayed  *string
 	Sunset              *string
 	XAttribution        string
 	XRateLimitLimit     *int
@@ -2175,6 +2288,17 @@ type GetElevationResponse405Headers struct {
 	XRateLimitReset     *int
 }
 
+// GetElevationResponse409Headers the declared response headers of an HTTP 409 response for GetElevation
+type GetElevationResponse409Headers struct {
+	Deprecation         *string
+	RetryAfter          *int
+	Sunset              *string
+	XAttribution        string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
 // GetElevationResponse429Headers the declared response headers of an HTTP 429 response for GetElevation
 type GetElevationResponse429Headers struct {
 	Deprecation         *string
@@ -2199,6 +2323,7 @@ type GetElevationResponse500Headers struct {
 // GetElevationResponse503Headers the declared response headers of an HTTP 503 response for GetElevation
 type GetElevationResponse503Headers struct {
 	Deprecation         *string
+	RetryAfter          *int
 	Sunset              *string
 	XAttribution        string
 	XRateLimitLimit     *int
@@ -2223,6 +2348,8 @@ type GetElevationResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON405 the response for an HTTP 405 `application/problem+json` response
 	ApplicationproblemJSON405 *MethodNotAllowed
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *IdempotencyConflict
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *RateLimited
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -2243,6 +2370,8 @@ type GetElevationResponse struct {
 	Headers404 *GetElevationResponse404Headers
 	// Headers405 the parsed response headers for an HTTP 405 response
 	Headers405 *GetElevationResponse405Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *GetElevationResponse409Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetElevationResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
@@ -2284,6 +2413,11 @@ func (r GetElevationResponse) GetApplicationproblemJSON404() *NotFound {
 // GetApplicationproblemJSON405 returns the response for an HTTP 405 `application/problem+json` response
 func (r GetElevationResponse) GetApplicationproblemJSON405() *MethodNotAllowed {
 	return r.ApplicationproblemJSON405
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r GetElevationResponse) GetApplicationproblemJSON409() *IdempotencyConflict {
+	return r.ApplicationproblemJSON409
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
@@ -2541,6 +2675,7 @@ type GetReadinessResponse500Headers struct {
 // GetReadinessResponse503Headers the declared response headers of an HTTP 503 response for GetReadiness
 type GetReadinessResponse503Headers struct {
 	Deprecation         *string
+	RetryAfter          *int
 	Sunset              *string
 	XAttribution        string
 	XRateLimitLimit     *int
@@ -2647,6 +2782,7 @@ type HeadReadinessResponse500Headers struct {
 // HeadReadinessResponse503Headers the declared response headers of an HTTP 503 response for HeadReadiness
 type HeadReadinessResponse503Headers struct {
 	Deprecation         *string
+	RetryAfter          *int
 	Sunset              *string
 	XAttribution        string
 	XRateLimitLimit     *int
@@ -2711,6 +2847,7 @@ func (r HeadReadinessResponse) ContentType() string {
 // GetIsochroneResponse200Headers the declared response headers of an HTTP 200 response for GetIsochrone
 type GetIsochroneResponse200Headers struct {
 	Deprecation         *string
+	IdempotentReplayed  *string
 	Sunset              *string
 	XAttribution        string
 	XRateLimitLimit     *int
@@ -2780,6 +2917,17 @@ type GetIsochroneResponse405Headers struct {
 	XRateLimitReset     *int
 }
 
+// GetIsochroneResponse409Headers the declared response headers of an HTTP 409 response for GetIsochrone
+type GetIsochroneResponse409Headers struct {
+	Deprecation         *string
+	RetryAfter          *int
+	Sunset              *string
+	XAttribution        string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
 // GetIsochroneResponse429Headers the declared response headers of an HTTP 429 response for GetIsochrone
 type GetIsochroneResponse429Headers struct {
 	Deprecation         *string
@@ -2804,6 +2952,7 @@ type GetIsochroneResponse500Headers struct {
 // GetIsochroneResponse503Headers the declared response headers of an HTTP 503 response for GetIsochrone
 type GetIsochroneResponse503Headers struct {
 	Deprecation         *string
+	RetryAfter          *int
 	Sunset              *string
 	XAttribution        string
 	XRateLimitLimit     *int
@@ -2828,6 +2977,8 @@ type GetIsochroneResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON405 the response for an HTTP 405 `application/problem+json` response
 	ApplicationproblemJSON405 *MethodNotAllowed
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *IdempotencyConflict
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *RateLimited
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -2848,6 +2999,8 @@ type GetIsochroneResponse struct {
 	Headers404 *GetIsochroneResponse404Headers
 	// Headers405 the parsed response headers for an HTTP 405 response
 	Headers405 *GetIsochroneResponse405Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *GetIsochroneResponse409Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetIsochroneResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
@@ -2889,6 +3042,11 @@ func (r GetIsochroneResponse) GetApplicationproblemJSON404() *NotFound {
 // GetApplicationproblemJSON405 returns the response for an HTTP 405 `application/problem+json` response
 func (r GetIsochroneResponse) GetApplicationproblemJSON405() *MethodNotAllowed {
 	return r.ApplicationproblemJSON405
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r GetIsochroneResponse) GetApplicationproblemJSON409() *IdempotencyConflict {
+	return r.ApplicationproblemJSON409
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
@@ -2938,6 +3096,7 @@ func (r GetIsochroneResponse) ContentType() string {
 // GetMatrixResponse200Headers the declared response headers of an HTTP 200 response for GetMatrix
 type GetMatrixResponse200Headers struct {
 	Deprecation         *string
+	IdempotentReplayed  *string
 	Sunset              *string
 	XAttribution        string
 	XRateLimitLimit     *int
@@ -3007,6 +3166,17 @@ type GetMatrixResponse405Headers struct {
 	XRateLimitReset     *int
 }
 
+// GetMatrixResponse409Headers the declared response headers of an HTTP 409 response for GetMatrix
+type GetMatrixResponse409Headers struct {
+	Deprecation         *string
+	RetryAfter          *int
+	Sunset              *string
+	XAttribution        string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
 // GetMatrixResponse429Headers the declared response headers of an HTTP 429 response for GetMatrix
 type GetMatrixResponse429Headers struct {
 	Deprecation         *string
@@ -3031,6 +3201,7 @@ type GetMatrixResponse500Headers struct {
 // GetMatrixResponse503Headers the declared response headers of an HTTP 503 response for GetMatrix
 type GetMatrixResponse503Headers struct {
 	Deprecation         *string
+	RetryAfter          *int
 	Sunset              *string
 	XAttribution        string
 	XRateLimitLimit     *int
@@ -3055,6 +3226,8 @@ type GetMatrixResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON405 the response for an HTTP 405 `application/problem+json` response
 	ApplicationproblemJSON405 *MethodNotAllowed
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *IdempotencyConflict
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *RateLimited
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
@@ -3075,6 +3248,8 @@ type GetMatrixResponse struct {
 	Headers404 *GetMatrixResponse404Headers
 	// Headers405 the parsed response headers for an HTTP 405 response
 	Headers405 *GetMatrixResponse405Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *GetMatrixResponse409Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetMatrixResponse429Headers
 	// Headers500 the parsed response headers for an HTTP 500 response
@@ -3116,6 +3291,11 @@ func (r GetMatrixResponse) GetApplicationproblemJSON404() *NotFound {
 // GetApplicationproblemJSON405 returns the response for an HTTP 405 `application/problem+json` response
 func (r GetMatrixResponse) GetApplicationproblemJSON405() *MethodNotAllowed {
 	return r.ApplicationproblemJSON405
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r GetMatrixResponse) GetApplicationproblemJSON409() *IdempotencyConflict {
+	return r.ApplicationproblemJSON409
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
@@ -3393,8 +3573,8 @@ func (r GetStatusResponse) ContentType() string {
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /directions (the `GetDirections` operationId).
-func (c *ClientWithResponses) GetDirectionsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*GetDirectionsResponse, error) {
-	rsp, err := c.GetDirectionsWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) GetDirectionsWithBodyWithResponse(ctx context.Context, params *GetDirectionsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*GetDirectionsResponse, error) {
+	rsp, err := c.GetDirectionsWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -3410,8 +3590,8 @@ func (c *ClientWithResponses) GetDirectionsWithBodyWithResponse(ctx context.Cont
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /directions (the `GetDirections` operationId).
-func (c *ClientWithResponses) GetDirectionsWithResponse(ctx context.Context, body GetDirectionsJSONRequestBody, reqEditors ...RequestEditorFn) (*GetDirectionsResponse, error) {
-	rsp, err := c.GetDirections(ctx, body, reqEditors...)
+func (c *ClientWithResponses) GetDirectionsWithResponse(ctx context.Context, params *GetDirectionsParams, body GetDirectionsJSONRequestBody, reqEditors ...RequestEditorFn) (*GetDirectionsResponse, error) {
+	rsp, err := c.GetDirections(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -3427,8 +3607,8 @@ func (c *ClientWithResponses) GetDirectionsWithResponse(ctx context.Context, bod
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /elevation (the `GetElevation` operationId).
-func (c *ClientWithResponses) GetElevationWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*GetElevationResponse, error) {
-	rsp, err := c.GetElevationWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) GetElevationWithBodyWithResponse(ctx context.Context, params *GetElevationParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*GetElevationResponse, error) {
+	rsp, err := c.GetElevationWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -3444,8 +3624,8 @@ func (c *ClientWithResponses) GetElevationWithBodyWithResponse(ctx context.Conte
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /elevation (the `GetElevation` operationId).
-func (c *ClientWithResponses) GetElevationWithResponse(ctx context.Context, body GetElevationJSONRequestBody, reqEditors ...RequestEditorFn) (*GetElevationResponse, error) {
-	rsp, err := c.GetElevation(ctx, body, reqEditors...)
+func (c *ClientWithResponses) GetElevationWithResponse(ctx context.Context, params *GetElevationParams, body GetElevationJSONRequestBody, reqEditors ...RequestEditorFn) (*GetElevationResponse, error) {
+	rsp, err := c.GetElevation(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -3529,8 +3709,8 @@ func (c *ClientWithResponses) HeadReadinessWithResponse(ctx context.Context, req
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /isochrone (the `GetIsochrone` operationId).
-func (c *ClientWithResponses) GetIsochroneWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*GetIsochroneResponse, error) {
-	rsp, err := c.GetIsochroneWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) GetIsochroneWithBodyWithResponse(ctx context.Context, params *GetIsochroneParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*GetIsochroneResponse, error) {
+	rsp, err := c.GetIsochroneWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -3546,8 +3726,8 @@ func (c *ClientWithResponses) GetIsochroneWithBodyWithResponse(ctx context.Conte
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /isochrone (the `GetIsochrone` operationId).
-func (c *ClientWithResponses) GetIsochroneWithResponse(ctx context.Context, body GetIsochroneJSONRequestBody, reqEditors ...RequestEditorFn) (*GetIsochroneResponse, error) {
-	rsp, err := c.GetIsochrone(ctx, body, reqEditors...)
+func (c *ClientWithResponses) GetIsochroneWithResponse(ctx context.Context, params *GetIsochroneParams, body GetIsochroneJSONRequestBody, reqEditors ...RequestEditorFn) (*GetIsochroneResponse, error) {
+	rsp, err := c.GetIsochrone(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -3563,8 +3743,8 @@ func (c *ClientWithResponses) GetIsochroneWithResponse(ctx context.Context, body
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /matrix (the `GetMatrix` operationId).
-func (c *ClientWithResponses) GetMatrixWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*GetMatrixResponse, error) {
-	rsp, err := c.GetMatrixWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) GetMatrixWithBodyWithResponse(ctx context.Context, params *GetMatrixParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*GetMatrixResponse, error) {
+	rsp, err := c.GetMatrixWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -3580,8 +3760,8 @@ func (c *ClientWithResponses) GetMatrixWithBodyWithResponse(ctx context.Context,
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /matrix (the `GetMatrix` operationId).
-func (c *ClientWithResponses) GetMatrixWithResponse(ctx context.Context, body GetMatrixJSONRequestBody, reqEditors ...RequestEditorFn) (*GetMatrixResponse, error) {
-	rsp, err := c.GetMatrix(ctx, body, reqEditors...)
+func (c *ClientWithResponses) GetMatrixWithResponse(ctx context.Context, params *GetMatrixParams, body GetMatrixJSONRequestBody, reqEditors ...RequestEditorFn) (*GetMatrixResponse, error) {
+	rsp, err := c.GetMatrix(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -3685,6 +3865,13 @@ func ParseGetDirectionsResponse(rsp *http.Response) (*GetDirectionsResponse, err
 		}
 		response.ApplicationproblemJSON405 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest IdempotencyConflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
 		var dest Unroutable
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -3724,6 +3911,13 @@ func ParseGetDirectionsResponse(rsp *http.Response) (*GetDirectionsResponse, err
 				return nil, err
 			}
 			headers.Deprecation = &value
+		}
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
 		}
 		if values := rsp.Header.Values("Sunset"); len(values) > 0 {
 			var value string
@@ -4045,6 +4239,58 @@ func ParseGetDirectionsResponse(rsp *http.Response) (*GetDirectionsResponse, err
 			headers.XRateLimitReset = &value
 		}
 		response.Headers405 = &headers
+	case rsp.StatusCode == 409:
+		var headers GetDirectionsResponse409Headers
+		if values := rsp.Header.Values("Deprecation"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Deprecation", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Deprecation = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("Sunset"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Sunset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Sunset = &value
+		}
+		if values := rsp.Header.Values("X-Attribution"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Attribution", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAttribution = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 422:
 		var headers GetDirectionsResponse422Headers
 		if values := rsp.Header.Values("Deprecation"); len(values) > 0 {
@@ -4196,6 +4442,13 @@ func ParseGetDirectionsResponse(rsp *http.Response) (*GetDirectionsResponse, err
 			}
 			headers.Deprecation = &value
 		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("Sunset"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "Sunset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -4300,6 +4553,13 @@ func ParseGetElevationResponse(rsp *http.Response) (*GetElevationResponse, error
 		}
 		response.ApplicationproblemJSON405 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest IdempotencyConflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest RateLimited
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -4332,6 +4592,13 @@ func ParseGetElevationResponse(rsp *http.Response) (*GetElevationResponse, error
 				return nil, err
 			}
 			headers.Deprecation = &value
+		}
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
 		}
 		if values := rsp.Header.Values("Sunset"); len(values) > 0 {
 			var value string
@@ -4653,6 +4920,58 @@ func ParseGetElevationResponse(rsp *http.Response) (*GetElevationResponse, error
 			headers.XRateLimitReset = &value
 		}
 		response.Headers405 = &headers
+	case rsp.StatusCode == 409:
+		var headers GetElevationResponse409Headers
+		if values := rsp.Header.Values("Deprecation"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Deprecation", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Deprecation = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("Sunset"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Sunset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Sunset = &value
+		}
+		if values := rsp.Header.Values("X-Attribution"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Attribution", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAttribution = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetElevationResponse429Headers
 		if values := rsp.Header.Values("Deprecation"); len(values) > 0 {
@@ -4758,6 +5077,13 @@ func ParseGetElevationResponse(rsp *http.Response) (*GetElevationResponse, error
 				return nil, err
 			}
 			headers.Deprecation = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
 		}
 		if values := rsp.Header.Values("Sunset"); len(values) > 0 {
 			var value string
@@ -5344,6 +5670,13 @@ func ParseGetReadinessResponse(rsp *http.Response) (*GetReadinessResponse, error
 			}
 			headers.Deprecation = &value
 		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("Sunset"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "Sunset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -5497,6 +5830,13 @@ func ParseHeadReadinessResponse(rsp *http.Response) (*HeadReadinessResponse, err
 			}
 			headers.Deprecation = &value
 		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("Sunset"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "Sunset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -5601,6 +5941,13 @@ func ParseGetIsochroneResponse(rsp *http.Response) (*GetIsochroneResponse, error
 		}
 		response.ApplicationproblemJSON405 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest IdempotencyConflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest RateLimited
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -5633,6 +5980,13 @@ func ParseGetIsochroneResponse(rsp *http.Response) (*GetIsochroneResponse, error
 				return nil, err
 			}
 			headers.Deprecation = &value
+		}
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
 		}
 		if values := rsp.Header.Values("Sunset"); len(values) > 0 {
 			var value string
@@ -5954,6 +6308,58 @@ func ParseGetIsochroneResponse(rsp *http.Response) (*GetIsochroneResponse, error
 			headers.XRateLimitReset = &value
 		}
 		response.Headers405 = &headers
+	case rsp.StatusCode == 409:
+		var headers GetIsochroneResponse409Headers
+		if values := rsp.Header.Values("Deprecation"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Deprecation", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Deprecation = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("Sunset"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Sunset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Sunset = &value
+		}
+		if values := rsp.Header.Values("X-Attribution"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Attribution", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAttribution = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetIsochroneResponse429Headers
 		if values := rsp.Header.Values("Deprecation"); len(values) > 0 {
@@ -6060,6 +6466,13 @@ func ParseGetIsochroneResponse(rsp *http.Response) (*GetIsochroneResponse, error
 			}
 			headers.Deprecation = &value
 		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("Sunset"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "Sunset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -6164,6 +6577,13 @@ func ParseGetMatrixResponse(rsp *http.Response) (*GetMatrixResponse, error) {
 		}
 		response.ApplicationproblemJSON405 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest IdempotencyConflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest RateLimited
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -6196,6 +6616,13 @@ func ParseGetMatrixResponse(rsp *http.Response) (*GetMatrixResponse, error) {
 				return nil, err
 			}
 			headers.Deprecation = &value
+		}
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
 		}
 		if values := rsp.Header.Values("Sunset"); len(values) > 0 {
 			var value string
@@ -6517,6 +6944,58 @@ func ParseGetMatrixResponse(rsp *http.Response) (*GetMatrixResponse, error) {
 			headers.XRateLimitReset = &value
 		}
 		response.Headers405 = &headers
+	case rsp.StatusCode == 409:
+		var headers GetMatrixResponse409Headers
+		if values := rsp.Header.Values("Deprecation"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Deprecation", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Deprecation = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("Sunset"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Sunset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Sunset = &value
+		}
+		if values := rsp.Header.Values("X-Attribution"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Attribution", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAttribution = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers409 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetMatrixResponse429Headers
 		if values := rsp.Header.Values("Deprecation"); len(values) > 0 {
@@ -6622,6 +7101,13 @@ func ParseGetMatrixResponse(rsp *http.Response) (*GetMatrixResponse, error) {
 				return nil, err
 			}
 			headers.Deprecation = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
 		}
 		if values := rsp.Header.Values("Sunset"); len(values) > 0 {
 			var value string

@@ -13,6 +13,13 @@
 //
 //	c, err := client.NewClientWithResponses("http://127.0.0.1:8080/v1", client.WithKey("sk_..."))
 //
+// Each compute method takes its operation's parameters first: nil, or an
+// Idempotency-Key that makes a retry of the same request free (the stored
+// answer comes back; docs/metering.md):
+//
+//	key := client.IdempotencyKey("order-42")
+//	resp, err := c.GetDirectionsWithResponse(ctx, &client.GetDirectionsParams{IdempotencyKey: &key}, body)
+//
 // A client is safe for concurrent use, as its http.Client is.
 package client
 

@@ -16,7 +16,7 @@ func Example() {
 		log.Fatal(err)
 	}
 	car, alternatives := client.Car, 0
-	resp, err := c.GetDirectionsWithResponse(context.Background(), client.DirectionsRequest{
+	resp, err := c.GetDirectionsWithResponse(context.Background(), nil, client.DirectionsRequest{
 		Coordinates:  []client.Coordinate{{1.5218, 42.5063}, {1.7333, 42.5425}},
 		Profile:      &car,
 		Alternatives: &alternatives,
@@ -39,7 +39,7 @@ func ExampleClientWithResponses_GetMatrixWithResponse() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	resp, err := c.GetMatrixWithResponse(context.Background(), client.MatrixRequest{
+	resp, err := c.GetMatrixWithResponse(context.Background(), nil, client.MatrixRequest{
 		Sources: []client.Coordinate{{1.5218, 42.5063}, {1.7333, 142.5425}},
 		Targets: []client.Coordinate{{1.7333, 42.5425}},
 	})

@@ -1,23 +1,101 @@
 package guidance
 
-import "strings"
+import (
+	"math"
+	"strings"
+)
 
-// shortStepM is the length under which a step that stays on its
-// predecessor's road is noise: the two carriageways of a divided road
-// meeting, a junction drawn as two nodes a few metres apart.
-const shortStepM = 20
+// Lengths under which a step is not worth a word of its own.
+const (
+	// tinyStepM: a few metres between two nodes of one junction (a traffic
+	// island, a slip lane drawn in pieces); the next maneuver says it all.
+	tinyStepM = 12
+	// shortStepM: a step that stays on its predecessor's road and turns
+	// only this far is the two carriageways of a divided road meeting.
+	shortStepM = 20
+)
 
-// collapse folds into its predecessor every step that says nothing new: it
-// stays on the same road and either bends gently (slight turn, straight on)
-// or lasts only a few metres. Roundabouts, U-turns, ramps and the depart
-// and arrive steps always stay.
-func collapse(steps []Step) []Step {
+// collapse folds the steps that say nothing new into their neighbours.
+func (n *narrator) collapse(steps []Step) []Step {
+	steps = n.dropTiny(steps)
+	steps = n.startOn(steps)
+	return foldSameRoad(steps)
+}
+
+// dropTiny removes the maneuvers of tiny steps (see tinyStepM) other than
+// the depart, roundabouts and U-turns: their metres go to the step before,
+// and the next step's maneuver is judged again from the road before the
+// tiny one, so that turning right then at once left reads as going on
+// straight, and two rights as one. A tiny step just before the arrival is
+// simply part of the step before.
+func (n *narrator) dropTiny(steps []Step) []Step {
+	out := steps[:1]
+	for i := 1; i < len(steps); i++ {
+		s := steps[i]
+		if i == len(steps)-1 || s.DistanceM >= tinyStepM || s.Maneuver == Roundabout || s.Maneuver == UTurn {
+			out = append(out, s)
+			continue
+		}
+		prev := &out[len(out)-1]
+		prev.DistanceM += s.DistanceM
+		prev.DurationS += s.DurationS
+		if next := &steps[i+1]; next.Maneuver != Arrive {
+			next.in = s.in
+			n.judgeAgain(next, prev.road())
+		}
+	}
+	return out
+}
+
+// judgeAgain names a turn, fork or continue again from the angle between
+// the road it now leaves from (after a tiny step was dropped) and its own.
+func (n *narrator) judgeAgain(s *Step, from road) {
+	switch s.Maneuver {
+	case Turn, Continue, Fork:
+	default:
+		return
+	}
+	angle := n.g.Net.TurnAngle(s.in, s.out)
+	if s.Maneuver == Fork && math.Abs(angle) < 45 {
+		s.Modifier = sideOf(angle)
+		return
+	}
+	m := byAngle(angle, from.same(s.road()))
+	if m.Maneuver == "" {
+		m = Step{Maneuver: Continue, Modifier: "straight"} // folded by foldSameRoad
+	}
+	s.Maneuver, s.Modifier = m.Maneuver, m.Modifier
+}
+
+// startOn lets a depart a few metres long on a stub (a driveway, the end of
+// a service road) start on the road it leads straight on to.
+func (n *narrator) startOn(steps []Step) []Step {
+	if len(steps) < 3 || steps[0].DistanceM >= tinyStepM || steps[1].Maneuver != Continue {
+		return steps
+	}
+	d, next := &steps[0], steps[1]
+	d.DistanceM += next.DistanceM
+	d.DurationS += next.DurationS
+	d.setRoad(next.road())
+	d.heading = n.g.Net.Heading(next.out, true)
+	return append(steps[:1], steps[2:]...)
+}
+
+// foldSameRoad folds into its predecessor every step that stays on the same
+// road (see road.same) and either goes on straight, bears slightly or lasts
+// only a few metres; the predecessor takes the fuller of the two labels.
+// Roundabouts, U-turns, ramps, forks a driver must choose, and the depart
+// and arrive steps stay.
+func foldSameRoad(steps []Step) []Step {
 	out := steps[:1]
 	for _, s := range steps[1:] {
 		prev := &out[len(out)-1]
 		if s.Maneuver != Arrive && prev.Maneuver != Arrive && foldable(prev, &s) {
 			prev.DistanceM += s.DistanceM
 			prev.DurationS += s.DurationS
+			r := prev.road()
+			r.adopt(s.road())
+			prev.setRoad(r)
 			continue
 		}
 		out = append(out, s)
@@ -26,15 +104,16 @@ func collapse(steps []Step) []Step {
 }
 
 func foldable(prev, s *Step) bool {
-	sameRoad := (s.RoadName != "" || s.RoadRef != "") && s.RoadName == prev.RoadName && s.RoadRef == prev.RoadRef
-	if !sameRoad {
+	if !prev.road().same(s.road()) {
 		return false
 	}
 	switch s.Maneuver {
 	case Continue:
 		return true
-	case Turn, Fork:
+	case Turn:
 		return strings.HasPrefix(s.Modifier, "slight") || s.DistanceM < shortStepM
+	case Fork:
+		return s.DistanceM < shortStepM
 	}
 	return false
 }

@@ -5,12 +5,20 @@
 //
 // A step covers the arcs from one maneuver to the next. Nodes where nothing
 // could be decided (no other way on) never start a step, and neither does a
-// road that keeps its name through a gentle bend, so a street that changes
-// name mid-straight or a kink in the shape is not a step. Every arc's time
-// and length go to exactly one step, so a leg's steps add up to the leg.
+// road that keeps its name through a gentle bend, so a kink in the shape is
+// not a step. Then steps that say nothing new are folded (collapse.go):
+// one that stays on its predecessor's road (the same name, or the same
+// reference where a name is missing, as a driver reads the signs) going
+// straight on or bearing slightly, a few metres of junction between two
+// maneuvers, a connector stub. Every arc's time and length go to exactly
+// one step, so a leg's steps add up to the leg.
 //
-// All English wording lives in english.go (one function per maneuver), so
-// another language is another such file. Everything here is pure and safe
+// All English wording lives in english.go (describe, one case per
+// maneuver, written once the steps are final), so another language is
+// another such file. A turn or fork that keeps to the road reads "to stay
+// on"; mappers' placeholders ("FIXME") are never read out (road.go).
+// testdata/itineraries holds golden itineraries across Andorra, read by
+// eye, so that any change in wording is a visible diff. Everything here is pure and safe
 // for concurrent use.
 package guidance
 
@@ -38,8 +46,15 @@ type Step struct {
 	RoadName    string // the road the step follows, "" when unnamed
 	RoadRef     string
 	RoadClass   string
-	Exit        int // roundabout exit number
+	Exit        int // roundabout exit number; 0 when the leg ends on it
+
+	heading float64 // a depart step's heading leaving the start
+	in, out uint32  // segment references of the maneuver: the one arrived on and the step's first
 }
+
+func (s *Step) road() road { return road{name: s.RoadName, ref: s.RoadRef, class: s.RoadClass} }
+
+func (s *Step) setRoad(r road) { s.RoadName, s.RoadRef, s.RoadClass = r.name, r.ref, r.class }
 
 // Piece is one arc of a leg with the share of the leg's time and length
 // spent on it (for the first and last arcs, only the part between the

@@ -6,20 +6,68 @@ import (
 )
 
 // This file is the only one that writes English. Each maneuver has one
-// function; road names come in as the road's label (see roadLabel).
+// wording; road names come in as the road's label (see label).
 
-// roadLabel names a road for an instruction: its name, else its reference,
-// else a description of its class.
-func roadLabel(name, ref, class string) string {
-	switch {
-	case name != "" && ref != "":
-		return name + " (" + ref + ")"
-	case name != "":
-		return name
-	case ref != "":
-		return ref
+// describe writes step s's instruction; stay is true when s keeps to the
+// road the previous step followed (a turn or a fork that stays on it).
+func describe(s *Step, stay bool) string {
+	r := s.road()
+	label := r.label()
+	switch s.Maneuver {
+	case Depart:
+		return fmt.Sprintf("Head %s on %s", compass(s.heading), label)
+	case Turn:
+		if stay {
+			return fmt.Sprintf("Turn %s to stay on %s", s.Modifier, label)
+		}
+		return fmt.Sprintf("Turn %s onto %s", s.Modifier, label)
+	case Continue:
+		return "Continue onto " + label
+	case Fork:
+		if stay {
+			return fmt.Sprintf("Keep %s to stay on %s", s.Modifier, label)
+		}
+		return fmt.Sprintf("Keep %s onto %s", s.Modifier, label)
+	case Ramp:
+		if !r.named() && strings.HasSuffix(r.class, "_link") {
+			return fmt.Sprintf("Take the ramp on the %s", s.Modifier)
+		}
+		return fmt.Sprintf("Take the ramp on the %s onto %s", s.Modifier, label)
+	case OffRamp:
+		if !r.named() && strings.HasSuffix(r.class, "_link") {
+			return fmt.Sprintf("Take the exit on the %s", s.Modifier)
+		}
+		return fmt.Sprintf("Take the exit on the %s onto %s", s.Modifier, label)
+	case Merge:
+		return "Merge onto " + label
+	case Roundabout:
+		if s.Exit == 0 {
+			return "Enter the roundabout on " + label
+		}
+		return fmt.Sprintf("At the roundabout, take the %s exit onto %s", ordinal(s.Exit), label)
+	case UTurn:
+		return "Make a U-turn onto " + label
+	case Arrive:
+		if s.Modifier == "" {
+			return "You have arrived at your destination"
+		}
+		return fmt.Sprintf("You have arrived at your destination, on the %s", s.Modifier)
 	}
-	return classPhrase(class)
+	return label
+}
+
+// label names a road for an instruction: its name and reference, else
+// either, else a description of its class.
+func (r road) label() string {
+	switch {
+	case r.name != "" && r.ref != "":
+		return r.name + " (" + r.ref + ")"
+	case r.name != "":
+		return r.name
+	case r.ref != "":
+		return r.ref
+	}
+	return classPhrase(r.class)
 }
 
 func classPhrase(class string) string {
@@ -51,43 +99,6 @@ func compass(h float64) string {
 	names := [...]string{"east", "northeast", "north", "northwest", "west", "southwest", "south", "southeast"}
 	i := int((h+360+22.5)/45) % 8
 	return names[i]
-}
-
-func departText(heading float64, road string) string {
-	return fmt.Sprintf("Head %s on %s", compass(heading), road)
-}
-
-func turnText(modifier, road string) string {
-	return fmt.Sprintf("Turn %s onto %s", modifier, road)
-}
-
-func continueText(road string) string { return "Continue onto " + road }
-
-func forkText(side, road string) string { return fmt.Sprintf("Keep %s onto %s", side, road) }
-
-func rampText(side, road string) string {
-	return fmt.Sprintf("Take the ramp on the %s onto %s", side, road)
-}
-
-func offRampText(side, road string) string {
-	return fmt.Sprintf("Take the exit on the %s onto %s", side, road)
-}
-
-func mergeText(road string) string { return "Merge onto " + road }
-
-func roundaboutText(exit int, road string) string {
-	return fmt.Sprintf("At the roundabout, take the %s exit onto %s", ordinal(exit), road)
-}
-
-func enterRoundaboutText(road string) string { return "Enter the roundabout on " + road }
-
-func uTurnText(road string) string { return "Make a U-turn onto " + road }
-
-func arriveText(side string) string {
-	if side == "" {
-		return "You have arrived at your destination"
-	}
-	return fmt.Sprintf("You have arrived at your destination, on the %s", side)
 }
 
 func ordinal(n int) string {

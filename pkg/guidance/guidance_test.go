@@ -2,10 +2,12 @@ package guidance_test
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -45,9 +47,16 @@ func itinerary(steps []guidance.Step) string {
 	return b.String()
 }
 
-// TestItineraries narrates real Andorran routes and checks the maneuvers a
-// person expects on each; the itineraries are printed for review.
-func TestItineraries(t *testing.T) {
+var update = flag.Bool("update", false, "rewrite the golden itineraries in testdata/itineraries")
+
+// TestGoldenItineraries narrates real Andorran routes and compares each
+// itinerary, step by step (maneuver, instruction, metres, seconds, road
+// name and reference), with its golden file in testdata/itineraries, read
+// by eye when written: any change in wording, in where a step starts or in
+// the route itself shows as a diff. go test -run TestGoldenItineraries
+// ./pkg/guidance -update rewrites them (then read the diff). Each case also
+// checks a few maneuvers a person expects, in order, whatever the files say.
+func TestGoldenItineraries(t *testing.T) {
 	rel := openAndorra(t)
 	cases := []struct {
 		name, profile string
@@ -60,7 +69,7 @@ func TestItineraries(t *testing.T) {
 			[]string{"Head", "roundabout", "CG-2", "arrived"}},
 		{"Escaldes to Encamp", "car", route.Point{1.5340, 42.5100}, route.Point{1.5800, 42.5340},
 			[]string{"Head", "CG-2", "arrived"}},
-		{"Sant Julià to Andorra la Vella", "car", route.Point{1.4915, 42.4637}, route.Point{1.5218, 42.5063},
+		{"Sant Julia to Andorra la Vella", "car", route.Point{1.4915, 42.4637}, route.Point{1.5218, 42.5063},
 			[]string{"Head", "CG-1", "arrived"}},
 		{"La Massana to Ordino", "car", route.Point{1.5150, 42.5450}, route.Point{1.5330, 42.5560},
 			[]string{"Head", "arrived"}},
@@ -69,7 +78,7 @@ func TestItineraries(t *testing.T) {
 		{"a walk in Andorra la Vella", "pedestrian", route.Point{1.5218, 42.5063}, route.Point{1.5270, 42.5080},
 			[]string{"Head", "arrived"}},
 		{"Encamp to Pas de la Casa by truck", "truck", route.Point{1.5800, 42.5340}, route.Point{1.7333, 42.5425},
-			[]string{"Head", "CG-2", "arrived"}},
+			[]string{"Head", "CG-2", "Port d'Envalira (CG-2)", "arrived"}},
 		{"bicycle Escaldes to Andorra la Vella", "bicycle", route.Point{1.5340, 42.5100}, route.Point{1.5218, 42.5063},
 			[]string{"Head", "arrived"}},
 		{"Arinsal to Andorra la Vella", "car", route.Point{1.4840, 42.5720}, route.Point{1.5218, 42.5063},
@@ -78,22 +87,60 @@ func TestItineraries(t *testing.T) {
 			[]string{"Head", "CG-2", "arrived"}},
 		{"Santa Coloma to Escaldes", "car", route.Point{1.4980, 42.4940}, route.Point{1.5340, 42.5100},
 			[]string{"Head", "arrived"}},
+		{"Andorra la Vella to the Carretera dels Vilars", "car", route.Point{1.5218, 42.5063}, route.Point{1.5390, 42.5158},
+			[]string{"Head", "Carretera dels Vilars", "arrived"}},
+		{"Pas de la Casa to Soldeu", "car", route.Point{1.7333, 42.5425}, route.Point{1.6680, 42.5770},
+			[]string{"Head", "CG-2", "arrived"}},
+		{"Ordino to Arinsal", "car", route.Point{1.5330, 42.5560}, route.Point{1.4840, 42.5720},
+			[]string{"Head", "arrived"}},
+		{"a walk up to Engolasters", "pedestrian", route.Point{1.5360, 42.5120}, route.Point{1.5660, 42.5190},
+			[]string{"Head", "arrived"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, legs := narrate(t, rel.Routers[c.profile], []route.Point{c.from, c.to})
-			text := itinerary(legs[0])
-			t.Logf("%s (%s):\n%s", c.name, c.profile, text)
-			rest := text
+			rt, legs := narrate(t, rel.Routers[c.profile], []route.Point{c.from, c.to})
+			got := golden(c.name, c.profile, c.from, c.to, rt, legs[0])
+			rest := got
 			for _, w := range c.want {
 				i := strings.Index(rest, w)
 				if i < 0 {
-					t.Fatalf("itinerary lacks %q after the earlier expectations", w)
+					t.Fatalf("itinerary lacks %q after the earlier expectations:\n%s", w, got)
 				}
 				rest = rest[i+len(w):]
 			}
+			file := filepath.Join("testdata", "itineraries", slug(c.name)+".txt")
+			if *update {
+				if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatalf("%v (go test -run TestGoldenItineraries ./pkg/guidance -update writes it)", err)
+			}
+			if got != string(want) {
+				t.Errorf("itinerary differs from %s (-update rewrites it):\n--- want\n%s--- got\n%s", file, want, got)
+			}
 		})
 	}
+}
+
+// golden writes an itinerary as its golden file holds it: metres and
+// seconds rounded, so that only a change a person would notice shows.
+func golden(name, profile string, from, to route.Point, rt *route.Route, steps []guidance.Step) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s, by %s, from %.4f,%.4f to %.4f,%.4f: %.0f m, %.0f s\n",
+		name, profile, from[0], from[1], to[0], to[1], rt.DistanceM, rt.DurationS)
+	for i, s := range steps {
+		fmt.Fprintf(&b, "%2d. %-10s %-72s %6.0f m %5.0f s | %s | %s\n",
+			i+1, s.Maneuver, s.Instruction, s.DistanceM, s.DurationS, s.RoadName, s.RoadRef)
+	}
+	return b.String()
+}
+
+func slug(name string) string {
+	return strings.ReplaceAll(strings.ToLower(name), " ", "-")
 }
 
 // TestStepsProperties checks, over many random routes of every profile,
@@ -134,8 +181,7 @@ func checkSteps(t *testing.T, profile string, leg route.Leg, steps []guidance.St
 		if st.Instruction == "" || len(st.Instruction) >= 1000 {
 			t.Fatalf("%s: step %d instruction %q", profile, i, st.Instruction)
 		}
-		if i > 0 && st.Maneuver == guidance.Continue && steps[i-1].RoadName == st.RoadName && steps[i-1].RoadRef == st.RoadRef &&
-			(st.RoadName != "" || st.RoadRef != "") {
+		if i > 0 && st.Maneuver == guidance.Continue && sameRoad(steps[i-1], st) {
 			t.Fatalf("%s: step %d repeats the road of step %d going straight:\n%s", profile, i, i-1, itinerary(steps))
 		}
 	}
@@ -157,4 +203,16 @@ func randomRoadPoint(rng *rand.Rand, r *route.Router) route.Point {
 			return route.Point{lon + (rng.Float64()-0.5)*0.0004, lat + (rng.Float64()-0.5)*0.0004}
 		}
 	}
+}
+
+// sameRoad is the test's own reading of one road: both named alike
+// (ignoring case), or, where either lacks a name, both with one reference.
+func sameRoad(a, b guidance.Step) bool {
+	switch {
+	case a.RoadName != "" && b.RoadName != "":
+		return strings.EqualFold(a.RoadName, b.RoadName)
+	case a.RoadRef != "" && b.RoadRef != "":
+		return strings.EqualFold(a.RoadRef, b.RoadRef)
+	}
+	return false
 }

@@ -19,24 +19,21 @@ type Leg struct {
 func Steps(g *graph.Graph, leg Leg) []Step {
 	n := &narrator{g: g}
 	first := leg.Pieces[0].Arc
-	name, ref, class := n.road(first)
-	n.open(Step{Maneuver: Depart, Instruction: departText(g.Net.Heading(n.segRef(first), true), roadLabel(name, ref, class))}, first)
+	n.open(Step{Maneuver: Depart, heading: g.Net.Heading(n.segRef(first), true)}, graph.NoArc, first)
 	n.add(leg.Pieces[0])
 	for i := 1; i < len(leg.Pieces); i++ {
 		n.junction(leg.Pieces[i-1].Arc, leg.Pieces[i].Arc)
 		n.add(leg.Pieces[i])
 	}
 	last := leg.Pieces[len(leg.Pieces)-1].Arc
-	if n.ring != nil { // the leg ends on the roundabout
-		s := &n.steps[len(n.steps)-1]
-		s.Instruction = enterRoundaboutText(roadLabel(s.RoadName, s.RoadRef, s.RoadClass))
-		n.ring = nil
-	}
+	n.ring = nil // a leg that ends on the roundabout enters it (Exit 0)
 	side := sideOfStreet(g.Net.Heading(n.segRef(last), false), leg.Snapped, leg.Dest)
-	n.steps = append(n.steps, Step{Maneuver: Arrive, Modifier: side, Instruction: arriveText(side)})
-	n.steps = collapse(n.steps)
+	n.steps = append(n.steps, Step{Maneuver: Arrive, Modifier: side})
+	n.steps = n.collapse(n.steps)
 	for i := range n.steps {
-		n.steps[i].Instruction = truncate(n.steps[i].Instruction)
+		s := &n.steps[i]
+		stay := i > 0 && s.road().named() && s.road().same(n.steps[i-1].road())
+		s.Instruction = truncate(describe(s, stay))
 	}
 	return n.steps
 }
@@ -58,16 +55,21 @@ func (n *narrator) seg(arc uint32) uint32 {
 	return s
 }
 
-func (n *narrator) road(arc uint32) (name, ref, class string) {
+func (n *narrator) road(arc uint32) road {
 	s := n.seg(arc)
-	return n.g.Net.Name(s), n.g.Net.Ref(s), n.g.Net.Class(s)
+	return cleanRoad(n.g.Net.Name(s), n.g.Net.Ref(s), n.g.Net.Class(s))
 }
 
 func (n *narrator) flags(arc uint32) uint8 { return n.g.Net.SegFlags[n.seg(arc)] }
 
-// open starts a step that follows the road of arc.
-func (n *narrator) open(s Step, arc uint32) {
-	s.RoadName, s.RoadRef, s.RoadClass = n.road(arc)
+// open starts a step that turns from arc p (NoArc at the start) onto arc
+// c and follows c's road.
+func (n *narrator) open(s Step, p, c uint32) {
+	s.setRoad(n.road(c))
+	if p != graph.NoArc {
+		s.in = n.segRef(p)
+	}
+	s.out = n.segRef(c)
 	n.steps = append(n.steps, s)
 }
 
@@ -83,7 +85,7 @@ func (n *narrator) junction(p, c uint32) {
 	inRing, onRing := n.flags(p)&graph.FlagRoundabout != 0, n.flags(c)&graph.FlagRoundabout != 0
 	switch {
 	case !inRing && onRing:
-		n.open(Step{Maneuver: Roundabout}, c)
+		n.open(Step{Maneuver: Roundabout}, p, c)
 		n.ring = &ringState{}
 		return
 	case inRing && onRing:
@@ -97,10 +99,10 @@ func (n *narrator) junction(p, c uint32) {
 		return
 	}
 	m := n.classify(p, c)
-	if m.Maneuver == "" || (m.Maneuver == Continue && n.onStepRoad(c)) {
+	if m.Maneuver == "" || (m.Maneuver == Continue && n.road(c).same(n.steps[len(n.steps)-1].road())) {
 		return // nothing to say: the step goes on
 	}
-	n.open(m, c)
+	n.open(m, p, c)
 }
 
 // finishRoundabout writes the roundabout step's instruction naming the exit
@@ -111,8 +113,7 @@ func (n *narrator) finishRoundabout(exit uint32) {
 	}
 	s := &n.steps[len(n.steps)-1]
 	s.Exit = max(1, n.ring.exits)
-	s.RoadName, s.RoadRef, s.RoadClass = n.road(exit)
-	s.Instruction = roundaboutText(s.Exit, roadLabel(s.RoadName, s.RoadRef, s.RoadClass))
+	s.setRoad(n.road(exit))
 	n.ring = nil
 }
 
@@ -132,11 +133,9 @@ func (n *narrator) exitsAt(p uint32) int {
 // classify names the maneuver from arc p onto arc c, or returns a zero Step
 // when none is worth a word.
 func (n *narrator) classify(p, c uint32) Step {
-	net := n.g.Net
-	angle := net.TurnAngle(n.segRef(p), n.segRef(c))
-	label := roadLabel(n.road(c))
+	angle := n.g.Net.TurnAngle(n.segRef(p), n.segRef(c))
 	if n.seg(p) == n.seg(c) {
-		return Step{Maneuver: UTurn, Modifier: "uturn", Instruction: uTurnText(label)}
+		return Step{Maneuver: UTurn, Modifier: "uturn"}
 	}
 	others := n.alternatives(p, c)
 	if len(others) == 0 {
@@ -144,29 +143,34 @@ func (n *narrator) classify(p, c uint32) Step {
 	}
 	pLink, cLink := n.flags(p)&graph.FlagLink != 0, n.flags(c)&graph.FlagLink != 0
 	side := sideOf(angle)
-	_, _, pClass := n.road(p)
-	_, _, cClass := n.road(c)
+	pClass, cClass := n.road(p).class, n.road(c).class
 	switch {
 	case cLink && !pLink && (pClass == "motorway" || pClass == "trunk"):
-		return Step{Maneuver: OffRamp, Modifier: side, Instruction: offRampText(side, label)}
+		return Step{Maneuver: OffRamp, Modifier: side}
 	case cLink && !pLink:
-		return Step{Maneuver: Ramp, Modifier: side, Instruction: rampText(side, label)}
+		return Step{Maneuver: Ramp, Modifier: side}
 	case pLink && !cLink && (cClass == "motorway" || cClass == "trunk"):
-		return Step{Maneuver: Merge, Modifier: side, Instruction: mergeText(label)}
+		return Step{Maneuver: Merge, Modifier: side}
 	}
 	if math.Abs(angle) < 45 {
 		if fork, side := n.fork(p, angle, others); fork {
-			return Step{Maneuver: Fork, Modifier: side, Instruction: forkText(side, label)}
+			return Step{Maneuver: Fork, Modifier: side}
 		}
 	}
+	return byAngle(angle, n.road(p).same(n.road(c)))
+}
+
+// byAngle names a plain turn of angle degrees (positive is left): nothing
+// for a gentle bend along one road, continue straight on onto another,
+// else a turn graded by its angle.
+func byAngle(angle float64, sameRoad bool) Step {
 	if math.Abs(angle) < 30 {
-		if n.sameRoad(p, c) {
+		if sameRoad {
 			return Step{}
 		}
-		return Step{Maneuver: Continue, Modifier: "straight", Instruction: continueText(label)}
+		return Step{Maneuver: Continue, Modifier: "straight"}
 	}
-	mod := turnModifier(angle)
-	return Step{Maneuver: Turn, Modifier: mod, Instruction: turnText(mod, label)}
+	return Step{Maneuver: Turn, Modifier: turnModifier(angle)}
 }
 
 // alternatives lists the arcs leaving p's head other than c and the way
@@ -198,26 +202,6 @@ func (n *narrator) fork(p uint32, angle float64, others []uint32) (bool, string)
 		}
 	}
 	return false, ""
-}
-
-// onStepRoad reports whether arc c is on the road the current step follows.
-func (n *narrator) onStepRoad(c uint32) bool {
-	s := &n.steps[len(n.steps)-1]
-	name, ref, class := n.road(c)
-	if name == "" && ref == "" && s.RoadName == "" && s.RoadRef == "" {
-		return class == s.RoadClass
-	}
-	return name == s.RoadName && ref == s.RoadRef
-}
-
-// sameRoad: the same name and reference, or both unnamed of one class.
-func (n *narrator) sameRoad(p, c uint32) bool {
-	pn, pr, pc := n.road(p)
-	cn, cr, cc := n.road(c)
-	if pn == "" && pr == "" && cn == "" && cr == "" {
-		return pc == cc
-	}
-	return pn == cn && pr == cr
 }
 
 func sideOf(angle float64) string {

@@ -1,40 +1,51 @@
 package route
 
 import (
+	"cmp"
 	"context"
 	"math"
+	"slices"
+	"sync"
 
 	"github.com/mapsco/maps/pkg/ch"
 	"github.com/mapsco/maps/pkg/graph"
 	"github.com/mapsco/maps/pkg/search"
-	"github.com/mapsco/maps/pkg/snap"
 )
 
 // Bounds of an acceptable alternative (Abraham, Delling, Goldberg and
 // Werneck, "Alternative routes in road networks", 2010): it shares at most
-// MaxShare of the best route's length, takes at most MaxStretch times its
-// time, and every stretch of it around the via node of LocalWindow of the
-// best route's time is itself a shortest path (no detour a driver would
-// never take).
+// MaxShare of the shorter route's length with the best route and with every
+// other alternative, takes at most MaxStretch times the best route's time,
+// and every stretch of it around its via arc of LocalWindow of the best
+// route's time each way is itself a shortest path (no detour a driver
+// would never take).
 const (
 	MaxShare    = 0.75
 	MaxStretch  = 1.3
 	LocalWindow = 0.25
-	maxVias     = 64
-	// penaltyFactor is how much dearer each found route's arcs become per
-	// round, and penaltyRounds how many rounds are tried.
-	penaltyFactor = 1.4
-	penaltyRounds = 3
+	// maxChecks bounds the candidates unpacked and checked per call
+	// (besides one per alternative asked for): they come best first, and
+	// the later ones rarely pass.
+	maxChecks = 12
 )
 
 // Alternatives finds up to n routes from a to b that differ from best (a
-// two-waypoint route from Route). Candidates come from two sources: via
-// nodes that both upward hierarchy searches reach (cheap, but few on a
-// hierarchy), then the penalty method (penalty.go): the arcs of every
-// route found so far are made dearer by penaltyFactor and a goal-directed
-// search on the turn graph finds the next candidate. A candidate is kept when it passes
-// the three bounds above, measured in true times, against best and every
-// alternative kept before it.
+// two-waypoint route from Route), fewer when fewer good ones exist. It is
+// the via-node method with exact distances (X-BDV, Abraham et al.) over the
+// part of the hierarchy above the best route and the arcs one turn off it
+// (ch.Query.Vias): each node v there gives the path a → v → b made of the
+// fastest path to v and the fastest path from it, and knows, without
+// unpacking it, about where that path leaves the best route and rejoins
+// it. Candidates are ranked by time and by the time they share with the
+// best route (as OSRM ranks its CH alternatives), those leading to one path
+// counted once; the best ranked are unpacked, rid of out-and-back spurs
+// (unloop.go), and kept when they pass the bounds above, in true times and
+// metres, against best and every alternative kept before them.
+//
+// When two or three are asked for and fewer were found, the penalty method
+// (penalty.go) looks for more: on Andorra it gives a second or third
+// alternative to several times as many trips, at five times the CPU, which
+// the default request of one alternative does not pay (BENCHMARKS.md).
 func (r *Router) Alternatives(ctx context.Context, best *Route, n int) []*Route {
 	if n <= 0 || len(best.Legs) != 1 || best.Legs[0].Direct {
 		return nil
@@ -53,162 +64,138 @@ func (r *Router) Alternatives(ctx context.Context, best *Route, n int) []*Route 
 	}
 	defer r.PutQuery(q)
 	q.SetState(st)
+	w := altWork.Get().(*altScratch)
+	defer altWork.Put(w)
+	bestArcs := best.Legs[0].Arcs
 	bestCost := uint32(math.Round(best.DurationS * 1000))
-	limit := uint32(float64(bestCost) * MaxStretch)
-	kept := []*Route{best}
-	consider := func(leg Leg) {
-		if r.locallyOptimal(q, e, leg, bestCost) && r.distinct(leg, kept) {
-			kept = append(kept, &Route{DistanceM: leg.DistanceM, DurationS: leg.DurationS, Legs: []Leg{leg},
-				Shape: r.appendShape(nil, a, b, leg), Snapped: best.Snapped, st: st})
-		}
+	limit := uint32(float64(bestCost)*MaxStretch) + 1
+	if !w.measure(r.g, st, e, bestArcs) {
+		return nil
 	}
-	for _, v := range q.Vias(e.Sources, e.Targets, limit+1, maxVias) {
-		if len(kept) > n || ctx.Err() != nil {
-			return kept[1:]
-		}
-		if leg, ok := r.viaLeg(q, e, a, b, v.Node, limit); ok {
-			consider(leg)
-		}
+	w.around = w.aroundRoute(r.g, bestArcs)
+	w.vias = q.Vias(e.Sources, e.Targets, bestArcs, w.around, limit, w.vias[:0])
+	w.rank(bestCost)
+	if len(w.prints) < n+2 {
+		w.prints = make([]footprint, n+2)
 	}
-	s, _ := r.alts.TryGet() // never waits: as many as queries, and this call holds one
-	defer r.alts.Put(s)
-	s.begin(len(r.g.Turns.First) - 1)
-	for round := 0; round < penaltyRounds && len(kept) <= n && ctx.Err() == nil; round++ {
-		for _, k := range kept {
-			s.penalize(k.Legs[0].Arcs)
-		}
-		leg, ok := r.penaltyLeg(s, st, e, a, b, limit)
-		if ok {
-			consider(leg)
-		}
-	}
-	return kept[1:]
-}
-
-// viaLeg is the fastest path from a through arc v to b, when it is simple
-// (no road twice) and within limit.
-func (r *Router) viaLeg(q *ch.Query, e Ends, a, b snap.Result, v, limit uint32) (Leg, bool) {
-	if isTarget(e.Targets, v) || isTarget(e.Sources, v) {
-		return Leg{}, false
-	}
-	first, ok := q.Shortest(e.Sources, []search.Seed{{Node: v}}, nil)
-	if !ok {
-		return Leg{}, false
-	}
-	arcs := append([]uint32(nil), first.Arcs...)
-	second, ok := q.Shortest([]search.Seed{{Node: v}}, e.Targets, nil)
-	if !ok || uint64(first.Cost)+uint64(second.Cost) > uint64(limit) {
-		return Leg{}, false
-	}
-	arcs = append(arcs, second.Arcs[1:]...)
-	if !r.simple(arcs) {
-		return Leg{}, false
-	}
-	leg := r.makeLeg(q.State(), a, b, arcs, first.Cost+second.Cost)
-	leg.via = len(first.Arcs) - 1
-	return leg, true
-}
-
-// locallyOptimal is the T-test: the stretch of the alternative from
-// LocalWindow of the best route's time before its via arc to as much after
-// must be a shortest path between its ends.
-func (r *Router) locallyOptimal(q *ch.Query, e Ends, leg Leg, bestCost uint32) bool {
-	arcs := leg.Arcs
-	cum := make([]uint64, len(arcs)) // time to each arc's end along the alternative
-	for i := range arcs {
-		if i == 0 {
-			for _, s := range e.Sources {
-				if s.Node == arcs[0] {
-					cum[0] = uint64(s.Cost)
-				}
-			}
+	k := keeper{r: r, w: w, best: best, bestCost: bestCost, e: e}
+	k.start()
+	defer k.finish()
+	for i := 0; i < len(w.vias) && i < maxChecks+n && len(k.kept) <= n && ctx.Err() == nil; i++ {
+		v := w.vias[i]
+		res := q.ViaPath(v, w.arcs[:0])
+		w.arcs = res.Arcs
+		cost := uint64(v.Cost)
+		arcs, at, ok := r.unloop(res.Arcs, slices.Index(res.Arcs, v.Node), &w.seen)
+		if !ok {
 			continue
 		}
-		w, ok := turnWeight(r.g, q.State(), arcs[i-1], arcs[i])
+		if len(arcs) < len(res.Arcs) {
+			if cost, ok = r.pathCost(st, e, arcs); !ok || cost >= uint64(limit) {
+				continue
+			}
+		}
+		leg := r.makeLeg(st, a, b, arcs, uint32(cost))
+		leg.via = at
+		k.consider(leg)
+	}
+	if n >= 2 && len(k.kept) <= n && ctx.Err() == nil {
+		r.penaltyAlternatives(ctx, &k, n, limit)
+	}
+	return k.kept[1:]
+}
+
+// aroundRoute lists the arcs whose hierarchy cones hold the candidates:
+// the best route's arcs and every arc one turn off them, where a detour
+// may begin (U-turns aside: no detour worth showing starts by turning
+// back).
+func (w *altScratch) aroundRoute(g *graph.Graph, arcs []uint32) []uint32 {
+	out := append(w.around[:0], arcs...)
+	for i, a := range arcs {
+		back := g.ArcOf[g.ArcSegRef(a)^1] // the U-turn's arc (NoArc on a one-way road)
+		begin, end := g.Turns.Out(a)
+		for j := begin; j < end; j++ {
+			if to, _, _ := g.Turn(j); to != back && (i+1 == len(arcs) || to != arcs[i+1]) {
+				out = append(out, to)
+			}
+		}
+	}
+	return out
+}
+
+// measure notes the time from a to each arc's end along the best route.
+func (w *altScratch) measure(g *graph.Graph, st *graph.State, e Ends, arcs []uint32) bool {
+	w.cumEnd = append(w.cumEnd[:0], uint64(seedCost(e.Sources, arcs[0])))
+	for i := 1; i < len(arcs); i++ {
+		t, ok := turnWeight(g, st, arcs[i-1], arcs[i])
 		if !ok {
 			return false
 		}
-		cum[i] = cum[i-1] + uint64(w)
-	}
-	window := uint64(LocalWindow * float64(bestCost))
-	x, y := leg.via, leg.via
-	for x > 0 && cum[leg.via]-cum[x] < window {
-		x--
-	}
-	for y < len(arcs)-1 && cum[y]-cum[leg.via] < window {
-		y++
-	}
-	if x == y {
-		return true
-	}
-	res, ok := q.Shortest([]search.Seed{{Node: arcs[x]}}, []search.Seed{{Node: arcs[y]}}, nil)
-	return ok && uint64(res.Cost) == cum[y]-cum[x]
-}
-
-// distinct reports whether leg shares at most MaxShare of each kept route's
-// length with it (whole segments only: the partial end pieces are the same
-// for every route between two points, and short).
-func (r *Router) distinct(leg Leg, kept []*Route) bool {
-	mine := make(map[uint32]bool, len(leg.Arcs))
-	for _, arc := range leg.Arcs[1 : len(leg.Arcs)-1] {
-		mine[r.segOf(arc)] = true
-	}
-	for _, k := range kept {
-		if r.shared(mine, k.Legs[0]) > MaxShare*k.DistanceM {
-			return false
-		}
+		w.cumEnd = append(w.cumEnd, w.cumEnd[i-1]+uint64(t))
 	}
 	return true
 }
 
-// shared is the length of the whole segments of other that are in segs.
-func (r *Router) shared(segs map[uint32]bool, other Leg) float64 {
-	var m float64
-	if other.Direct {
-		return 0
+// sharedTime is the time a candidate's path surely shares with the best
+// route: the route up to the end of the arc it leaves it on, and from the
+// start of the arc it rejoins it on.
+func (w *altScratch) sharedTime(v ch.Via, bestCost uint32) uint64 {
+	var t uint64
+	if v.Leaves >= 0 {
+		t += w.cumEnd[v.Leaves]
 	}
-	for _, arc := range other.Arcs[1 : len(other.Arcs)-1] {
-		if s := r.segOf(arc); segs[s] {
-			m += float64(r.g.Net.SegLength[s])
-		}
+	switch {
+	case v.Joins == 0:
+		t += uint64(bestCost)
+	case v.Joins < len(w.cumEnd):
+		t += uint64(bestCost) - min(uint64(bestCost), w.cumEnd[v.Joins-1])
 	}
-	return m
+	return t
 }
 
-// Share is the fraction of route a's length on whole segments that route b
-// also travels (for reporting and tests).
-func (r *Router) Share(a, b *Route) float64 {
-	segs := map[uint32]bool{}
-	if !b.Legs[0].Direct {
-		for _, arc := range b.Legs[0].Arcs[1 : len(b.Legs[0].Arcs)-1] {
-			segs[r.segOf(arc)] = true
-		}
-	}
-	return r.shared(segs, a.Legs[0]) / a.DistanceM
+// rank orders the candidates best first, as OSRM does: by twice their time
+// plus the time they share with the best route, so that a slightly slower
+// candidate that shares less comes before one that mostly follows the best
+// route. Candidates that surely share too much, or rejoin the route before
+// they leave it, go, and of candidates that leave and rejoin it at the same
+// arcs at the same cost (nodes along one detour) only the first stays.
+func (w *altScratch) rank(bestCost uint32) {
+	maxShared := uint64(MaxShare * float64(bestCost))
+	w.vias = slices.DeleteFunc(w.vias, func(v ch.Via) bool {
+		return v.Leaves >= v.Joins || w.sharedTime(v, bestCost) > maxShared
+	})
+	key := func(v ch.Via) uint64 { return 2*uint64(v.Cost) + w.sharedTime(v, bestCost) }
+	slices.SortFunc(w.vias, func(x, y ch.Via) int {
+		return cmp.Or(cmp.Compare(key(x), key(y)), cmp.Compare(x.Leaves, y.Leaves), cmp.Compare(x.Joins, y.Joins),
+			cmp.Compare(x.Node, y.Node))
+	})
+	w.vias = slices.CompactFunc(w.vias, func(x, y ch.Via) bool {
+		return x.Cost == y.Cost && x.Leaves == y.Leaves && x.Joins == y.Joins
+	})
 }
 
-// turnWeight is the weight of the turn a→b under st; ok is false when there
-// is none or it is forbidden now.
-func turnWeight(g *graph.Graph, st *graph.State, a, b uint32) (uint32, bool) {
-	begin, end := g.Turns.Out(a)
-	for i := begin; i < end; i++ {
-		if to, w, _ := g.Turn(i); to == b {
-			w = st.Edge(a, b, w, true)
-			return w, w != graph.NoWay
+// seedCost is the cost of seed arc in seeds, 0 if it is none of them.
+func seedCost(seeds []search.Seed, arc uint32) uint32 {
+	for _, s := range seeds {
+		if s.Node == arc {
+			return s.Cost
 		}
 	}
-	return 0, false
+	return 0
 }
 
-// simple reports whether a path travels no road twice (no turning back).
-func (r *Router) simple(arcs []uint32) bool {
-	seen := make(map[uint32]bool, len(arcs))
-	for _, arc := range arcs {
-		s := r.segOf(arc)
-		if seen[s] {
-			return false
-		}
-		seen[s] = true
-	}
-	return true
+// altScratch is one Alternatives call's memory, pooled across calls,
+// routers and releases: it holds buffers only, stamped or overwritten per
+// use, so nothing one call leaves behind is visible to the next.
+type altScratch struct {
+	vias    []ch.Via
+	prints  []footprint // the kept routes', then the candidate's
+	arcs    []uint32    // the candidate's
+	cumEnd  []uint64    // time from a to each best route arc's end
+	around  []uint32    // the arcs the via search looks above
+	overlap overlap
+	seen    segMap[int32]
+	cum     []uint64
 }
+
+var altWork = sync.Pool{New: func() any { return new(altScratch) }}

@@ -1,12 +1,21 @@
 package route
 
 import (
+	"context"
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/mapsco/maps/pkg/graph"
 	"github.com/mapsco/maps/pkg/search"
 	"github.com/mapsco/maps/pkg/snap"
+)
+
+// penaltyFactor is how much dearer each found route's arcs become per
+// round, and penaltyRounds how many rounds are tried.
+const (
+	penaltyFactor = 1.4
+	penaltyRounds = 3
 )
 
 // penaltySearch is the penalty method's search (Bader, Dees, Geisberger and
@@ -88,6 +97,29 @@ func (s *penaltySearch) label(v, cost, real, parent, pot uint32) {
 	s.heap.Push(search.Add(cost, pot), v)
 }
 
+// penaltyAlternatives adds to k what the penalty method finds: each round
+// makes the arcs of every route kept dearer and takes the fastest path
+// under those times as the next candidate.
+func (r *Router) penaltyAlternatives(ctx context.Context, k *keeper, n int, limit uint32) {
+	s := penaltyWork.Get().(*penaltySearch)
+	defer penaltyWork.Put(s)
+	s.begin(len(r.g.Turns.First) - 1)
+	a, b := k.best.Snapped[0], k.best.Snapped[1]
+	for round := 0; round < penaltyRounds && len(k.kept) <= n && ctx.Err() == nil; round++ {
+		for _, kept := range k.kept {
+			s.penalize(kept.Legs[0].Arcs)
+		}
+		if leg, ok := r.penaltyLeg(s, k.best.st, k.e, a, b, limit); ok {
+			k.consider(leg)
+		}
+	}
+}
+
+// penaltyWork pools the penalty method's search memory across calls, routers
+// and releases. Only a caller holding one of a router's search workers
+// takes one, so no more are in use than there are workers.
+var penaltyWork = sync.Pool{New: func() any { return new(penaltySearch) }}
+
 // penaltyLeg finds the fastest path from a to b under the current
 // penalties and returns it with its true cost, when that is within limit.
 func (r *Router) penaltyLeg(s *penaltySearch, st *graph.State, e Ends, a, b snap.Result, limit uint32) (Leg, bool) {
@@ -115,7 +147,7 @@ func (r *Router) penaltyLeg(s *penaltySearch, st *graph.State, e Ends, a, b snap
 	}
 	arcs := s.path(end)
 	total := uint64(s.labels.Get(end).real) - uint64(targetCost(e, end))
-	if !r.simple(arcs) || total > uint64(limit) || best == search.Unreached {
+	if total > uint64(limit) || best == search.Unreached {
 		return Leg{}, false
 	}
 	leg := r.makeLeg(st, a, b, arcs, uint32(total))

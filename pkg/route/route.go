@@ -53,7 +53,7 @@ type Router struct {
 	ix      *snap.Index
 	maxSnap float64
 	queries *search.Pool[*ch.Query]
-	alts    *search.Pool[*penaltySearch] // one per query: Alternatives holds both
+	tests   *search.Pool[*ch.Query] // Alternatives' second query, one per worker
 }
 
 // NewRouter serves profile graph g with its hierarchy h and snapping index
@@ -65,7 +65,7 @@ func NewRouter(g *graph.Graph, h *ch.Hierarchy, ix *snap.Index, maxSnap float64)
 	workers := search.DefaultWorkers()
 	return &Router{g: g, h: h, ix: ix, maxSnap: maxSnap,
 		queries: search.NewPool(workers, func() *ch.Query { return ch.NewQuery(h) }),
-		alts:    search.NewPool(workers, func() *penaltySearch { return new(penaltySearch) }),
+		tests:   search.NewPool(workers, func() *ch.Query { return ch.NewQuery(h) }),
 	}
 }
 

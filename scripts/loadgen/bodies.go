@@ -8,9 +8,11 @@ import (
 )
 
 // makeBodies pre-encodes the request bodies so that the measured loop only
-// sends bytes. Directions bodies take 2 consecutive points, matrix bodies
-// 2×size; points wrap around when there are fewer than needed.
+// sends bytes. Directions bodies take c.waypoints consecutive points (2 by
+// default), matrix bodies 2×size, elevation bodies size (at least 1);
+// points wrap around when there are fewer than needed.
 func makeBodies(pts [][2]float64, c config) [][]byte {
+	c.waypoints = max(c.waypoints, 2)
 	bodies := make([][]byte, c.bodies)
 	next := 0
 	take := func(b []byte, n int) []byte {
@@ -30,15 +32,23 @@ func makeBodies(pts [][2]float64, c config) [][]byte {
 		return append(b, ']')
 	}
 	for i := range bodies {
+		if c.elevation {
+			b := append([]byte(`{"coordinates":`), take(nil, max(c.size, 1))...)
+			bodies[i] = append(b, '}')
+			continue
+		}
 		b := []byte(`{"profile":"` + c.profile + `",`)
 		if c.size == 0 {
+			if c.steps {
+				b = append(b, `"include_steps":true,`...)
+			}
 			if c.alts >= 0 {
 				b = append(b, `"alternatives":`...)
 				b = strconv.AppendInt(b, int64(c.alts), 10)
 				b = append(b, ',')
 			}
 			b = append(b, `"coordinates":`...)
-			b = take(b, 2)
+			b = take(b, c.waypoints)
 		} else {
 			b = append(b, `"sources":`...)
 			b = take(b, c.size)

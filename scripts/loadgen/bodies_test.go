@@ -53,3 +53,21 @@ func TestDumpBodies(t *testing.T) {
 		t.Fatal("dumping into a missing directory succeeded")
 	}
 }
+
+// TestOverloadBodies: the overload scenario's expensive directions (50
+// waypoints with steps) and cheap elevations (one point, no profile).
+func TestOverloadBodies(t *testing.T) {
+	pts := [][2]float64{{1.5232153, 42.5308469}, {1.5977479, 42.5704876}, {1.5898863, 42.5372645}}
+	var dir struct {
+		Coordinates  [][2]float64 `json:"coordinates"`
+		IncludeSteps bool         `json:"include_steps"`
+	}
+	if err := json.Unmarshal(makeBodies(pts, config{profile: "car", alts: -1, bodies: 1, waypoints: 50, steps: true})[0], &dir); err != nil ||
+		len(dir.Coordinates) != 50 || !dir.IncludeSteps {
+		t.Fatalf("directions body: %+v %v", dir, err)
+	}
+	elev := makeBodies(pts, config{profile: "car", bodies: 1, elevation: true})[0]
+	if string(elev) != `{"coordinates":[[1.5232153,42.5308469]]}` {
+		t.Fatalf("elevation body %s", elev)
+	}
+}

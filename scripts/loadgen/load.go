@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"strconv"
 	"sync"
 	"time"
 
@@ -73,6 +74,25 @@ func worker(ctx context.Context, hc *fasthttp.HostClient, c config, uri string, 
 		}
 		res.codes[resp.StatusCode()]++
 		res.latencies = append(res.latencies, lat)
+		if c.retryAfter {
+			waitRetryAfter(ctx, resp)
+		}
 	}
 	return res
+}
+
+// waitRetryAfter sleeps for the answer's Retry-After seconds (a 503 from
+// load shedding, a 429), or until ctx ends.
+func waitRetryAfter(ctx context.Context, resp *fasthttp.Response) {
+	code := resp.StatusCode()
+	secs, err := strconv.Atoi(string(resp.Header.Peek("Retry-After")))
+	if (code != fasthttp.StatusServiceUnavailable && code != fasthttp.StatusTooManyRequests) || err != nil || secs <= 0 {
+		return
+	}
+	t := time.NewTimer(time.Duration(secs) * time.Second)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
 }

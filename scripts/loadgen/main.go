@@ -41,6 +41,15 @@ type config struct {
 	seed     uint64
 	header   bool
 	dump     string // write the bodies to this file, one per line, and exit
+	// waypoints is the directions' coordinates per body; steps asks for
+	// turn-by-turn steps. Together the expensive request of the overload
+	// scenario (scripts/overload).
+	waypoints int
+	steps     bool
+	elevation bool // the URL is /v1/elevation: bodies of -size points (default 1)
+	// retryAfter makes a worker honour Retry-After on a 503 or 429, as a
+	// well-behaved client does, instead of sending its next request at once.
+	retryAfter bool
 }
 
 func parseFlags() (config, error) {
@@ -60,6 +69,9 @@ func parseFlags() (config, error) {
 	flag.Uint64Var(&c.seed, "seed", 1, "random seed for the sampled points")
 	flag.BoolVar(&c.header, "header", false, "print the table header before the row")
 	flag.StringVar(&c.dump, "dump", "", "write the request bodies to this file, one per line, and exit (for wrk: scripts/wrk-bodies.lua)")
+	flag.IntVar(&c.waypoints, "waypoints", 2, "directions: coordinates per request, 2-50")
+	flag.BoolVar(&c.steps, "steps", false, "directions: ask for turn-by-turn steps")
+	flag.BoolVar(&c.retryAfter, "retry-after", false, "honour Retry-After on 503 and 429 before a worker's next request")
 	headerOnly := flag.Bool("header-only", false, "print the table header and exit (scripts/bench)")
 	flag.Parse()
 	if *headerOnly {
@@ -76,6 +88,10 @@ func parseFlags() (config, error) {
 		return c, fmt.Errorf("-pbf is required")
 	case c.clients < 1 || c.bodies < 1 || c.duration <= 0:
 		return c, fmt.Errorf("-c, -bodies and -d must be positive")
+	}
+	c.elevation = strings.HasSuffix(u.Path, "/elevation")
+	if c.waypoints < 2 || c.waypoints > 50 {
+		return c, fmt.Errorf("-waypoints %d: want 2 to 50", c.waypoints)
 	}
 	if c.label == "" {
 		c.label = strings.TrimPrefix(u.Path, "/v1/")
