@@ -21,11 +21,9 @@ func runMatrix(rc *runContext, req MatrixRequest, dst []byte) ([]byte, *failure)
 	if fail != nil {
 		return dst, fail
 	}
-	ctx, cancel := requestContext()
-	defer cancel()
-	q, err := router.QueryContext(ctx) // waits for a search worker, not forever
+	q, err := router.QueryContext(rc.context()) // waits for a search worker until the deadline
 	if err != nil {
-		return dst, &failure{kind: KindServiceUnavailable, detail: "the matrix did not start in time; retry"}
+		return dst, &failure{kind: KindServiceUnavailable, retryAfter: 1, detail: "the matrix did not start in time; retry"}
 	}
 	defer router.PutQuery(q)
 	q.SetState(router.StateAt(departureOf(req.HasDepartureTime, req.DepartureTime)))
