@@ -15,11 +15,12 @@ import (
 
 	"github.com/mapsco/maps/pkg/compile/compiletest"
 	"github.com/mapsco/maps/pkg/release"
+	"github.com/mapsco/maps/pkg/serving"
 )
 
 // srtmTile is the source raster of the test releases' DEM, as GDAL opens it.
-func srtmTile() string {
-	return "/vsizip/" + compiletest.SharedData("dem/N42E001.hgt.zip") + "/N42E001.hgt"
+func srtmTile(t *testing.T) string {
+	return "/vsizip/" + compiletest.SharedData(t, "dem/N42E001.hgt.zip") + "/N42E001.hgt"
 }
 
 // elevations posts coordinates to /v1/elevation and returns elevations_m.
@@ -76,7 +77,7 @@ func gdalBilinear(t *testing.T, p [2]float64) (float64, bool) {
 	for _, d := range [4][2]float64{{0, 0}, {1, 0}, {0, 1}, {1, 1}} {
 		fmt.Fprintf(&in, "%.1f %.1f\n", c+d[0]+0.5, r+d[1]+0.5)
 	}
-	cmd := exec.Command("gdallocationinfo", "-valonly", srtmTile())
+	cmd := exec.Command("gdallocationinfo", "-valonly", srtmTile(t))
 	cmd.Stdin = &in
 	out, err := cmd.Output()
 	if err != nil {
@@ -98,7 +99,7 @@ func gdalBilinear(t *testing.T, p [2]float64) (float64, bool) {
 func TestElevationOrderAndCoverage(t *testing.T) {
 	dir := compiletest.Andorra(t)
 	s := startMapd(t, "--data", dir)
-	rel, err := release.Open(dir)
+	rel, err := serving.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/mapsco/maps/pkg/compile/compiletest"
-	"github.com/mapsco/maps/pkg/release"
+	"github.com/mapsco/maps/pkg/serving"
 )
 
 // Issue 25, item 1: a server's memory must not grow with its clients.
@@ -79,7 +79,7 @@ type memoryRequest struct {
 // segments of each profile's largest component, anywhere in the country,
 // so routes are long and tables span the whole country.
 func memoryBodies(t *testing.T, dir string) [][]memoryRequest {
-	rel, err := release.Open(dir)
+	rel, err := serving.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

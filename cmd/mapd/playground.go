@@ -6,14 +6,14 @@ import (
 
 	"github.com/mapsco/maps/pkg/api"
 	"github.com/mapsco/maps/pkg/playground"
-	"github.com/mapsco/maps/pkg/release"
+	"github.com/mapsco/maps/pkg/serving"
 )
 
 // playgroundMounts serves the playground page and the road tiles it draws
 // (serve --playground). The page asks for a secret key, which the
 // specification keeps out of browsers on the public internet, so a
 // playground on an address other than loopback is logged as a warning.
-func playgroundMounts(log *slog.Logger, listen string, holder *release.Holder) ([]api.Mount, error) {
+func playgroundMounts(log *slog.Logger, listen string, holder *serving.Holder) ([]api.Mount, error) {
 	pg, err := playground.New(holder)
 	if err != nil {
 		return nil, err

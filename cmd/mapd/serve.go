@@ -17,6 +17,7 @@ import (
 
 	"github.com/mapsco/maps/pkg/api"
 	"github.com/mapsco/maps/pkg/release"
+	"github.com/mapsco/maps/pkg/serving"
 )
 
 type serveOptions struct {
@@ -80,11 +81,11 @@ func serve(ctx context.Context, log *slog.Logger, o serveOptions) error {
 	if err != nil {
 		return err
 	}
-	rel, err := release.Open(dir)
+	rel, err := serving.Open(dir)
 	if err != nil {
 		return err
 	}
-	holder := release.NewHolder(rel)
+	holder := serving.NewHolder(rel)
 	metrics := api.NewMetrics(holder)
 	cfg := api.Config{Releases: holder, Log: log, Metrics: metrics, Started: start, ComputeTimeout: o.computeLimit, Admission: o.admission}
 	if cfg.Deprecations, err = parseDeprecations(o.deprecate); err != nil {
@@ -165,10 +166,10 @@ func serveUntilDone(ctx context.Context, log *slog.Logger, srv *api.Server, ln n
 
 // watchReleases swaps releases when "current" moves or SIGHUP arrives, until
 // ctx is done.
-func watchReleases(ctx context.Context, log *slog.Logger, o serveOptions, holder *release.Holder, metrics *api.Metrics) error {
-	w, err := release.NewWatcher(release.WatchConfig{
+func watchReleases(ctx context.Context, log *slog.Logger, o serveOptions, holder *serving.Holder, metrics *api.Metrics) error {
+	w, err := serving.NewWatcher(serving.WatchConfig{
 		Data: o.data, Holder: holder, Interval: o.watchInterval, Log: log,
-		OnSwap: func(ev release.SwapEvent) { metrics.ReleaseSwap(ev.Outcome) },
+		OnSwap: func(ev serving.SwapEvent) { metrics.ReleaseSwap(ev.Outcome) },
 	})
 	if err != nil {
 		return err

@@ -85,7 +85,7 @@ func (c *Client) call(ctx context.Context, op string, args, result any) error {
 }
 
 func (c *Client) broken(op string, err error) error {
-	return fmt.Errorf("%w: %s through the admin socket %s: %v", ledger.ErrUnavailable, op, c.path, err)
+	return fmt.Errorf("%w: %s through the admin socket %s: %w", ledger.ErrUnavailable, op, c.path, err)
 }
 
 // CreateAccount implements ledger.Admin.

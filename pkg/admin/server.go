@@ -203,7 +203,7 @@ func (s *Server) handle(line []byte) response {
 	start := time.Now()
 	var req request
 	if err := json.Unmarshal(line, &req); err != nil {
-		return response{Error: encodeError(fmt.Errorf("%w: admin request is not JSON: %v", ledger.ErrInvalidArgument, err))}
+		return response{Error: encodeError(fmt.Errorf("%w: admin request is not JSON: %w", ledger.ErrInvalidArgument, err))}
 	}
 	op, ok := s.ops[req.Op]
 	if !ok {
@@ -253,7 +253,7 @@ func decodeArgs(raw json.RawMessage, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("%w: admin arguments: %v", ledger.ErrInvalidArgument, err)
+		return fmt.Errorf("%w: admin arguments: %w", ledger.ErrInvalidArgument, err)
 	}
 	return nil
 }

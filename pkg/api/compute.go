@@ -8,8 +8,8 @@ import (
 
 	"github.com/valyala/fasthttp"
 
-	"github.com/mapsco/maps/pkg/release"
 	"github.com/mapsco/maps/pkg/route"
+	"github.com/mapsco/maps/pkg/serving"
 )
 
 // endpoint describes one compute operation; compute turns it into a handler
@@ -28,7 +28,7 @@ type endpoint[R any] struct {
 
 // runContext is what an operation may use while it runs.
 type runContext struct {
-	rel *release.Release
+	rel *serving.Release
 	// deadline is when the request must have its answer (arrival +
 	// Config.ComputeTimeout); engines that take a context stop there.
 	deadline time.Time

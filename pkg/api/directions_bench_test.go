@@ -13,23 +13,23 @@ import (
 
 	"github.com/mapsco/maps/pkg/compile/compiletest"
 	"github.com/mapsco/maps/pkg/internal/benchcpu"
-	"github.com/mapsco/maps/pkg/release"
+	"github.com/mapsco/maps/pkg/serving"
 )
 
 // directionsBench is an unmetered server over Andorra and request bodies
 // between random car-road points, shared by the directions benchmarks.
 type directionsBench struct {
-	rel *release.Release
+	rel *serving.Release
 	s   *Server
 }
 
 func newDirectionsBench(b *testing.B) *directionsBench {
-	rel, err := release.Open(compiletest.Andorra(b))
+	rel, err := serving.Open(compiletest.Andorra(b))
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { rel.Close() })
-	s, err := New(Config{Releases: release.NewHolder(rel)})
+	s, err := New(Config{Releases: serving.NewHolder(rel)})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
-	"github.com/mapsco/maps/pkg/release"
+	"github.com/mapsco/maps/pkg/serving"
 )
 
 // Metrics are mapd's Prometheus metrics, in a registry of their own (never
@@ -40,7 +40,7 @@ var latencyBuckets = []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25
 
 // NewMetrics makes the metrics; releases supplies the data version gauges at
 // each scrape.
-func NewMetrics(releases *release.Holder) *Metrics {
+func NewMetrics(releases *serving.Holder) *Metrics {
 	m := &Metrics{
 		reg: prometheus.NewRegistry(),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -60,7 +60,7 @@ func NewMetrics(releases *release.Holder) *Metrics {
 			Name: "mapd_release_swaps_total", Help: "Attempts to serve a new release, by outcome (ok, refused).",
 		}, []string{"outcome"}),
 	}
-	for _, o := range []string{release.SwapOK, release.SwapRefused} {
+	for _, o := range []string{serving.SwapOK, serving.SwapRefused} {
 		m.swaps.WithLabelValues(o) // present at 0 from the first scrape, so rate() and alerts work
 	}
 	m.reg.MustRegister(m.requests, m.latency, m.credits, m.rateLimited, m.swaps,
@@ -75,8 +75,8 @@ func (m *Metrics) Handler() http.Handler {
 	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg})
 }
 
-// ReleaseSwap counts one swap attempt by outcome (release.SwapOK or
-// release.SwapRefused).
+// ReleaseSwap counts one swap attempt by outcome (serving.SwapOK or
+// serving.SwapRefused).
 func (m *Metrics) ReleaseSwap(outcome string) { m.swaps.WithLabelValues(outcome).Inc() }
 
 // observe counts one answered request.
@@ -93,7 +93,7 @@ func (m *Metrics) observe(operation string, status int, took time.Duration, cred
 
 // releaseCollector reads the served release at scrape time, so the gauges
 // can never disagree with what answers requests.
-type releaseCollector struct{ releases *release.Holder }
+type releaseCollector struct{ releases *serving.Holder }
 
 var (
 	dataVersionDesc = prometheus.NewDesc("mapd_data_version_info",

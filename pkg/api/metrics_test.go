@@ -6,7 +6,7 @@ import (
 
 	"github.com/valyala/fasthttp"
 
-	"github.com/mapsco/maps/pkg/release"
+	"github.com/mapsco/maps/pkg/serving"
 )
 
 // counter returns the value of the named counter with the given labels.
@@ -61,7 +61,7 @@ func TestMetricsCreditsAndRateLimits(t *testing.T) {
 	if got := counter(t, m, "mapd_requests_total", map[string]string{"operation": "matrix", "status": "200"}); got != 2 {
 		t.Errorf("matrix 200s %v, want 2", got)
 	}
-	m.ReleaseSwap(release.SwapRefused)
+	m.ReleaseSwap(serving.SwapRefused)
 	if got := counter(t, m, "mapd_release_swaps_total", map[string]string{"outcome": "refused"}); got != 1 {
 		t.Errorf("refused swaps %v", got)
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/mapsco/maps/pkg/release"
+	"github.com/mapsco/maps/pkg/serving"
 )
 
 // releaseOnDisk checks that the files of the release being served are still
@@ -17,7 +18,7 @@ import (
 // check, not the next deploy, says so. It stats one file per artifact and
 // the manifest: a few microseconds per probe. The answer is public, so it
 // names the data version and the file but not the directory.
-func releaseOnDisk(rel *release.Release) error {
+func releaseOnDisk(rel *serving.Release) error {
 	names := make([]string, 0, len(rel.Manifest.Files)+1)
 	names = append(names, release.ManifestFile)
 	for _, f := range rel.Manifest.Files {

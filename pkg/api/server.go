@@ -13,7 +13,7 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"github.com/mapsco/maps/pkg/isochrone"
-	"github.com/mapsco/maps/pkg/release"
+	"github.com/mapsco/maps/pkg/serving"
 )
 
 // DefaultMaxBodyBytes bounds a request body: a 100×100 matrix request with
@@ -22,7 +22,7 @@ const DefaultMaxBodyBytes = 1 << 20
 
 // Config configures a Server; zero values are documented per field.
 type Config struct {
-	Releases     *release.Holder // required: the data being served
+	Releases     *serving.Holder // required: the data being served
 	MaxBodyBytes int             // 0 means DefaultMaxBodyBytes
 	Log          *slog.Logger    // nil discards logs; one line per request at Info
 

@@ -14,23 +14,24 @@ import (
 
 	"github.com/mapsco/maps/pkg/release"
 	"github.com/mapsco/maps/pkg/route"
+	"github.com/mapsco/maps/pkg/serving"
 )
 
 // fakeHolder serves a release that exists only as a manifest: enough for
 // the service endpoints, which never route.
-func fakeHolder(profiles ...string) *release.Holder {
+func fakeHolder(profiles ...string) *serving.Holder {
 	m := &release.Manifest{DataVersion: "2026-11-22", BuildTime: time.Date(2026, 11, 22, 3, 0, 0, 0, time.UTC), FormatVersion: 1}
-	r := &release.Release{Dir: "/releases/2026-11-22", Manifest: m, Routers: map[string]*route.Router{}}
+	r := &serving.Release{Dir: "/releases/2026-11-22", Manifest: m, Routers: map[string]*route.Router{}}
 	for _, p := range profiles {
 		r.Routers[p] = nil
 		m.Profiles = append(m.Profiles, release.ProfileInfo{Name: p, SpeedModelVersion: p + "-1", SpeedModelStatus: "provisional"})
 	}
-	return release.NewHolder(r)
+	return serving.NewHolder(r)
 }
 
 // onDiskHolder is fakeHolder whose release has its manifest and one
 // artifact (graph.map, 3 bytes) in a directory of the test's.
-func onDiskHolder(t *testing.T, profiles ...string) (*release.Holder, string) {
+func onDiskHolder(t *testing.T, profiles ...string) (*serving.Holder, string) {
 	h := fakeHolder(profiles...)
 	rel, done := h.Acquire()
 	done()

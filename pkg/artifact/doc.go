@@ -38,5 +38,5 @@
 //
 // Slices returned by File.Section and View point into the mapping and are
 // valid until File.Close. A File is safe for concurrent readers; Close must
-// not race with readers (package release reference-counts for that).
+// not race with readers (package serving reference-counts for that).
 package artifact

@@ -3,6 +3,7 @@ package client_test
 import (
 	"bufio"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"net"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/mapsco/maps/pkg/compile/compiletest"
+	"github.com/mapsco/maps/pkg/internal/shareddata"
 )
 
 // The examples call a live mapd: TestMain builds mapc and mapd from this
@@ -22,6 +24,9 @@ import (
 var mapdURL, apiKey string
 
 func TestMain(m *testing.M) {
+	if err := compiletest.AndorraMissing(); err != nil {
+		os.Exit(withoutMapd(m, err))
+	}
 	dir, err := os.MkdirTemp("", "client-test-")
 	if err != nil {
 		panic(err)
@@ -36,6 +41,25 @@ func TestMain(m *testing.M) {
 	}
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// withoutMapd runs what needs no mapd when the data Andorra is compiled
+// from is absent: the examples all speak to mapd, so they are skipped with
+// the reason, as shareddata.Path skips a test (or, when the data is
+// required, nothing runs and the package fails).
+func withoutMapd(m *testing.M, missing error) int {
+	if shareddata.Required() {
+		fmt.Fprintln(os.Stderr, missing)
+		return 1
+	}
+	fmt.Fprintln(os.Stderr, "skipping the examples, which speak to a mapd serving Andorra:", missing)
+	flag.Parse()
+	skip := "^Example"
+	if prev := flag.Lookup("test.skip").Value.String(); prev != "" {
+		skip = prev + "|" + skip
+	}
+	flag.Set("test.skip", skip)
+	return m.Run()
 }
 
 // startMapd serves a freshly compiled Andorra from dir and returns how to stop it.
@@ -55,7 +79,7 @@ func startMapd(dir string) (stop func(), err error) {
 		}
 		return b, nil
 	}
-	build := []string{"mapc", "build", "--osm", compiletest.SharedData("andorra.osm.pbf"), "--profiles", filepath.Join(root, "profiles"),
+	build := []string{"mapc", "build", "--osm", filepath.Join(shareddata.Dir(), "andorra.osm.pbf"), "--profiles", filepath.Join(root, "profiles"),
 		"--data-version", "client1", "--out", dir}
 	for _, dem := range compiletest.AndorraDEM() {
 		build = append(build, "--dem", dem)

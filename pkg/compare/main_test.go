@@ -41,6 +41,7 @@ var (
 // this package's test time, so every test shares them.
 func fixture(t testing.TB) (dir, old, edited string) {
 	t.Helper()
+	compiletest.RequireAndorra(t)
 	fixtureOnce.Do(func() {
 		d, err := os.MkdirTemp("", "compare-releases-")
 		if err != nil {
@@ -67,7 +68,7 @@ func wayNodes(t *testing.T, ids ...int64) map[int64]map[[2]int32]bool {
 	}
 	refs := map[int64][]int64{}
 	ctx := context.Background()
-	err := osm.Scan(ctx, compiletest.SharedData("andorra.osm.pbf"), osm.Handlers{Way: func(w *osm.Way) error {
+	err := osm.Scan(ctx, compiletest.SharedData(t, "andorra.osm.pbf"), osm.Handlers{Way: func(w *osm.Way) error {
 		if want[w.ID] {
 			refs[w.ID] = w.NodeIDs
 		}
@@ -77,7 +78,7 @@ func wayNodes(t *testing.T, ids ...int64) map[int64]map[[2]int32]bool {
 		t.Fatal(err)
 	}
 	at := map[int64][2]int32{}
-	err = osm.Scan(ctx, compiletest.SharedData("andorra.osm.pbf"), osm.Handlers{Node: func(n *osm.Node) error {
+	err = osm.Scan(ctx, compiletest.SharedData(t, "andorra.osm.pbf"), osm.Handlers{Node: func(n *osm.Node) error {
 		at[n.ID] = [2]int32{geo.Fixed(n.Lon), geo.Fixed(n.Lat)}
 		return nil
 	}})

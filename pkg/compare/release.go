@@ -9,15 +9,17 @@ import (
 	"github.com/mapsco/maps/pkg/graph"
 	"github.com/mapsco/maps/pkg/release"
 	"github.com/mapsco/maps/pkg/route"
+	"github.com/mapsco/maps/pkg/serving"
 )
 
 // side is one release as the comparison sees it. This file is the only one
-// that uses pkg/release's serving side (Open, Release's fields): when that
-// moves to its own package, only this file changes.
+// that imports pkg/serving (Open, Release's fields): mapc compare routes in
+// process on purpose, and keeping that here keeps the rest of mapc linking
+// only the on-disk side (pkg/release).
 type side struct {
 	dir      string
 	manifest *release.Manifest
-	rel      *release.Release
+	rel      *serving.Release
 }
 
 // openSide maps the release in dir: a release directory, or a directory of
@@ -27,7 +29,7 @@ func openSide(dir string) (*side, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compare: %w", err)
 	}
-	rel, err := release.Open(resolved)
+	rel, err := serving.Open(resolved)
 	if err != nil {
 		return nil, fmt.Errorf("compare: %w", err)
 	}

@@ -14,9 +14,11 @@ import (
 	"github.com/mapsco/maps/pkg/release"
 )
 
-func options(out, version string) compile.Options {
+func options(t *testing.T, out, version string) compile.Options {
+	t.Helper()
+	compiletest.RequireAndorra(t)
 	return compile.Options{
-		OSM:         compiletest.SharedData("andorra.osm.pbf"),
+		OSM:         compiletest.SharedData(t, "andorra.osm.pbf"),
 		DEM:         compiletest.AndorraDEM(),
 		ProfilesDir: filepath.Join(compiletest.Root(), "profiles"),
 		DataVersion: version,
@@ -30,7 +32,7 @@ func options(out, version string) compile.Options {
 // differ.
 func TestDeterministic(t *testing.T) {
 	a := compiletest.Andorra(t)
-	_, b, err := compile.Build(context.Background(), options(t.TempDir(), "test1"))
+	_, b, err := compile.Build(context.Background(), options(t, t.TempDir(), "test1"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +60,7 @@ func TestDeterministic(t *testing.T) {
 // are immutable, so mapc refuses before reading anything.
 func TestRefusesToOverwrite(t *testing.T) {
 	dir := compiletest.Andorra(t)
-	_, _, err := compile.Build(context.Background(), options(filepath.Dir(dir), filepath.Base(dir)))
+	_, _, err := compile.Build(context.Background(), options(t, filepath.Dir(dir), filepath.Base(dir)))
 	if !errors.Is(err, release.ErrExists) {
 		t.Fatalf("second build into the same release: %v", err)
 	}
@@ -82,7 +84,7 @@ func TestRejectsBadInput(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			out := t.TempDir()
-			o := options(out, "bad")
+			o := options(t, out, "bad")
 			c.edit(&o)
 			_, _, err := compile.Build(context.Background(), o)
 			if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -100,7 +102,7 @@ func TestRejectsBadInput(t *testing.T) {
 func TestCancelLeavesNothing(t *testing.T) {
 	out := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
-	o := options(out, "cancelled")
+	o := options(t, out, "cancelled")
 	o.Progress = &cancelAfter{n: 1000, cancel: cancel}
 	if _, _, err := compile.Build(ctx, o); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled build returned %v", err)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mapsco/maps/pkg/graph"
+	"github.com/mapsco/maps/pkg/internal/shareddata"
 	"github.com/mapsco/maps/pkg/profile"
 )
 
@@ -18,11 +19,9 @@ import (
 // the network (bridges and tunnels by portal). B/op is the Go heap
 // allocated per run; peak-MiB is the whole test process's peak RSS.
 
-var benchDEM = []string{filepath.Join("..", "..", "..", "shared", "data", "dem", "N42E001.hgt.zip")}
-
 func benchOptions(b *testing.B) Options {
-	o := Options{OSM: filepath.Join("..", "..", "..", "shared", "data", "andorra.osm.pbf"),
-		ProfilesDir: filepath.Join("..", "..", "profiles"), DataVersion: "bench", DEM: benchDEM}
+	o := Options{OSM: shareddata.Path(b, "andorra.osm.pbf"), ProfilesDir: filepath.Join("..", "..", "profiles"),
+		DataVersion: "bench", DEM: []string{shareddata.Path(b, "dem/N42E001.hgt.zip")}}
 	o.ensureDefaults()
 	if err := o.validate(); err != nil {
 		b.Fatal(err)

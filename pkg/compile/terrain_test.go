@@ -12,6 +12,7 @@ import (
 	"github.com/mapsco/maps/pkg/elevation"
 	"github.com/mapsco/maps/pkg/graph"
 	"github.com/mapsco/maps/pkg/release"
+	"github.com/mapsco/maps/pkg/serving"
 )
 
 func TestMain(m *testing.M) {
@@ -21,10 +22,10 @@ func TestMain(m *testing.M) {
 }
 
 // openTerrain opens the shared Andorra release and its climbs section.
-func openTerrain(t *testing.T) (*release.Release, []float32) {
+func openTerrain(t *testing.T) (*serving.Release, []float32) {
 	t.Helper()
 	dir := compiletest.Andorra(t)
-	rel, err := release.Open(dir)
+	rel, err := serving.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -49,12 +49,18 @@ func encodeBlock(dst, raw []byte, v []uint16, stride, rows, cols int) (out, scra
 func decodeBlock(dst []uint16, src, scratch []byte, rows, cols int) error {
 	want := 2 * rows * cols
 	n, err := snappy.DecodedLen(src)
-	if err != nil || n != want || len(scratch) < want || len(dst) < rows*cols {
-		return fmt.Errorf("%w: block decodes to %d bytes (%v), expected %d", ErrCorrupt, n, err, want)
+	if err != nil {
+		return fmt.Errorf("%w: block length: %w", ErrCorrupt, err)
+	}
+	if n != want || len(scratch) < want || len(dst) < rows*cols {
+		return fmt.Errorf("%w: block decodes to %d bytes, expected %d", ErrCorrupt, n, want)
 	}
 	raw, err := snappy.Decode(scratch[:want], src)
-	if err != nil || len(raw) != want {
-		return fmt.Errorf("%w: block: %v", ErrCorrupt, err)
+	if err != nil {
+		return fmt.Errorf("%w: block: %w", ErrCorrupt, err)
+	}
+	if len(raw) != want {
+		return fmt.Errorf("%w: block decodes to %d bytes, expected %d", ErrCorrupt, len(raw), want)
 	}
 	n = rows * cols
 	lo, hi := raw[:n], raw[n:2*n]

@@ -8,19 +8,14 @@ import (
 	"testing"
 
 	"github.com/mapsco/maps/pkg/artifact"
+	"github.com/mapsco/maps/pkg/internal/shareddata"
 )
 
-// demDir holds the real SRTM tiles, shared by the project and never copied
-// into the repository.
-const demDir = "../../../shared/data/dem"
-
+// tilePath returns the real SRTM tile name (N42E001, ...) from
+// ../shared/data/dem, or skips the test when it is absent.
 func tilePath(t testing.TB, name string) string {
 	t.Helper()
-	p := filepath.Join(demDir, name+".hgt.zip")
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("real DEM tile not available: %v", err)
-	}
-	return p
+	return shareddata.Path(t, "dem/"+name+".hgt.zip")
 }
 
 var tmpRoot string
@@ -64,7 +59,8 @@ var (
 
 // andorraFile builds N42E001 + N41E001 once per test binary.
 func andorraFile(t testing.TB) string {
-	tilePath(t, "N42E001")
+	tilePath(t, "N42E001") // a skip inside the Once would leave it done and nothing built
+	tilePath(t, "N41E001")
 	andorraOnce.Do(func() {
 		p := filepath.Join(tmpRoot, "andorra.elev")
 		andorraSt = buildArtifact(t, p, "N42E001", "N41E001")

@@ -13,8 +13,8 @@ import (
 
 	"github.com/mapsco/maps/pkg/compile/compiletest"
 	"github.com/mapsco/maps/pkg/guidance"
-	"github.com/mapsco/maps/pkg/release"
 	"github.com/mapsco/maps/pkg/route"
+	"github.com/mapsco/maps/pkg/serving"
 )
 
 func TestMain(m *testing.M) {
@@ -23,7 +23,7 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func openAndorra(t testing.TB) *release.Release { return compiletest.OpenAndorra(t) }
+func openAndorra(t testing.TB) *serving.Release { return compiletest.OpenAndorra(t) }
 
 func narrate(t *testing.T, r *route.Router, pts []route.Point) (*route.Route, [][]guidance.Step) {
 	t.Helper()

@@ -9,8 +9,8 @@ import (
 
 	"github.com/mapsco/maps/pkg/ch"
 	"github.com/mapsco/maps/pkg/geo"
-	"github.com/mapsco/maps/pkg/release"
 	"github.com/mapsco/maps/pkg/route"
+	"github.com/mapsco/maps/pkg/serving"
 	"github.com/mapsco/maps/pkg/snap"
 )
 
@@ -72,7 +72,7 @@ func BenchmarkSearch(b *testing.B) {
 	})
 }
 
-func benchSearch(b *testing.B, rel *release.Release, p route.Point, limit uint32) {
+func benchSearch(b *testing.B, rel *serving.Release, p route.Point, limit uint32) {
 	r, o := snapCar(b, rel, p)
 	g, h := r.Graph(), r.Hierarchy()
 	b.Run("dijkstra", func(b *testing.B) {
@@ -96,7 +96,7 @@ func benchSearch(b *testing.B, rel *release.Release, p route.Point, limit uint32
 func BenchmarkSweepOrder(b *testing.B) {
 	for _, c := range []struct {
 		name string
-		open func(testing.TB) *release.Release
+		open func(testing.TB) *serving.Release
 	}{{"andorra", openAndorra}, {"synth", compiletest.OpenSynth}} {
 		b.Run(c.name, func(b *testing.B) {
 			h := c.open(b).Routers["car"].Hierarchy()
@@ -127,7 +127,7 @@ func benchCompute(b *testing.B, r *route.Router, o snap.Result, budgets ...Budge
 // snapCar snaps p for the car profile of rel; it fails if p is more than
 // 100 m from a car road, which would mean the origin is not where its name
 // says.
-func snapCar(b testing.TB, rel *release.Release, p route.Point) (*route.Router, snap.Result) {
+func snapCar(b testing.TB, rel *serving.Release, p route.Point) (*route.Router, snap.Result) {
 	b.Helper()
 	r := rel.Routers["car"]
 	sn, err := r.Snap([]route.Point{p})

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/mapsco/maps/pkg/compile/compiletest"
-	"github.com/mapsco/maps/pkg/release"
+	"github.com/mapsco/maps/pkg/serving"
 )
 
 func TestMain(m *testing.M) {
@@ -21,14 +21,14 @@ func TestMain(m *testing.M) {
 // andorra is the Andorra release, opened once for every test.
 var andorra struct {
 	once sync.Once
-	rel  *release.Release
+	rel  *serving.Release
 	err  error
 }
 
-func openAndorra(t testing.TB) *release.Release {
+func openAndorra(t testing.TB) *serving.Release {
 	t.Helper()
 	dir := compiletest.Andorra(t)
-	andorra.once.Do(func() { andorra.rel, andorra.err = release.Open(dir) })
+	andorra.once.Do(func() { andorra.rel, andorra.err = serving.Open(dir) })
 	if andorra.err != nil {
 		t.Fatal(andorra.err)
 	}

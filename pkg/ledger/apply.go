@@ -91,7 +91,7 @@ func (a *applier) claim(requestID string) error {
 	switch {
 	case err != nil:
 		a.unclaim(requestID)
-		return fmt.Errorf("%w: checking request id %s: %v", ErrUnavailable, requestID, err)
+		return fmt.Errorf("%w: checking request id %s: %w", ErrUnavailable, requestID, err)
 	case found:
 		a.unclaim(requestID)
 		return ErrDuplicateRequest
@@ -208,7 +208,7 @@ func (a *applier) applyQueued() {
 	was := a.err
 	if err != nil {
 		a.queue = append(recs, a.queue...)
-		a.err = fmt.Errorf("%w: applying %d journaled charges to the ledger: %v", ErrUnavailable, len(recs), err)
+		a.err = fmt.Errorf("%w: applying %d journaled charges to the ledger: %w", ErrUnavailable, len(recs), err)
 	} else {
 		a.err = nil
 		a.applied += int64(len(recs))

@@ -195,7 +195,7 @@ func (s *boltStore) classify(what string, err error) error {
 	case isLedgerError(err):
 		return fmt.Errorf("%s: %w", what, err)
 	default:
-		return fmt.Errorf("%w: %s in %s: %v", ErrUnavailable, what, s.path, err)
+		return fmt.Errorf("%w: %s in %s: %w", ErrUnavailable, what, s.path, err)
 	}
 }
 

@@ -118,7 +118,7 @@ func openBoltDB(path string, opts Options) (*bolt.DB, error) {
 	case errors.Is(err, bolterrors.ErrTimeout):
 		return nil, fmt.Errorf("opening ledger %s: %w", path, ErrLocked)
 	case err != nil:
-		return nil, fmt.Errorf("%w: opening ledger %s: %v", ErrUnavailable, path, err)
+		return nil, fmt.Errorf("%w: opening ledger %s: %w", ErrUnavailable, path, err)
 	}
 	return db, nil
 }
@@ -133,14 +133,14 @@ func checkBoltFile(path string) error {
 	st, err := os.Stat(path)
 	missing := errors.Is(err, fs.ErrNotExist)
 	if err != nil && !missing {
-		return fmt.Errorf("%w: opening ledger %s: %v", ErrUnavailable, path, err)
+		return fmt.Errorf("%w: opening ledger %s: %w", ErrUnavailable, path, err)
 	}
 	if missing || st.Size() == 0 {
 		return checkNoOrphanJournal(path, missing)
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return fmt.Errorf("%w: opening ledger %s: %v", ErrUnavailable, path, err)
+		return fmt.Errorf("%w: opening ledger %s: %w", ErrUnavailable, path, err)
 	}
 	defer f.Close()
 	m, err := newestMeta(f, st.Size())

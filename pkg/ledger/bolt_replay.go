@@ -100,7 +100,7 @@ func (s *boltStore) openJournal(size int64, rep *RecoveryReport) (*journal, erro
 	case errors.Is(err, ErrCorrupt):
 		return nil, err
 	case err != nil:
-		return nil, fmt.Errorf("%w: opening ledger %s: %v", ErrUnavailable, s.path, err)
+		return nil, fmt.Errorf("%w: opening ledger %s: %w", ErrUnavailable, s.path, err)
 	}
 	if err := s.replayJournal(j, meta, legacy, size, header, rep); err != nil {
 		j.close()
@@ -122,7 +122,7 @@ func (s *boltStore) replayJournal(j *journal, meta journalMeta, legacy bool, siz
 	}
 	if !legacy {
 		if err := j.prepare(size, header); err != nil {
-			return fmt.Errorf("%w: opening ledger %s: %v", ErrUnavailable, s.path, err)
+			return fmt.Errorf("%w: opening ledger %s: %w", ErrUnavailable, s.path, err)
 		}
 	}
 	err = s.update("replaying "+strconv.Itoa(len(recs))+" journaled charges", func(tx *bolt.Tx) error {
@@ -140,7 +140,7 @@ func (s *boltStore) replayJournal(j *journal, meta journalMeta, legacy bool, siz
 		return err
 	}
 	if err := j.prepare(size, header); err != nil {
-		return fmt.Errorf("%w: converting journal %s: %v", ErrUnavailable, j.path, err)
+		return fmt.Errorf("%w: converting journal %s: %w", ErrUnavailable, j.path, err)
 	}
 	err = s.update("converting the journal", func(tx *bolt.Tx) error { return writeJournalFormat(tx, meta.id) })
 	if err == nil {
@@ -182,7 +182,7 @@ func (s *boltStore) journalRecords(j *journal, meta journalMeta, legacy bool, re
 	}
 	sc, err := j.scanEpoch(start, meta.epoch)
 	if err != nil {
-		return nil, fmt.Errorf("%w: opening ledger %s: %v", ErrUnavailable, s.path, err)
+		return nil, fmt.Errorf("%w: opening ledger %s: %w", ErrUnavailable, s.path, err)
 	}
 	sc.wantSize = want
 	d := sc.damage(j.path)

@@ -87,7 +87,7 @@ func checkAccounts(ctx context.Context, tx *bolt.Tx, report *VerifyReport) error
 		}
 		var rec accountRecord
 		if err := json.Unmarshal(v, &rec); err != nil {
-			return fmt.Errorf("%w: decoding account %s: %v", errRecord, k, err)
+			return fmt.Errorf("%w: decoding account %s: %w", errRecord, k, err)
 		}
 		report.Accounts++
 		id := string(k)
@@ -108,7 +108,7 @@ func checkIndexes(tx *bolt.Tx) error {
 	err := keys.ForEach(func(k, v []byte) error {
 		var rec keyRecord
 		if err := json.Unmarshal(v, &rec); err != nil {
-			return fmt.Errorf("%w: decoding key %s: %v", errRecord, k, err)
+			return fmt.Errorf("%w: decoding key %s: %w", errRecord, k, err)
 		}
 		return nil
 	})
@@ -158,7 +158,7 @@ func sumGrants(tx *bolt.Tx) (map[string]int64, error) {
 		}
 		var g grantRecord
 		if err := json.Unmarshal(v, &g); err != nil {
-			return fmt.Errorf("%w: decoding grant %q: %v", errRecord, k, err)
+			return fmt.Errorf("%w: decoding grant %q: %w", errRecord, k, err)
 		}
 		sums[string(k[:i])] += g.Credits
 		return nil
@@ -171,7 +171,7 @@ func sumCharges(tx *bolt.Tx) (map[string]int64, error) {
 	err := tx.Bucket([]byte(bucketUsage)).ForEach(func(k, v []byte) error {
 		var u Usage
 		if err := json.Unmarshal(v, &u); err != nil {
-			return fmt.Errorf("%w: decoding usage %q: %v", errRecord, k, err)
+			return fmt.Errorf("%w: decoding usage %q: %w", errRecord, k, err)
 		}
 		sums[u.AccountID] += u.Credits
 		return nil

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -46,5 +47,19 @@ func TestMissingSchema(t *testing.T) {
 		if !errors.Is(err, ErrMissingSchema) || errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "ledger_test_no_such_schema") {
 			t.Errorf("open with %+v: %v, want ErrMissingSchema naming the search_path", opts, err)
 		}
+	}
+}
+
+// TestOpenKeepsTheCause: a ledger that cannot be opened for a reason of the
+// file system is ErrUnavailable, and the reason itself stays visible to
+// errors.Is (here a path through a plain file: ENOTDIR).
+func TestOpenKeepsTheCause(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := OpenWith(bg, filepath.Join(file, "ledger.db"), Options{})
+	if !errors.Is(err, ErrUnavailable) || !errors.Is(err, syscall.ENOTDIR) {
+		t.Fatalf("open under a plain file: %v, want ErrUnavailable wrapping ENOTDIR", err)
 	}
 }

@@ -194,7 +194,7 @@ func (c *committer) write(jobs []*commitJob) {
 				continue
 			}
 			if errors.Is(err, errUnchanged) {
-				fail(jobs, fmt.Errorf("%w: journal %s is full and cannot start over: %v", ErrUnavailable, c.j.path, err))
+				fail(jobs, fmt.Errorf("%w: journal %s is full and cannot start over: %w", ErrUnavailable, c.j.path, err))
 				return
 			}
 		}
@@ -203,7 +203,7 @@ func (c *committer) write(jobs []*commitJob) {
 		}
 		if err != nil {
 			c.mu.Lock()
-			c.breakLocked(fmt.Errorf("%w: writing %d charges to journal %s: %v", ErrUnavailable, len(jobs), c.j.path, err))
+			c.breakLocked(fmt.Errorf("%w: writing %d charges to journal %s: %w", ErrUnavailable, len(jobs), c.j.path, err))
 			fail(jobs, c.broken)
 			c.mu.Unlock()
 			return
@@ -340,7 +340,7 @@ func (c *committer) repair() error {
 	err := c.hooks.full()
 	c.mu.Lock()
 	if err != nil {
-		c.breakLocked(fmt.Errorf("%w: starting journal %s over after a failure: %v", ErrUnavailable, c.j.path, err))
+		c.breakLocked(fmt.Errorf("%w: starting journal %s over after a failure: %w", ErrUnavailable, c.j.path, err))
 	} else {
 		c.hooks.mended()
 	}

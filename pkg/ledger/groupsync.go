@@ -141,7 +141,7 @@ func (c *committer) acknowledge() {
 		run := c.syncs[0]
 		c.syncs = c.syncs[1:]
 		if run.err != nil {
-			c.breakLocked(fmt.Errorf("%w: syncing journal %s: %v", ErrUnavailable, c.j.path, run.err))
+			c.breakLocked(fmt.Errorf("%w: syncing journal %s: %w", ErrUnavailable, c.j.path, run.err))
 		}
 		if c.broken != nil {
 			continue

@@ -63,6 +63,9 @@ const pgCallTimeout = 2 * time.Second
 func openPostgres(ctx context.Context, dsn string, opts Options) (*postgresStore, error) {
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
+		// Not %w: the parse error quotes the DSN, password and all, and
+		// wrapping it would hand it to anyone who prints or unwraps the
+		// error; only the redacted description goes on.
 		return nil, fmt.Errorf("%w: parsing the PostgreSQL DSN: %v", ErrInvalidArgument, redactDSNError(err))
 	}
 	name := cfg.ConnConfig.Host + "/" + cfg.ConnConfig.Database
@@ -79,7 +82,7 @@ func openPostgres(ctx context.Context, dsn string, opts Options) (*postgresStore
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
-		return nil, fmt.Errorf("%w: connecting to ledger %s: %v", ErrUnavailable, name, err)
+		return nil, fmt.Errorf("%w: connecting to ledger %s: %w", ErrUnavailable, name, err)
 	}
 	s := &postgresStore{pool: pool, name: name, opts: opts, auth: newAuthCache(opts.AuthCacheTTL, opts.Now),
 		stopSweep: make(chan struct{})}
@@ -159,7 +162,7 @@ func (s *postgresStore) fail(what string, err error) error {
 	case errors.As(err, &pgErr) && pgErr.Code == "23505" && pgErr.ConstraintName == "ledger_usage_pkey":
 		return fmt.Errorf("%s: %w", what, ErrDuplicateRequest)
 	default:
-		return fmt.Errorf("%w: %s in %s: %v", ErrUnavailable, what, s.name, err)
+		return fmt.Errorf("%w: %s in %s: %w", ErrUnavailable, what, s.name, err)
 	}
 }
 

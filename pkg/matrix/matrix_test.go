@@ -11,8 +11,8 @@ import (
 	"github.com/mapsco/maps/pkg/compile/compiletest"
 	"github.com/mapsco/maps/pkg/internal/benchcpu"
 	"github.com/mapsco/maps/pkg/matrix"
-	"github.com/mapsco/maps/pkg/release"
 	"github.com/mapsco/maps/pkg/route"
+	"github.com/mapsco/maps/pkg/serving"
 )
 
 func TestMain(m *testing.M) {
@@ -21,7 +21,7 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func openAndorra(t testing.TB) *release.Release { return compiletest.OpenAndorra(t) }
+func openAndorra(t testing.TB) *serving.Release { return compiletest.OpenAndorra(t) }
 
 // randomPoints returns n points near roads the profile may use (a random
 // shape point, moved up to about 30 m), some of them on the same roads

@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"testing"
-)
 
-const andorra = "../../../shared/data/andorra.osm.pbf"
+	"github.com/mapsco/maps/pkg/internal/shareddata"
+)
 
 func TestScanAndorra(t *testing.T) {
 	var nodes, ways, rels, highways, restrictions int
-	err := Scan(context.Background(), andorra, Handlers{
+	err := Scan(context.Background(), shareddata.Path(t, "andorra.osm.pbf"), Handlers{
 		Node: func(*Node) error { nodes++; return nil },
 		Way: func(w *Way) error {
 			ways++
@@ -39,7 +39,7 @@ func TestScanAndorra(t *testing.T) {
 func TestScanStopsOnHandlerError(t *testing.T) {
 	stop := errors.New("stop")
 	seen := 0
-	err := Scan(context.Background(), andorra, Handlers{Way: func(*Way) error { seen++; return stop }})
+	err := Scan(context.Background(), shareddata.Path(t, "andorra.osm.pbf"), Handlers{Way: func(*Way) error { seen++; return stop }})
 	if !errors.Is(err, stop) || seen != 1 {
 		t.Fatalf("err %v after %d ways", err, seen)
 	}

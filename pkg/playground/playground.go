@@ -27,7 +27,7 @@ import (
 
 	"github.com/valyala/fasthttp"
 
-	"github.com/mapsco/maps/pkg/release"
+	"github.com/mapsco/maps/pkg/serving"
 )
 
 // Prefixes of the paths served.
@@ -48,12 +48,12 @@ type asset struct {
 
 // Playground answers the page and the tiles.
 type Playground struct {
-	releases *release.Holder
+	releases *serving.Holder
 	assets   map[string]asset // by path under PagePrefix; "" is index.html
 }
 
 // New returns a Playground over the releases mapd serves.
-func New(releases *release.Holder) (*Playground, error) {
+func New(releases *serving.Holder) (*Playground, error) {
 	p := &Playground{releases: releases, assets: map[string]asset{}}
 	err := fs.WalkDir(static, "static", func(name string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {

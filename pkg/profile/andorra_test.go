@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/qedus/osmpbf"
-)
 
-const andorraPBF = "../../../shared/data/andorra.osm.pbf"
+	"github.com/mapsco/maps/pkg/internal/shareddata"
+)
 
 // andorraTally counts, for one profile, what it makes of the real Andorra extract.
 type andorraTally struct {
@@ -23,9 +23,10 @@ type andorraTally struct {
 // totals that any sane set of profiles must meet there.
 func TestAndorra(t *testing.T) {
 	ps := loadAll(t)
+	andorraPBF := shareddata.Path(t, "andorra.osm.pbf")
 	f, err := os.Open(andorraPBF)
 	if err != nil {
-		t.Fatalf("the Andorra extract is test data of this project (see shared/data/README.md): %v", err)
+		t.Fatal(err)
 	}
 	defer f.Close()
 	d := osmpbf.NewDecoder(f)

@@ -7,8 +7,10 @@ import (
 	"errors"
 	"math"
 	"net"
+	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -171,18 +173,29 @@ func TestRedisTwoReplicasShareLimit(t *testing.T) {
 }
 
 // TestRedisUnavailable: a Redis that refuses or never answers yields
-// ErrUnavailable fast, never an allow.
+// ErrUnavailable fast, never an allow, and the cause stays visible to
+// errors.Is and errors.As.
 func TestRedisUnavailable(t *testing.T) {
-	for name, dsn := range map[string]string{
-		"refused":   "redis://127.0.0.1:1/0",
-		"no answer": "redis://" + silentServer(t) + "/0",
+	timeout := func(err error) bool {
+		var ne net.Error
+		return errors.As(err, &ne) && ne.Timeout()
+	}
+	for name, c := range map[string]struct {
+		dsn   string
+		cause func(error) bool
+	}{
+		"refused":   {"redis://127.0.0.1:1/0", func(err error) bool { return errors.Is(err, syscall.ECONNREFUSED) }},
+		"no answer": {"redis://" + silentServer(t) + "/0", timeout},
 	} {
 		t.Run(name, func(t *testing.T) {
-			l := openLimiter(t, dsn, Options{})
+			l := openLimiter(t, c.dsn, Options{})
 			start := time.Now()
 			d, err := l.Allow(context.Background(), "key_down", 50)
 			if !errors.Is(err, ErrUnavailable) || d.Allowed {
 				t.Fatalf("Allow = %+v, %v; want ErrUnavailable and no allow", d, err)
+			}
+			if !c.cause(err) {
+				t.Errorf("the cause is hidden from errors.Is/As: %v", err)
 			}
 			if elapsed := time.Since(start); elapsed > time.Second {
 				t.Errorf("took %v to fail", elapsed)
@@ -224,5 +237,23 @@ func silentServer(t *testing.T) string {
 func TestOpenRejectsUnknownScheme(t *testing.T) {
 	if _, err := Open(context.Background(), "memcached://x"); err == nil {
 		t.Error("Open accepted memcached://")
+	}
+}
+
+// TestRedisURLErrorHidesPassword: a Redis URL that does not parse is
+// reported without the URL, which may carry a password into the log.
+func TestRedisURLErrorHidesPassword(t *testing.T) {
+	for _, dsn := range []string{
+		"redis://user:s3cretpass@127.0.0.1:notaport/0",
+		"redis://:s3cretpass@127.0.0.1:6379/notadb",
+		"redis://user:s3cretpass@127.0.0.1:6379/0\x7f",
+	} {
+		_, err := Open(context.Background(), dsn)
+		if err == nil {
+			t.Fatalf("Open(%q) = nil error", dsn)
+		}
+		if strings.Contains(err.Error(), "s3cretpass") {
+			t.Errorf("Open(%q) error quotes the password: %v", dsn, err)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package ratelimit
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"time"
@@ -45,7 +46,14 @@ type Redis struct {
 func newRedis(dsn string, opts Options) (*Redis, error) {
 	ro, err := redis.ParseURL(dsn)
 	if err != nil {
-		return nil, fmt.Errorf("ratelimit: parsing the Redis URL: %w", err)
+		// Not the parse error itself: net/url's quotes the whole URL,
+		// password and all, and it would reach the log. Its inner error
+		// names only the part that failed.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return nil, fmt.Errorf("ratelimit: parsing the Redis URL (not quoted, it may hold a password): %v", err)
 	}
 	query := url.Values{}
 	if u, err := url.Parse(dsn); err == nil {
@@ -83,7 +91,7 @@ func (l *Redis) Allow(ctx context.Context, key string, limit int) (Decision, err
 	defer cancel()
 	res, err := l.script.Run(ctx, l.client, []string{l.opts.KeyPrefix + key}, r.interval, r.span).Int64Slice()
 	if err != nil {
-		return Decision{}, fmt.Errorf("%w: rate limit check on Redis %s: %v", ErrUnavailable, l.addr, err)
+		return Decision{}, fmt.Errorf("%w: rate limit check on Redis %s: %w", ErrUnavailable, l.addr, err)
 	}
 	if len(res) != 5 {
 		return Decision{}, fmt.Errorf("%w: rate limit script on Redis %s returned %d values", ErrUnavailable, l.addr, len(res))

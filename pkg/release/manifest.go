@@ -1,7 +1,9 @@
 // Package release is a compiled data release on disk: a directory named
 // after its data_version holding the artifact files and a manifest.json that
-// lists them with sizes and checksums. It writes releases atomically (mapc)
-// and opens, verifies and swaps them (mapd).
+// lists them with sizes and checksums. It writes releases atomically,
+// verifies them, and lists, prunes and points at them in a directory of
+// releases. It links no routing code, so mapc stays small; opening a release
+// to answer requests, holding and swapping it are package serving (mapd).
 package release
 
 import (
@@ -19,6 +21,11 @@ const ManifestFile = "manifest.json"
 // GraphFile is the artifact holding the network, the profile graphs and the
 // snapping index.
 const GraphFile = "graph.map"
+
+// ElevationFile is the artifact holding the release's DEM (pkg/elevation's
+// sections). mapc writes it only when built with --dem; a release without it
+// has no elevation: /v1/elevation answers null and routes carry no profile.
+const ElevationFile = "elevation.map"
 
 // Manifest describes a release. It is written last, so a directory with a
 // manifest is complete.
@@ -109,4 +116,14 @@ func (m *Manifest) Profile(name string) *ProfileInfo {
 		}
 	}
 	return nil
+}
+
+// HasFile reports whether the manifest lists a file of that name.
+func (m *Manifest) HasFile(name string) bool {
+	for _, f := range m.Files {
+		if f.Name == name {
+			return true
+		}
+	}
+	return false
 }

@@ -7,8 +7,8 @@ import (
 
 	"github.com/mapsco/maps/pkg/compile/compiletest"
 	"github.com/mapsco/maps/pkg/graph"
-	"github.com/mapsco/maps/pkg/release"
 	"github.com/mapsco/maps/pkg/route"
+	"github.com/mapsco/maps/pkg/serving"
 	"github.com/mapsco/maps/pkg/snap"
 )
 
@@ -25,10 +25,10 @@ import (
 func BenchmarkDepartureTime(b *testing.B) {
 	for _, c := range []struct {
 		name string
-		open func(testing.TB) *release.Release
+		open func(testing.TB) *serving.Release
 	}{
-		{"munchen", func(tb testing.TB) *release.Release { return compiletest.Extract(tb, "cities/munchen.osm.pbf") }},
-		{"andorra", func(tb testing.TB) *release.Release { return compiletest.OpenAndorra(tb) }},
+		{"munchen", func(tb testing.TB) *serving.Release { return compiletest.Extract(tb, "cities/munchen.osm.pbf") }},
+		{"andorra", func(tb testing.TB) *serving.Release { return compiletest.OpenAndorra(tb) }},
 	} {
 		rel := c.open(b)
 		r := rel.Routers["car"]

@@ -11,8 +11,8 @@ import (
 	"github.com/mapsco/maps/pkg/elevation"
 	"github.com/mapsco/maps/pkg/graph"
 	"github.com/mapsco/maps/pkg/profile"
-	"github.com/mapsco/maps/pkg/release"
 	"github.com/mapsco/maps/pkg/route"
+	"github.com/mapsco/maps/pkg/serving"
 )
 
 var ramio = route.Point{1.57254, 42.49732} // hamlet above Escaldes, about 1620 m
@@ -48,7 +48,7 @@ func TestEnvaliraTunnel(t *testing.T) {
 	}
 }
 
-func usesTunnel(rel *release.Release, rt *route.Route, name string) bool {
+func usesTunnel(rel *serving.Release, rt *route.Route, name string) bool {
 	g := rel.Routers["car"].Graph()
 	for _, leg := range rt.Legs {
 		for _, a := range leg.Arcs {

@@ -5,9 +5,9 @@ import (
 	"testing"
 
 	"github.com/mapsco/maps/pkg/compile/compiletest"
-	"github.com/mapsco/maps/pkg/release"
 	"github.com/mapsco/maps/pkg/route"
 	"github.com/mapsco/maps/pkg/search"
+	"github.com/mapsco/maps/pkg/serving"
 )
 
 // TestPotentials checks the penalty search's potentials against the
@@ -17,7 +17,7 @@ import (
 // and Unreached exactly where the query finds no path. On Andorra, and on a
 // town with many time conditions, whose hierarchy keeps a core with cycles.
 func TestPotentials(t *testing.T) {
-	for name, rel := range map[string]*release.Release{
+	for name, rel := range map[string]*serving.Release{
 		"andorra":    openAndorra(t),
 		"timed town": compiletest.TimedTown{W: 12, H: 12, Random: 4, Seed: 5}.Open(t),
 	} {

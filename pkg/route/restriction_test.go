@@ -29,7 +29,7 @@ func readRestrictions(t *testing.T) []osmRestriction {
 	ways := map[int64][]int64{}
 	coords := map[int64]route.Point{}
 	ctx := context.Background()
-	path := compiletest.SharedData("andorra.osm.pbf")
+	path := compiletest.SharedData(t, "andorra.osm.pbf")
 	err := osm.Scan(ctx, path, osm.Handlers{
 		Relation: func(r *osm.Relation) error {
 			if r.Tags["type"] != "restriction" {

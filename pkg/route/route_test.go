@@ -11,9 +11,9 @@ import (
 	"github.com/mapsco/maps/pkg/compile/compiletest"
 	"github.com/mapsco/maps/pkg/graph"
 	"github.com/mapsco/maps/pkg/internal/benchcpu"
-	"github.com/mapsco/maps/pkg/release"
 	"github.com/mapsco/maps/pkg/route"
 	"github.com/mapsco/maps/pkg/search"
+	"github.com/mapsco/maps/pkg/serving"
 	"github.com/mapsco/maps/pkg/snap"
 )
 
@@ -23,7 +23,7 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func openAndorra(t testing.TB) *release.Release { return compiletest.OpenAndorra(t) }
+func openAndorra(t testing.TB) *serving.Release { return compiletest.OpenAndorra(t) }
 
 var (
 	andorraLaVella = route.Point{1.5218, 42.5063}
@@ -59,7 +59,7 @@ func TestAndorraLaVellaToPasDeLaCasa(t *testing.T) {
 	}
 }
 
-func usesRef(rel *release.Release, rt *route.Route, ref string) bool {
+func usesRef(rel *serving.Release, rt *route.Route, ref string) bool {
 	g := rel.Routers["car"].Graph()
 	for _, leg := range rt.Legs {
 		for _, a := range leg.Arcs {
@@ -118,7 +118,7 @@ func TestOneWayStreet(t *testing.T) {
 }
 
 // pointAlong returns the shape point nearest to fraction f of segment s.
-func pointAlong(t *testing.T, rel *release.Release, s uint32, f float64) route.Point {
+func pointAlong(t *testing.T, rel *serving.Release, s uint32, f float64) route.Point {
 	t.Helper()
 	pts := route.AppendPart(nil, rel.Network, s, 0, f)
 	return pts[len(pts)-1]
@@ -205,7 +205,7 @@ func turnWeight(g *graph.Graph, a, b uint32) (uint32, bool) {
 
 // randomSnap snaps a random point of Andorra's road area, retrying points
 // that are off-road.
-func randomSnap(t *testing.T, rng *rand.Rand, rel *release.Release, g *graph.Graph) snap.Result {
+func randomSnap(t *testing.T, rng *rand.Rand, rel *serving.Release, g *graph.Graph) snap.Result {
 	t.Helper()
 	r := rel.Routers[g.Profile]
 	for range 1000 {

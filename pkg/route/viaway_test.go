@@ -14,9 +14,9 @@ import (
 	"github.com/mapsco/maps/pkg/graph"
 	"github.com/mapsco/maps/pkg/guidance"
 	"github.com/mapsco/maps/pkg/matrix"
-	"github.com/mapsco/maps/pkg/release"
 	"github.com/mapsco/maps/pkg/route"
 	"github.com/mapsco/maps/pkg/search"
+	"github.com/mapsco/maps/pkg/serving"
 	"github.com/mapsco/maps/pkg/snap"
 )
 
@@ -142,7 +142,7 @@ type crossing struct {
 	viaCross bool
 }
 
-func driveVia(t *testing.T, rel *release.Release, profile string, a, b route.Point, cross uint32) crossing {
+func driveVia(t *testing.T, rel *serving.Release, profile string, a, b route.Point, cross uint32) crossing {
 	t.Helper()
 	r := rel.Routers[profile]
 	res, err := r.Route(context.Background(), []route.Point{a, b}, nil)
@@ -154,7 +154,7 @@ func driveVia(t *testing.T, rel *release.Release, profile string, a, b route.Poi
 }
 
 // narrate returns a car route's instructions.
-func narrate(rel *release.Release, rt *route.Route) []string {
+func narrate(rel *serving.Release, rt *route.Route) []string {
 	r := rel.Routers["car"]
 	a, b := rt.Snapped[0], rt.Snapped[1]
 	var out []string

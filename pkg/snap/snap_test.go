@@ -9,7 +9,7 @@ import (
 
 	"github.com/mapsco/maps/pkg/compile/compiletest"
 	"github.com/mapsco/maps/pkg/geo"
-	"github.com/mapsco/maps/pkg/release"
+	"github.com/mapsco/maps/pkg/serving"
 	"github.com/mapsco/maps/pkg/snap"
 )
 
@@ -25,7 +25,7 @@ func TestMain(m *testing.M) {
 // tie at distance zero and the lowest segment id must win, as the grid
 // search skips cells that cannot hold anything nearer).
 func TestNearestIsNearest(t *testing.T) {
-	rel, err := release.Open(compiletest.Andorra(t))
+	rel, err := serving.Open(compiletest.Andorra(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,8 +7,8 @@ import (
 
 	"github.com/mapsco/maps/pkg/compile"
 	"github.com/mapsco/maps/pkg/geo"
-	"github.com/mapsco/maps/pkg/release"
 	"github.com/mapsco/maps/pkg/route"
+	"github.com/mapsco/maps/pkg/serving"
 )
 
 // TestCompiledCountryRoutesAcrossTiles compiles a 3-tile country (Monaco,
@@ -29,7 +29,7 @@ func TestCompiledCountryRoutesAcrossTiles(t *testing.T) {
 	if err != nil {
 		t.Fatalf("compile the synthetic country: %v", err)
 	}
-	rel, err := release.Open(relDir)
+	rel, err := serving.Open(relDir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/mapsco/maps/pkg/geo"
+	"github.com/mapsco/maps/pkg/internal/shareddata"
 	"github.com/mapsco/maps/pkg/osm"
 )
 
@@ -21,15 +22,11 @@ func repoRoot() string {
 	return filepath.Join(filepath.Dir(file), "..", "..")
 }
 
-// sharedData returns a path under ../shared/data.
-func sharedData(name string) string {
-	return filepath.Join(repoRoot(), "..", "shared", "data", name)
-}
-
 // testSources are small extracts so the package's tests stay fast: Monaco
 // (45 restrictions) and Stockholm's centre.
-func testSources() []string {
-	return []string{sharedData("monaco.osm.pbf"), sharedData("cities/stockholm.osm.pbf")}
+func testSources(t *testing.T) []string {
+	t.Helper()
+	return []string{shareddata.Path(t, "monaco.osm.pbf"), shareddata.Path(t, "cities/stockholm.osm.pbf")}
 }
 
 // counts is what a source contributes, counted here independently of the
@@ -110,7 +107,7 @@ func readBack(t *testing.T, path string) *contents {
 
 func generate(t *testing.T, tiles int, out string) *Summary {
 	t.Helper()
-	s, err := Generate(context.Background(), Options{Sources: testSources(), Tiles: tiles, Out: out})
+	s, err := Generate(context.Background(), Options{Sources: testSources(t), Tiles: tiles, Out: out})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +117,7 @@ func generate(t *testing.T, tiles int, out string) *Summary {
 func TestGenerateCountsAndIDs(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "four.osm.pbf")
 	s := generate(t, 4, out)
-	src := []counts{sourceCounts(t, testSources()[0]), sourceCounts(t, testSources()[1])}
+	src := []counts{sourceCounts(t, testSources(t)[0]), sourceCounts(t, testSources(t)[1])}
 	c := readBack(t, out)
 
 	// 4 tiles alternate the two sources; a 2×2 grid has 4 trunk roads.
@@ -180,7 +177,7 @@ func distance(a, b [2]float64) float64 { return geo.Distance(a[0], a[1], b[0], b
 // planNodes returns the node count of a plan of n tiles of the test sources.
 func planNodes(t *testing.T, n int) int64 {
 	t.Helper()
-	srcs, err := loadSources(context.Background(), testSources(), slog.New(slog.DiscardHandler))
+	srcs, err := loadSources(context.Background(), testSources(t), slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +275,7 @@ func TestGenerateDeterministic(t *testing.T) {
 func TestNodesTargetPicksFewestTiles(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "n.osm.pbf")
 	one := generate(t, 1, out).Nodes
-	s, err := Generate(context.Background(), Options{Sources: testSources(), Nodes: 2*one + 1, Out: out})
+	s, err := Generate(context.Background(), Options{Sources: testSources(t), Nodes: 2*one + 1, Out: out})
 	if err != nil {
 		t.Fatal(err)
 	}

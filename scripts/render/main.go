@@ -23,8 +23,8 @@ import (
 	"strings"
 
 	"github.com/mapsco/maps/pkg/isochrone"
-	"github.com/mapsco/maps/pkg/release"
 	"github.com/mapsco/maps/pkg/route"
+	"github.com/mapsco/maps/pkg/serving"
 )
 
 func main() {
@@ -92,7 +92,7 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	rel, err := release.Open(c.data)
+	rel, err := serving.Open(c.data)
 	if err != nil {
 		return err
 	}

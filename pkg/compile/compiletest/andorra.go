@@ -9,7 +9,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mapsco/maps/pkg/release"
+	"github.com/mapsco/maps/pkg/internal/shareddata"
+	"github.com/mapsco/maps/pkg/serving"
 )
 
 // Root returns the repository root, found from this file's location.
@@ -18,9 +19,32 @@ func Root() string {
 	return filepath.Join(filepath.Dir(file), "..", "..", "..")
 }
 
-// SharedData returns the path of a file under ../shared/data.
-func SharedData(name string) string {
-	return filepath.Join(Root(), "..", "shared", "data", name)
+// SharedData returns the path of a file under ../shared/data, skipping the
+// test with the path and where the data comes from when it is absent
+// (shareddata.Path, which tests outside pkg/ cannot import).
+func SharedData(tb testing.TB, name string) string {
+	tb.Helper()
+	return shareddata.Path(tb, name)
+}
+
+// andorraFiles are the files under ../shared/data Andorra's releases are
+// compiled from: the extract and AndorraDEM.
+var andorraFiles = []string{"andorra.osm.pbf", "dem/N42E001.hgt.zip"}
+
+// RequireAndorra skips tb, as SharedData does, unless the files Andorra's
+// releases are compiled from are there. Call it before a build inside a
+// sync.Once: a skip in there would leave the Once done and nothing built.
+func RequireAndorra(tb testing.TB) {
+	tb.Helper()
+	for _, name := range andorraFiles {
+		SharedData(tb, name)
+	}
+}
+
+// AndorraMissing returns why a file Andorra's releases are compiled from is
+// absent, or nil, for a TestMain, which has no testing.TB to skip.
+func AndorraMissing() error {
+	return shareddata.Missing(andorraFiles...)
 }
 
 var (
@@ -33,8 +57,9 @@ var (
 // AndorraDEM returns the elevation rasters covering Andorra: the SRTM3
 // tile N42E001 from ../shared/data/dem. Releases built for tests pass it to
 // --dem (or Options.DEM), so they have elevation and grade-aware times.
+// It does not check they are there: RequireAndorra does.
 func AndorraDEM() []string {
-	return []string{SharedData("dem/N42E001.hgt.zip")}
+	return []string{filepath.Join(shareddata.Dir(), andorraFiles[1])}
 }
 
 // Andorra returns the directory of a release compiled from
@@ -42,6 +67,7 @@ func AndorraDEM() []string {
 // package share it, so it outlives any one test: call Cleanup from TestMain.
 func Andorra(t testing.TB) string {
 	t.Helper()
+	RequireAndorra(t)
 	once.Do(func() {
 		out, err = os.MkdirTemp("", "andorra-release-")
 		if err != nil {
@@ -72,9 +98,9 @@ func Cleanup() {
 
 // OpenAndorra opens the shared Andorra release for a test and closes it when
 // the test ends.
-func OpenAndorra(t testing.TB) *release.Release {
+func OpenAndorra(t testing.TB) *serving.Release {
 	t.Helper()
-	rel, err := release.Open(Andorra(t))
+	rel, err := serving.Open(Andorra(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,8 +4,8 @@ import (
 	"os"
 	"testing"
 
-	"github.com/mapsco/maps/pkg/release"
 	"github.com/mapsco/maps/pkg/route"
+	"github.com/mapsco/maps/pkg/serving"
 	"github.com/mapsco/maps/pkg/synth"
 )
 
@@ -160,7 +160,7 @@ func (Crossover) ways() []crossWay {
 
 // Open writes the fixture, compiles it with mapc (all profiles) into a
 // temporary directory and opens the release for the test.
-func (c Crossover) Open(tb testing.TB) *release.Release {
+func (c Crossover) Open(tb testing.TB) *serving.Release {
 	tb.Helper()
 	return openFixture(tb, "crossover", c.WritePBF)
 }

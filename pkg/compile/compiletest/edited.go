@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mapsco/maps/pkg/geo"
+	"github.com/mapsco/maps/pkg/internal/shareddata"
 	"github.com/mapsco/maps/pkg/osm"
 	"github.com/mapsco/maps/pkg/synth"
 )
@@ -37,6 +38,7 @@ var andorraBBox = [4]int32{14123680, 424276000, 17874810, 426571700}
 // oneway=yes: the edit would not be the one the test means.
 func EditedAndorraRelease(t testing.TB, out, version string, e Edit) string {
 	t.Helper()
+	RequireAndorra(t)
 	pbf := filepath.Join(out, version+".osm.pbf")
 	if err := WriteEditedAndorra(pbf, e); err != nil {
 		t.Fatal(err)
@@ -64,7 +66,7 @@ func WriteEditedAndorra(path string, e Edit) error {
 		return err
 	}
 	ed := editor{w: w, remove: set(e.Remove), flip: set(e.Flip), seen: map[int64]bool{}}
-	err = osm.Scan(context.Background(), SharedData("andorra.osm.pbf"), osm.Handlers{Node: ed.node, Way: ed.way, Relation: ed.relation})
+	err = osm.Scan(context.Background(), filepath.Join(shareddata.Dir(), "andorra.osm.pbf"), osm.Handlers{Node: ed.node, Way: ed.way, Relation: ed.relation})
 	if err != nil {
 		return fmt.Errorf("edit andorra.osm.pbf: %w", err)
 	}

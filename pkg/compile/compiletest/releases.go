@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mapsco/maps/pkg/release"
+	"github.com/mapsco/maps/pkg/serving"
 )
 
 // The releases below are compiled by the mapc binary rather than in the test
@@ -59,7 +59,8 @@ func Mapc(t testing.TB) string {
 // several releases side by side, point "current" at them, or corrupt them.
 func AndorraRelease(t testing.TB, out, version string) string {
 	t.Helper()
-	args := []string{"build", "--osm", SharedData("andorra.osm.pbf"),
+	RequireAndorra(t)
+	args := []string{"build", "--osm", SharedData(t, "andorra.osm.pbf"),
 		"--profiles", filepath.Join(Root(), "profiles"), "--data-version", version, "--out", out}
 	for _, dem := range AndorraDEM() { // as Andorra builds, so the releases can replace each other
 		args = append(args, "--dem", dem)
@@ -73,15 +74,16 @@ func AndorraRelease(t testing.TB, out, version string) string {
 
 // Extract compiles the extract ../shared/data/name (no DEM) with mapc into
 // a temporary directory and opens the release for the test or benchmark.
-func Extract(tb testing.TB, name string) *release.Release {
+func Extract(tb testing.TB, name string) *serving.Release {
 	tb.Helper()
+	pbf := SharedData(tb, name)
 	out := tb.TempDir()
-	cmd := exec.Command(mapcIn(tb, out), "build", "--osm", SharedData(name), "--profiles", filepath.Join(Root(), "profiles"),
+	cmd := exec.Command(mapcIn(tb, out), "build", "--osm", pbf, "--profiles", filepath.Join(Root(), "profiles"),
 		"--data-version", "extract", "--out", out)
 	if b, err := cmd.CombinedOutput(); err != nil {
 		tb.Fatalf("mapc build %s: %v\n%s", name, err, b)
 	}
-	rel, err := release.Open(filepath.Join(out, "extract"))
+	rel, err := serving.Open(filepath.Join(out, "extract"))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -93,7 +95,7 @@ func Extract(tb testing.TB, name string) *release.Release {
 // directory as name.osm.pbf, compiles it with mapc (every profile, plus any
 // extra build flags) as data version name, and opens the release for the
 // test.
-func openFixture(tb testing.TB, name string, write func(pbf string) error, extra ...string) *release.Release {
+func openFixture(tb testing.TB, name string, write func(pbf string) error, extra ...string) *serving.Release {
 	tb.Helper()
 	out := tb.TempDir()
 	pbf := filepath.Join(out, name+".osm.pbf")
@@ -105,7 +107,7 @@ func openFixture(tb testing.TB, name string, write func(pbf string) error, extra
 	if b, err := exec.Command(mapcIn(tb, out), args...).CombinedOutput(); err != nil {
 		tb.Fatalf("mapc build %s: %v\n%s", name, err, b)
 	}
-	rel, err := release.Open(filepath.Join(out, name))
+	rel, err := serving.Open(filepath.Join(out, name))
 	if err != nil {
 		tb.Fatal(err)
 	}

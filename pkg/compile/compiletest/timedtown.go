@@ -8,8 +8,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/mapsco/maps/pkg/release"
 	"github.com/mapsco/maps/pkg/route"
+	"github.com/mapsco/maps/pkg/serving"
 	"github.com/mapsco/maps/pkg/synth"
 )
 
@@ -252,7 +252,7 @@ func sortedTags(m map[string]string) []synth.Tag {
 // Open writes the town, compiles it with mapc (all profiles, time zone
 // Europe/Andorra) into a temporary directory and opens the release for the
 // test.
-func (t TimedTown) Open(tb testing.TB) *release.Release {
+func (t TimedTown) Open(tb testing.TB) *serving.Release {
 	tb.Helper()
 	return openFixture(tb, "town", t.WritePBF, "--timezone", "Europe/Andorra")
 }

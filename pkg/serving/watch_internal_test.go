@@ -1,10 +1,11 @@
-package release
+package serving
 
 import (
 	"errors"
 	"testing"
 
 	"github.com/mapsco/maps/pkg/elevation"
+	"github.com/mapsco/maps/pkg/release"
 	"github.com/mapsco/maps/pkg/route"
 )
 
@@ -12,7 +13,7 @@ import (
 // would turn those requests into errors: refuse it. Extra profiles are fine.
 func TestCompatible(t *testing.T) {
 	rel := func(v string, profiles ...string) *Release {
-		r := &Release{Dir: "/releases/" + v, Manifest: &Manifest{DataVersion: v}, Routers: map[string]*route.Router{}}
+		r := &Release{Dir: "/releases/" + v, Manifest: &release.Manifest{DataVersion: v}, Routers: map[string]*route.Router{}}
 		for _, p := range profiles {
 			r.Routers[p] = nil
 		}

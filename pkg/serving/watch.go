@@ -1,4 +1,4 @@
-package release
+package serving
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"path/filepath"
 	"time"
+
+	"github.com/mapsco/maps/pkg/release"
 )
 
 // Swap outcomes, as reported in SwapEvent.Outcome and counted by mapd's
@@ -28,7 +30,7 @@ type SwapEvent struct {
 
 // WatchConfig configures a Watcher. Zero values are documented per field.
 type WatchConfig struct {
-	Data     string        // required: what `mapd serve --data` names (see Resolve)
+	Data     string        // required: what `mapd serve --data` names (see release.Resolve)
 	Holder   *Holder       // required: the releases being served
 	Interval time.Duration // how often to look at the current pointer; 0 means only on Reload
 	Log      *slog.Logger  // nil discards logs
@@ -93,7 +95,7 @@ func (w *Watcher) Run(ctx context.Context, reload <-chan struct{}) {
 func (w *Watcher) Reload(ctx context.Context, force bool) (SwapEvent, bool) {
 	start := time.Now()
 	serving := w.serving()
-	dir, err := Resolve(w.cfg.Data)
+	dir, err := release.Resolve(w.cfg.Data)
 	attempt := dir // what lastTried remembers: the directory, or why none resolved
 	if err != nil {
 		attempt = "unresolved: " + err.Error()
@@ -140,7 +142,7 @@ func (w *Watcher) serving() *Release {
 // prepare verifies and opens the release in dir and checks that it can
 // answer everything the serving one does.
 func (w *Watcher) prepare(dir string, serving *Release) (*Release, error) {
-	if err := Verify(dir); err != nil {
+	if err := release.Verify(dir); err != nil {
 		return nil, err
 	}
 	rel, err := Open(dir)

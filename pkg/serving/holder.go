@@ -1,10 +1,6 @@
-package release
+package serving
 
 import (
-	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 	"sync/atomic"
 )
 
@@ -59,34 +55,4 @@ func (h *Holder) Swap(r *Release) *Release {
 	old := h.cur.Swap(newHandle(r))
 	old.release()
 	return old.rel
-}
-
-// Resolve finds the release to serve in dir: dir itself when it holds a
-// manifest, else the release named by dir/current (a symlink to a release
-// directory, or a file holding its name).
-func Resolve(dir string) (string, error) {
-	if _, err := os.Stat(filepath.Join(dir, ManifestFile)); err == nil {
-		return dir, nil
-	}
-	cur := filepath.Join(dir, "current")
-	fi, err := os.Lstat(cur)
-	if err != nil {
-		return "", fmt.Errorf("release: %s holds no manifest.json and no current pointer: %w", dir, err)
-	}
-	if fi.Mode()&os.ModeSymlink != 0 {
-		target, err := filepath.EvalSymlinks(cur)
-		if err != nil {
-			return "", fmt.Errorf("release: %w", err)
-		}
-		return target, nil
-	}
-	b, err := os.ReadFile(cur)
-	if err != nil {
-		return "", fmt.Errorf("release: %w", err)
-	}
-	name := strings.TrimSpace(string(b))
-	if err := CheckDataVersion(name); err != nil {
-		return "", fmt.Errorf("release: %s: %w", cur, err)
-	}
-	return filepath.Join(dir, name), nil
 }

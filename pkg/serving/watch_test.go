@@ -1,4 +1,4 @@
-package release_test
+package serving_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mapsco/maps/pkg/release"
+	"github.com/mapsco/maps/pkg/serving"
 )
 
 // releasesDir makes a directory of releases: test1 and swap2 (links to the
@@ -45,8 +46,8 @@ func releasesDir(t *testing.T) string {
 	return data
 }
 
-// serving returns the data version the holder serves.
-func serving(h *release.Holder) string {
+// servedVersion returns the data version the holder serves.
+func servedVersion(h *serving.Holder) string {
 	r, done := h.Acquire()
 	defer done()
 	return r.Manifest.DataVersion
@@ -59,9 +60,9 @@ func TestWatcherReload(t *testing.T) {
 		t.Fatal(err)
 	}
 	first := mustOpen(t, dir)
-	h := release.NewHolder(first)
-	var events []release.SwapEvent
-	w, err := release.NewWatcher(release.WatchConfig{Data: data, Holder: h, OnSwap: func(ev release.SwapEvent) { events = append(events, ev) }})
+	h := serving.NewHolder(first)
+	var events []serving.SwapEvent
+	w, err := serving.NewWatcher(serving.WatchConfig{Data: data, Holder: h, OnSwap: func(ev serving.SwapEvent) { events = append(events, ev) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,19 +73,19 @@ func TestWatcherReload(t *testing.T) {
 
 	release.Use(data, "bad")
 	ev, tried := w.Reload(ctx, false)
-	if !tried || ev.Outcome != release.SwapRefused || ev.Err == nil || !strings.Contains(ev.Err.Error(), "sha256") || serving(h) != "test1" {
-		t.Fatalf("swap to a corrupt release: tried %v, %+v, serving %s", tried, ev, serving(h))
+	if !tried || ev.Outcome != serving.SwapRefused || ev.Err == nil || !strings.Contains(ev.Err.Error(), "sha256") || servedVersion(h) != "test1" {
+		t.Fatalf("swap to a corrupt release: tried %v, %+v, serving %s", tried, ev, servedVersion(h))
 	}
 	if _, tried := w.Reload(ctx, false); tried {
 		t.Error("polling retried a refused release")
 	}
-	if ev, tried := w.Reload(ctx, true); !tried || ev.Outcome != release.SwapRefused {
+	if ev, tried := w.Reload(ctx, true); !tried || ev.Outcome != serving.SwapRefused {
 		t.Errorf("an explicit reload did not retry: %v %+v", tried, ev)
 	}
 
 	// A pointer that names nothing is refused once, not at every poll.
 	os.Remove(filepath.Join(data, release.CurrentFile))
-	if ev, tried := w.Reload(ctx, false); !tried || ev.Outcome != release.SwapRefused || serving(h) != "test1" {
+	if ev, tried := w.Reload(ctx, false); !tried || ev.Outcome != serving.SwapRefused || servedVersion(h) != "test1" {
 		t.Errorf("missing pointer: %v %+v", tried, ev)
 	}
 	if _, tried := w.Reload(ctx, false); tried {
@@ -93,8 +94,8 @@ func TestWatcherReload(t *testing.T) {
 
 	release.Use(data, "swap2")
 	ev, tried = w.Reload(ctx, false)
-	if !tried || ev.Outcome != release.SwapOK || ev.From != "test1" || ev.To != "swap2" || serving(h) != "swap2" {
-		t.Fatalf("swap to a good release: %v %+v, serving %s", tried, ev, serving(h))
+	if !tried || ev.Outcome != serving.SwapOK || ev.From != "test1" || ev.To != "swap2" || servedVersion(h) != "swap2" {
+		t.Fatalf("swap to a good release: %v %+v, serving %s", tried, ev, servedVersion(h))
 	}
 	select {
 	case <-first.Unmapped():
@@ -110,11 +111,11 @@ func TestWatcherReload(t *testing.T) {
 func TestWatcherPolls(t *testing.T) {
 	data := releasesDir(t)
 	dir, _ := release.Resolve(data)
-	h := release.NewHolder(mustOpen(t, dir))
+	h := serving.NewHolder(mustOpen(t, dir))
 	var mu sync.Mutex
 	var swapped []string
-	w, _ := release.NewWatcher(release.WatchConfig{Data: data, Holder: h, Interval: 20 * time.Millisecond,
-		OnSwap: func(ev release.SwapEvent) { mu.Lock(); swapped = append(swapped, ev.To); mu.Unlock() }})
+	w, _ := serving.NewWatcher(serving.WatchConfig{Data: data, Holder: h, Interval: 20 * time.Millisecond,
+		OnSwap: func(ev serving.SwapEvent) { mu.Lock(); swapped = append(swapped, ev.To); mu.Unlock() }})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go w.Run(ctx, nil)
@@ -122,9 +123,9 @@ func TestWatcherPolls(t *testing.T) {
 	// OnSwap runs just after the holder swaps: wait for both.
 	seen := func() int { mu.Lock(); defer mu.Unlock(); return len(swapped) }
 	deadline := time.Now().Add(10 * time.Second)
-	for serving(h) != "swap2" || seen() == 0 {
+	for servedVersion(h) != "swap2" || seen() == 0 {
 		if time.Now().After(deadline) {
-			t.Fatalf("the watcher did not swap within 10 s of the pointer moving (serving %s)", serving(h))
+			t.Fatalf("the watcher did not swap within 10 s of the pointer moving (serving %s)", servedVersion(h))
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

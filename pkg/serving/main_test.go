@@ -1,4 +1,4 @@
-package release_test
+package serving_test
 
 import (
 	"os"

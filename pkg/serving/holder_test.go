@@ -1,16 +1,16 @@
-package release_test
+package serving_test
 
 import (
 	"sync"
 	"sync/atomic"
 	"testing"
 
-	"github.com/mapsco/maps/pkg/release"
+	"github.com/mapsco/maps/pkg/serving"
 )
 
-func mustOpen(t *testing.T, dir string) *release.Release {
+func mustOpen(t *testing.T, dir string) *serving.Release {
 	t.Helper()
-	r, err := release.Open(dir)
+	r, err := serving.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +30,7 @@ func isClosed(c <-chan struct{}) bool {
 func TestHolderUnmapsAfterLastRequest(t *testing.T) {
 	dir := testRelease(t, "test1")
 	r1, r2 := mustOpen(t, dir), mustOpen(t, dir)
-	h := release.NewHolder(r1)
+	h := serving.NewHolder(r1)
 	got, done1 := h.Acquire()
 	_, done2 := h.Acquire()
 	if got != r1 {
@@ -61,7 +61,7 @@ func TestHolderUnmapsAfterLastRequest(t *testing.T) {
 // swapped-out release is eventually unmapped.
 func TestHolderConcurrentSwaps(t *testing.T) {
 	dir := testRelease(t, "test1")
-	h := release.NewHolder(mustOpen(t, dir))
+	h := serving.NewHolder(mustOpen(t, dir))
 	var stop atomic.Bool
 	var bad atomic.Int64
 	var wg sync.WaitGroup
@@ -76,7 +76,7 @@ func TestHolderConcurrentSwaps(t *testing.T) {
 			}
 		})
 	}
-	var old []*release.Release
+	var old []*serving.Release
 	for range 50 {
 		old = append(old, h.Swap(mustOpen(t, dir)))
 	}

@@ -1,14 +1,14 @@
-package release
+package serving
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"sync"
 
 	"github.com/mapsco/maps/pkg/artifact"
 	"github.com/mapsco/maps/pkg/elevation"
 	"github.com/mapsco/maps/pkg/graph"
+	"github.com/mapsco/maps/pkg/release"
 	"github.com/mapsco/maps/pkg/route"
 	"github.com/mapsco/maps/pkg/snap"
 )
@@ -18,7 +18,7 @@ import (
 // same few milliseconds for any size of country.
 type Release struct {
 	Dir      string
-	Manifest *Manifest
+	Manifest *release.Manifest
 	Network  *graph.Network
 	Snap     *snap.Index // the grid over every segment's shape, in place
 	Routers  map[string]*route.Router
@@ -33,17 +33,17 @@ type Release struct {
 }
 
 // Open maps the release in dir after checking its manifest and the headers
-// of its artifacts (not their checksums: see Verify).
+// of its artifacts (not their checksums: see release.Verify).
 func Open(dir string) (*Release, error) {
-	m, err := ReadManifest(dir)
+	m, err := release.ReadManifest(dir)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkFormat(dir, m); err != nil {
+	if err := release.CheckFormat(dir, m); err != nil {
 		return nil, err
 	}
 	r := &Release{Dir: dir, Manifest: m, Routers: map[string]*route.Router{}, unmapped: make(chan struct{})}
-	f, err := r.open(GraphFile, "graph")
+	f, err := r.open(release.GraphFile, "graph")
 	if err != nil {
 		r.Close()
 		return nil, err
@@ -107,57 +107,3 @@ func (r *Release) Close() error {
 // Unmapped is closed once Close has unmapped the release: after a Swap, when
 // the last request still using it is done.
 func (r *Release) Unmapped() <-chan struct{} { return r.unmapped }
-
-// Verify checks a release completely: the manifest names this build's
-// format version, every file it lists exists with its size and SHA-256, and
-// every artifact's header and section checksums hold.
-func Verify(dir string) error {
-	m, err := ReadManifest(dir)
-	if err != nil {
-		return err
-	}
-	if err := checkFormat(dir, m); err != nil {
-		return err
-	}
-	if len(m.Files) == 0 {
-		return fmt.Errorf("release %s: %w: manifest lists no files", dir, artifact.ErrCorrupt)
-	}
-	for _, want := range m.Files {
-		path := filepath.Join(dir, want.Name)
-		got, err := fileInfo(path)
-		if err != nil {
-			return err
-		}
-		if got.Bytes != want.Bytes || got.SHA256 != want.SHA256 {
-			return fmt.Errorf("release %s: %w: %s has %d bytes sha256 %s, manifest says %d bytes %s",
-				dir, artifact.ErrCorrupt, want.Name, got.Bytes, got.SHA256, want.Bytes, want.SHA256)
-		}
-		if filepath.Ext(want.Name) != ".map" {
-			continue
-		}
-		if err := verifyArtifact(path); err != nil {
-			return fmt.Errorf("release %s: %w", dir, err)
-		}
-	}
-	return nil
-}
-
-func verifyArtifact(path string) error {
-	if _, err := os.Stat(path); err != nil {
-		return err
-	}
-	f, err := artifact.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	return f.Verify()
-}
-
-// checkFormat refuses a release written in a format this build cannot read.
-func checkFormat(dir string, m *Manifest) error {
-	if m.FormatVersion != artifact.FormatVersion {
-		return fmt.Errorf("release %s: %w: manifest says %d, this build reads %d", dir, artifact.ErrFormatVersion, m.FormatVersion, artifact.FormatVersion)
-	}
-	return nil
-}
