@@ -52,14 +52,21 @@ type server struct {
 // startMapd runs `mapd serve` on a free port and waits for its "serving" line.
 func startMapd(t *testing.T, args ...string) *server {
 	t.Helper()
+	metered, key := meteringArgs(t)
+	return startServe(t, mapdBin, key, append(metered, args...)...)
+}
+
+// startServe runs `bin serve` with args on a free port and waits for its
+// "serving" line; key is the bearer key its requests need, if any.
+func startServe(t *testing.T, bin, key string, args ...string) *server {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	metered, key := meteringArgs(t)
-	cmd := exec.Command(mapdBin, append(append([]string{"serve", "--listen", addr}, metered...), args...)...)
+	cmd := exec.Command(bin, append([]string{"serve", "--listen", addr}, args...)...)
 	stderr, _ := cmd.StderrPipe()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -72,6 +79,7 @@ func startMapd(t *testing.T, args ...string) *server {
 	ready := make(chan map[string]any, 1)
 	go func() {
 		sc := bufio.NewScanner(stderr)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
 		for sc.Scan() {
 			s.logs.Write(append(sc.Bytes(), '\n'))
 			var line map[string]any
@@ -87,8 +95,8 @@ func startMapd(t *testing.T, args ...string) *server {
 			t.Fatalf("mapd exited before serving")
 		}
 		t.Logf("mapd ready: start-up %v ms, resident %v MiB", line["startup_ms"], line["rss_mib"])
-	case <-time.After(10 * time.Second):
-		t.Fatal("mapd did not start within 10 s")
+	case <-time.After(30 * time.Second):
+		t.Fatal("mapd did not start within 30 s")
 	}
 	return s
 }

@@ -25,7 +25,10 @@ func runMatrix(rc *runContext, req MatrixRequest, dst []byte) ([]byte, *failure)
 	if fail != nil {
 		return dst, fail
 	}
-	q := router.Query()
+	q, err := router.QueryContext(rc.context()) // waits for a search worker until the deadline
+	if err != nil {
+		return dst, &failure{kind: KindServiceUnavailable, retryAfter: 1, detail: "the matrix did not start in time; retry"}
+	}
 	defer router.PutQuery(q)
 	st := router.StateAt(departureOf(req.HasDepartureTime, req.DepartureTime))
 	q.SetState(st)

@@ -123,7 +123,7 @@ func (c *cone) order(seeds []uint32) {
 		c.stack = append(c.stack[:0], c.open(x))
 		for len(c.stack) > 0 {
 			f := &c.stack[len(c.stack)-1]
-			if f.next < c.first[f.node&^cycleFrame+1] {
+			if f.next < c.first[f.node&^cycleFrame+1] { // the flag is no part of the node
 				t := c.list[4*f.next]
 				f.next++
 				switch a := c.at[t]; {

@@ -71,7 +71,7 @@ func Build(ctx context.Context, g Input) (*Hierarchy, error) {
 		if count++; count%4096 == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		up[v], dn[v] = c.contract(v)
+		up[v], dn[v] = c.contract(v) // with the shortcuts priority(v) just found
 	}
 	for v := range uint32(n) {
 		if c.isCore(v) {
@@ -148,7 +148,7 @@ func (c *contractor) findShortcuts(v uint32) int {
 		if limit == 0 {
 			continue
 		}
-		c.witness.run(c, u, v, limit)
+		c.witness.run(c, u, v, limit, c.out[v])
 		for _, out := range c.out[v] {
 			w := out.other
 			if w == u {
@@ -166,9 +166,11 @@ func (c *contractor) findShortcuts(v uint32) int {
 }
 
 // contract removes v, adds its shortcuts, and returns its edges to and
-// from the nodes still in the graph (all more important than v).
+// from the nodes still in the graph (all more important than v). The
+// shortcuts are those findShortcuts(v) left in c.shortcuts, which must be
+// the last call: the graph has not changed since, so searching the
+// witnesses again would find the same ones (it was a third of a build).
 func (c *contractor) contract(v uint32) (up, dn []dynEdge) {
-	c.findShortcuts(v)
 	up, dn = c.out[v], c.in[v]
 	c.done[v] = true
 	for _, e := range up {

@@ -26,7 +26,8 @@
 // above a route (cone.go, a restricted PHAST).
 //
 // A Hierarchy views the mapping and is safe for concurrent use; a Query
-// holds per-node scratch space and belongs to one goroutine at a time.
+// holds the labels of the nodes its searches touch (in space proportional
+// to them, see search.Labels) and belongs to one goroutine at a time.
 package ch
 
 // NoMiddle marks an original (not shortcut) edge.

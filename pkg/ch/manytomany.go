@@ -58,16 +58,19 @@ func (q *Query) Table(sources, targets []Endpoint, out []Cell) {
 // same state (see SetState). The answer does not depend on len(qs) or on
 // how the searches were shared: a cell is the minimum over the nodes its
 // source's forward search settles, in that search's order, and one target
-// leaves at most one bucket at a node. qs[0] also holds the buckets' index
-// (in its backward labels), so it must not be used elsewhere meanwhile.
+// leaves at most one bucket at a node. qs[0] also holds the buckets' index.
 func ParallelTable(qs []*Query, sources, targets []Endpoint, out []Cell) {
 	for i := range out {
 		out[i] = Cell{Cost: search.Unreached}
 	}
 	lists := make([][]bucket, len(qs))
 	var next atomic.Int64
-	each(qs, func(w int, q *Query) { lists[w] = q.fillBuckets(targets, &next, lists[w]) })
-	ix := qs[0].indexBuckets(lists, len(sources))
+	each(qs, func(w int, q *Query) {
+		q.filled = q.fillBuckets(targets, &next, q.filled[:0])
+		lists[w] = q.filled
+	})
+	ix := &qs[0].buckets
+	ix.build(lists)
 	biases := make([]uint32, len(targets))
 	for j, t := range targets {
 		biases[j] = bias(t.Seeds)
@@ -75,7 +78,7 @@ func ParallelTable(qs []*Query, sources, targets []Endpoint, out []Cell) {
 	next.Store(0)
 	each(qs, func(_ int, q *Query) {
 		for i := int(next.Add(1) - 1); i < len(sources); i = int(next.Add(1) - 1) {
-			q.scanBuckets(sources[i], &ix, biases, out[i*len(targets):(i+1)*len(targets)])
+			q.scanBuckets(sources[i], ix, biases, out[i*len(targets):(i+1)*len(targets)])
 		}
 	})
 }
@@ -115,11 +118,11 @@ func (q *Query) fillBuckets(targets []Endpoint, next *atomic.Int64, buf []bucket
 // of the table with the buckets of every node it settles.
 func (q *Query) scanBuckets(s Endpoint, ix *bucketIndex, biases []uint32, row []Cell) {
 	q.upward(&q.fwd, s, 0, func(u, cost uint32, dist int64) {
-		l := &ix.labels[u]
-		if l.gen != ix.stamp {
+		span := ix.spans.Get(u)
+		if span == nil {
 			return
 		}
-		for _, b := range ix.entries[l.parent:l.weight] {
+		for _, b := range ix.entries[span.begin:span.end] {
 			total, bias := uint64(cost)+uint64(b.cost), uint64(biases[b.target])
 			if total < bias {
 				continue
@@ -139,40 +142,34 @@ func (q *Query) scanBuckets(s Endpoint, ix *bucketIndex, biases []uint32, row []
 // "Stall-on-demand"); the via-node candidates of alternatives want every
 // node the search reaches anyway.
 func (q *Query) upward(s *side, e Endpoint, bias uint32, visit func(u, cost uint32, dist int64)) {
-	q.nextGen()
-	s.heap.Reset()
+	s.reset()
 	backward := s == &q.bwd
-	dists := q.dists(len(s.labels))
 	for i, sd := range e.Seeds {
 		c, d := sd.Cost, e.Dists[i]
 		if backward {
 			c, d = bias-sd.Cost, -d
 		}
-		if q.improve(s, sd.Node, c, uint32(i), seedMark, 0) {
-			dists[sd.Node] = d
+		if l := q.improve(s, sd.Node, c, uint32(i), seedMark, 0); l != nil {
+			l.dist = d
 		}
 	}
 	for s.heap.Len() > 0 {
 		c, u := s.heap.Pop()
-		if c != s.labels[u].cost {
+		lu := s.labels.Get(u)
+		if c != lu.cost {
 			continue
 		}
-		visit(u, c, dists[u])
+		du := lu.dist // lu moves when a label is added
+		visit(u, c, du)
 		for i := s.first[u]; i < s.first[u+1]; i++ {
 			e := at(s.list, i)
 			w := q.now(u, e, s.up)
-			if w != graph.NoWay && q.improve(s, e.other, search.Add(c, w), u, e.middle, e.weight) {
-				dists[e.other] = dists[u] + int64(e.dist)
+			if w == graph.NoWay {
+				continue
+			}
+			if l := q.improve(s, e.other, search.Add(c, w), u, e.middle, e.weight); l != nil {
+				l.dist = du + int64(e.dist)
 			}
 		}
 	}
-}
-
-// dists returns the query's distance scratch array, allocated on first use
-// by a table (point-to-point queries do not need it).
-func (q *Query) dists(n int) []int64 {
-	if len(q.dist) != n {
-		q.dist = make([]int64, n)
-	}
-	return q.dist
 }

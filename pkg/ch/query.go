@@ -7,51 +7,64 @@ import (
 
 // label is what one direction of a query knows about a node.
 type label struct {
-	gen    uint32
 	cost   uint32
 	parent uint32 // previous node, or the seed index when middle is seedMark
 	middle uint32 // middle of the edge used to arrive, NoMiddle, or seedMark
 	weight uint32 // weight of that edge, to find its halves when unpacking
+	dist   int64  // for tables: centimetres from the endpoint
 }
 
 const seedMark = NoMiddle - 1
 
 // side is one direction of a query.
 type side struct {
-	labels []label
+	labels search.Labels[label] // the nodes this direction's search touched
 	heap   search.Heap
 	list   []uint32 // Up for the forward side, Dn for the backward side
 	first  []uint32
 	up     bool // list is Up: an entry of node u is an edge u→other
 }
 
-func (s *side) cost(v, gen uint32) uint32 {
-	if l := &s.labels[v]; l.gen == gen {
+func (s *side) cost(v uint32) uint32 {
+	if l := s.labels.Get(v); l != nil {
 		return l.cost
 	}
 	return search.Unreached
 }
 
+// reset empties the side for a new search.
+func (s *side) reset() {
+	s.labels.Reset()
+	s.heap.Reset()
+}
+
 // Query runs point-to-point searches on one hierarchy; it is reusable but
-// not safe for concurrent use.
+// not safe for concurrent use. Its memory grows with what its searches
+// touch, a few thousand nodes on a country, not with the hierarchy's size
+// (see search.Labels), so a fixed set of them (search.Pool) serves any
+// number of clients.
 type Query struct {
 	h        *Hierarchy
-	gen      uint32
 	fwd, bwd side
-	dist     []int64      // per node, for tables: centimetres, valid where the label is
+	buckets  bucketIndex  // a table's buckets, while ParallelTable runs
+	filled   []bucket     // the buckets its backward searches left, reused
 	st       *graph.State // conditions in force, nil for none
 	via      *viaScratch  // for Vias, allocated on first use
 	hops     []hop        // a path's hierarchy edges, while unpacking it
 	stack    []hop        // expand's
 }
 
-// NewQuery allocates scratch space for h.
+// NewQuery returns a query on h. It allocates nothing in proportion to h
+// but on a small hierarchy (see search.Labels.Fit).
 func NewQuery(h *Hierarchy) *Query {
-	n := h.NumNodes()
-	return &Query{h: h,
-		fwd: side{labels: make([]label, n), list: h.Up, first: h.UpFirst, up: true},
-		bwd: side{labels: make([]label, n), list: h.Dn, first: h.DnFirst},
+	q := &Query{h: h,
+		fwd: side{list: h.Up, first: h.UpFirst, up: true},
+		bwd: side{list: h.Dn, first: h.DnFirst},
 	}
+	q.fwd.labels.Fit(h.NumNodes())
+	q.bwd.labels.Fit(h.NumNodes())
+	q.buckets.spans.Fit(h.NumNodes())
+	return q
 }
 
 // SetState makes the query's searches use the conditions in force in st
@@ -129,7 +142,7 @@ func (q *Query) meet(sources, targets []search.Seed) (best, meet, shift uint32) 
 	shift = q.seed(sources, targets)
 	best, meet = search.Unreached, search.Unreached
 	for _, s := range sources {
-		if c := search.Add(q.fwd.cost(s.Node, q.gen), q.bwd.cost(s.Node, q.gen)); c < best {
+		if c := search.Add(q.fwd.cost(s.Node), q.bwd.cost(s.Node)); c < best {
 			best, meet = c, s.Node
 		}
 	}
@@ -148,14 +161,13 @@ func (q *Query) meet(sources, targets []search.Seed) (best, meet, shift uint32) 
 	return best, meet, shift
 }
 
-// seed starts a search: a new generation of labels, both queues holding
-// their seeds, targets at shift − cost, where shift, returned, is the
-// largest target cost.
+// seed starts a search: both sides emptied, both queues holding their
+// seeds, targets at shift − cost, where shift, returned, is the largest
+// target cost.
 func (q *Query) seed(sources, targets []search.Seed) (shift uint32) {
-	q.nextGen()
 	shift = bias(targets)
-	q.fwd.heap.Reset()
-	q.bwd.heap.Reset()
+	q.fwd.reset()
+	q.bwd.reset()
 	for i, s := range sources {
 		q.improve(&q.fwd, s.Node, s.Cost, uint32(i), seedMark, 0)
 	}
@@ -165,24 +177,31 @@ func (q *Query) seed(sources, targets []search.Seed) (shift uint32) {
 	return shift
 }
 
-func (q *Query) improve(s *side, v, c, parent, middle, weight uint32) bool {
-	l := &s.labels[v]
-	if l.gen == q.gen && l.cost <= c {
-		return false
+// improve labels v on side s with cost c, arriving from parent over an edge
+// with the given middle and weight, if that is v's first or a cheaper
+// label, and queues it; it returns the label then, else nil.
+func (q *Query) improve(s *side, v, c, parent, middle, weight uint32) *label {
+	// Most relaxations reach a node already labelled at least as cheaply
+	// (the top of a hierarchy is dense): Get, which inlines, answers them.
+	l := s.labels.Get(v)
+	if l == nil {
+		l, _ = s.labels.Add(v)
+	} else if l.cost <= c {
+		return nil
 	}
-	*l = label{gen: q.gen, cost: c, parent: parent, middle: middle, weight: weight}
+	*l = label{cost: c, parent: parent, middle: middle, weight: weight}
 	s.heap.Push(c, v)
-	return true
+	return l
 }
 
 // step settles the head of side a, records a meeting with side b, and
 // relaxes the head's upward edges.
 func (q *Query) step(a, b *side, best, meet uint32) (uint32, uint32) {
 	c, u := a.heap.Pop()
-	if c != a.labels[u].cost {
+	if c != a.labels.Get(u).cost {
 		return best, meet
 	}
-	if m := search.Add(c, b.cost(u, q.gen)); m < best {
+	if m := search.Add(c, b.cost(u)); m < best {
 		best, meet = m, u
 	}
 	q.relax(a, u, c)
@@ -197,14 +216,5 @@ func (q *Query) relax(a *side, u, c uint32) {
 		if w := q.now(u, e, a.up); w != graph.NoWay {
 			q.improve(a, e.other, search.Add(c, w), u, e.middle, e.weight)
 		}
-	}
-}
-
-func (q *Query) nextGen() {
-	q.gen++
-	if q.gen == 0 {
-		clear(q.fwd.labels)
-		clear(q.bwd.labels)
-		q.gen = 1
 	}
 }

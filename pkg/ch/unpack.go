@@ -16,7 +16,7 @@ func (q *Query) unpackPath(cost, meet uint32, buf []uint32) Result {
 // already collected backwards (a caller's own), all expanded. It returns
 // the source seed's index.
 func (q *Query) appendIn(buf []uint32, chain []hop, u uint32) ([]uint32, int) {
-	for l := q.fwd.labels[u]; l.middle != seedMark; l = q.fwd.labels[u] {
+	for l := q.fwd.labels.Get(u); l.middle != seedMark; l = q.fwd.labels.Get(u) {
 		chain = append(chain, hop{from: l.parent, to: u, middle: l.middle, weight: l.weight})
 		u = l.parent
 	}
@@ -25,18 +25,18 @@ func (q *Query) appendIn(buf []uint32, chain []hop, u uint32) ([]uint32, int) {
 		buf = q.expand(buf, chain[i])
 	}
 	q.hops = chain
-	return buf, int(q.fwd.labels[u].parent)
+	return buf, int(q.fwd.labels.Get(u).parent)
 }
 
 // appendOut appends the path from node u (already appended) to the target
 // seed along the backward search tree, expanded, and returns the target
 // seed's index.
 func (q *Query) appendOut(buf []uint32, u uint32) ([]uint32, int) {
-	for l := q.bwd.labels[u]; l.middle != seedMark; l = q.bwd.labels[u] {
+	for l := q.bwd.labels.Get(u); l.middle != seedMark; l = q.bwd.labels.Get(u) {
 		buf = q.expand(buf, hop{from: u, to: l.parent, middle: l.middle, weight: l.weight})
 		u = l.parent
 	}
-	return buf, int(q.bwd.labels[u].parent)
+	return buf, int(q.bwd.labels.Get(u).parent)
 }
 
 // hop is one hierarchy edge of a path.

@@ -89,7 +89,7 @@ func (q *Query) Vias(sources, targets []search.Seed, route, around []uint32, lim
 // viaScratch returns the query's Vias memory, allocated on first use.
 func (q *Query) viaScratch() *viaScratch {
 	if q.via == nil {
-		n := len(q.fwd.labels)
+		n := q.h.NumNodes()
 		q.via = &viaScratch{onRoute: unseenArray(n)}
 		q.via.cones[0] = cone{first: q.h.DnFirst, list: q.h.Dn, none: -1, at: unseenArray(n)}
 		q.via.cones[1] = cone{first: q.h.UpFirst, list: q.h.Up, backward: true, at: unseenArray(n)}
@@ -110,7 +110,7 @@ func unseenArray(n int) []int32 {
 func (q *Query) settleBelow(s *side, stop uint32, order []uint32) []uint32 {
 	for s.heap.Len() > 0 && s.heap.MinCost() < stop {
 		c, u := s.heap.Pop()
-		if c != s.labels[u].cost {
+		if c != s.labels.Get(u).cost {
 			continue
 		}
 		order = append(order, u)
@@ -129,11 +129,11 @@ func (q *Query) markSettled(c *cone, s *side, settled []uint32) {
 		i := c.none
 		if r := q.via.onRoute[u]; r >= 0 {
 			i = r
-		} else if l := &s.labels[u]; l.middle != seedMark {
+		} else if l := s.labels.Get(u); l.middle != seedMark {
 			i = q.through(c.pre[settledAt-c.at[l.parent]].route, l.middle, c.backward)
 		}
 		c.at[u] = settledAt - int32(k)
-		c.pre = append(c.pre, preLabel{cost: s.labels[u].cost, route: i})
+		c.pre = append(c.pre, preLabel{cost: s.labels.Get(u).cost, route: i})
 	}
 }
 

@@ -10,41 +10,64 @@ const maxSettled = 300
 // witnessSearch is a Dijkstra on the uncontracted graph that avoids the
 // node being contracted, with generation-stamped labels for O(1) resets.
 type witnessSearch struct {
-	costs []uint32
-	stamp []uint32
-	gen   uint32
-	heap  search.Heap
+	labels []witnessLabel
+	gen    uint32
+	heap   search.Heap
+}
+
+// witnessLabel is a node's cost, valid when stamp is the search's
+// generation; target marks the nodes the search must settle.
+type witnessLabel struct {
+	stamp, cost uint32
+	target      uint32 // == stamp: a target of this search not yet settled
 }
 
 func newWitnessSearch(n int) *witnessSearch {
-	return &witnessSearch{costs: make([]uint32, n), stamp: make([]uint32, n)}
+	return &witnessSearch{labels: make([]witnessLabel, n)}
 }
 
 func (s *witnessSearch) cost(v uint32) uint32 {
-	if s.stamp[v] != s.gen {
-		return search.Unreached
+	if l := &s.labels[v]; l.stamp == s.gen {
+		return l.cost
 	}
-	return s.costs[v]
+	return search.Unreached
 }
 
-// run searches from u, skipping avoid, until costs reach limit or the
-// settled budget runs out. Core nodes other than u are reached but not
-// passed through: their weights change at query time, so a witness
-// through one might not exist then.
-func (s *witnessSearch) run(c *contractor, u, avoid, limit uint32) {
+// run searches from u, skipping avoid, until costs reach limit, every
+// target is settled (their costs are final then: searching on would change
+// nothing the caller reads), or the settled budget runs out. Core nodes
+// other than u are reached but not passed through: their weights change at
+// query time, so a witness through one might not exist then.
+func (s *witnessSearch) run(c *contractor, u, avoid, limit uint32, targets []dynEdge) {
 	s.gen++
+	if s.gen == 0 { // wrapped: old stamps could look current
+		clear(s.labels)
+		s.gen = 1
+	}
+	left := 0
+	for _, t := range targets {
+		if l := &s.labels[t.other]; t.other != u && l.target != s.gen {
+			l.target = s.gen
+			left++
+		}
+	}
 	s.heap.Reset()
 	s.set(u, 0)
 	s.heap.Push(0, u)
-	for settled := 0; s.heap.Len() > 0 && settled < maxSettled; {
+	for settled := 0; s.heap.Len() > 0 && settled < maxSettled && left > 0; {
 		d, x := s.heap.Pop()
-		if d != s.cost(x) {
+		lx := &s.labels[x]
+		if d != lx.cost || lx.stamp != s.gen {
 			continue
 		}
 		if d > limit {
 			return
 		}
 		settled++
+		if lx.target == s.gen {
+			lx.target = 0
+			left--
+		}
 		if x != u && c.isCore(x) {
 			continue
 		}
@@ -61,6 +84,6 @@ func (s *witnessSearch) run(c *contractor, u, avoid, limit uint32) {
 }
 
 func (s *witnessSearch) set(v, c uint32) {
-	s.stamp[v] = s.gen
-	s.costs[v] = c
+	l := &s.labels[v]
+	l.stamp, l.cost = s.gen, c
 }

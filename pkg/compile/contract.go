@@ -1,9 +1,11 @@
 package compile
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -13,7 +15,10 @@ import (
 
 // contractAll builds every profile's contraction hierarchy, several
 // profiles at once (each contraction is sequential, and the profiles are
-// independent, so this uses the cores without changing any output).
+// independent, so this uses the cores without changing any output). The
+// largest graphs start first, so that a small one, not one of the three
+// that take minutes on a country (bicycle and the walkers), is what a core
+// finishes with.
 func contractAll(ctx context.Context, o Options, graphs []*graph.Graph) ([]*ch.Hierarchy, error) {
 	out := make([]*ch.Hierarchy, len(graphs))
 	errs := make([]error, len(graphs))
@@ -33,7 +38,7 @@ func contractAll(ctx context.Context, o Options, graphs []*graph.Graph) ([]*ch.H
 			}
 		}()
 	}
-	for i := range graphs {
+	for _, i := range largestFirst(graphs) {
 		work <- i
 	}
 	close(work)
@@ -44,4 +49,15 @@ func contractAll(ctx context.Context, o Options, graphs []*graph.Graph) ([]*ch.H
 		}
 	}
 	return out, nil
+}
+
+// largestFirst returns the indices of graphs by decreasing number of turns
+// (the edges a contraction works on), ties in profile order.
+func largestFirst(graphs []*graph.Graph) []int {
+	order := make([]int, len(graphs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(graphs[b].NumTurns(), graphs[a].NumTurns()) })
+	return order
 }

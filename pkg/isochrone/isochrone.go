@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mapsco/maps/pkg/graph"
+	"github.com/mapsco/maps/pkg/search"
 	"github.com/mapsco/maps/pkg/snap"
 )
 
@@ -112,10 +113,14 @@ var (
 )
 
 // Engine computes isochrones. The zero Engine uses default Options; it is
-// safe for concurrent use and must not be copied after first use.
+// safe for concurrent use and must not be copied after first use. It keeps
+// the scratch memory of search.DefaultWorkers computations (search.Pool):
+// more at once wait for one to finish, so the memory isochrones hold does
+// not grow with the number of clients.
 type Engine struct {
 	Options Options
-	pool    sync.Pool // of *scratch
+	once    sync.Once
+	pool    *search.Pool[*scratch]
 }
 
 // Compute returns one Contour per budget, ordered by unit (minutes first)
@@ -131,9 +136,10 @@ func (e *Engine) Compute(ctx context.Context, g *graph.Graph, origin snap.Result
 		}
 		return cmp.Compare(a.Value, b.Value)
 	})
-	sc, _ := e.pool.Get().(*scratch)
-	if sc == nil {
-		sc = new(scratch)
+	e.once.Do(func() { e.pool = search.NewPool(search.DefaultWorkers(), func() *scratch { return new(scratch) }) })
+	sc, err := e.pool.Get(ctx)
+	if err != nil {
+		return nil, err
 	}
 	defer e.pool.Put(sc)
 	opt := e.Options.withDefaults()

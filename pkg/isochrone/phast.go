@@ -10,7 +10,7 @@ import (
 )
 
 // searchPHAST is the measured alternative to search for time budgets: the
-// same labels (sc.cost on sc.touched, sc.seeds with their loops), found by
+// same labels (sc.costs, sc.seeds with their loops), found by
 // a PHAST run over the hierarchy instead of a bounded Dijkstra. It is not
 // used by Compute: PHAST sweeps every node of the country whatever the
 // budget, and the hierarchy cannot honour time-conditioned restrictions
@@ -46,8 +46,8 @@ func (sc *scratch) searchPHAST(g *graph.Graph, p *ch.PHAST, origin snap.Result, 
 
 // touch labels arc a with cost c, which no other label competes with.
 func (sc *scratch) touch(a, c uint32) {
-	sc.cost[a] = c
-	sc.touched = append(sc.touched, a)
+	l, _ := sc.costs.Add(a)
+	*l = c
 }
 
 // findLoops sets each seed's loop, the earliest cost within limit at which
@@ -58,8 +58,8 @@ func (sc *scratch) findLoops(g *graph.Graph, limit uint32) {
 	for k := range sc.seeds {
 		s := &sc.seeds[k]
 		tail := uint32(sort.Search(len(g.Fwd.First)-1, func(v int) bool { return g.Fwd.First[v+1] > s.arc }))
-		for _, a := range sc.touched {
-			c := sc.cost[a]
+		for i := range sc.costs.Len() {
+			a, c := sc.costs.Node(i), *sc.costs.At(i)
 			if c >= limit || g.ArcHead(a) != tail {
 				continue
 			}

@@ -45,9 +45,9 @@ func TestPHASTMatchesSearch(t *testing.T) {
 }
 
 func labels(sc *scratch) map[uint32]uint32 {
-	m := make(map[uint32]uint32, len(sc.touched))
-	for _, a := range sc.touched {
-		m[a] = sc.cost[a]
+	m := make(map[uint32]uint32, sc.costs.Len())
+	for i := range sc.costs.Len() {
+		m[sc.costs.Node(i)] = *sc.costs.At(i)
 	}
 	return m
 }

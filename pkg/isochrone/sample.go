@@ -48,12 +48,13 @@ func (sc *scratch) sample(g *graph.Graph, origin snap.Result, limit uint32) {
 	sc.verts = append(sc.verts, vertex{}) // the origin, at cost 0
 	sc.lines = append(sc.lines, 1)
 	lim := float64(limit)
-	for _, a := range sc.touched {
+	for i := range sc.costs.Len() {
+		a := sc.costs.Node(i)
 		if sc.isSeed(a) || skipped(g, a) {
 			continue
 		}
 		w := float64(sc.arcWeight(g, a))
-		start := float64(sc.cost[a]) - w
+		start := float64(*sc.costs.At(i)) - w
 		sc.emitPart(g, a, 0, reach(start, w, lim, 1), start, w)
 	}
 	for _, s := range sc.seeds {

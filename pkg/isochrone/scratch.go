@@ -10,13 +10,13 @@ import (
 // answer. Slices grow to the largest request seen and are reused; the
 // invariants each step relies on are noted by the field.
 type scratch struct {
-	// search.go: cost is search.Unreached everywhere but at touched arcs.
-	cost    []uint32
-	touched []uint32
-	heap    search.Heap
-	seeds   []seed
-	metric  metric
-	st      *graph.State // conditions in force for this search
+	// search.go: the cost of each arc labelled (see cost), in space
+	// proportional to the area reached, not to the country.
+	costs  search.Labels[uint32]
+	heap   search.Heap
+	seeds  []seed
+	metric metric
+	st     *graph.State // conditions in force for this search
 
 	// sample.go
 	plane plane

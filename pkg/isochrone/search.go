@@ -51,7 +51,7 @@ func (sc *scratch) arcWeight(g *graph.Graph, a uint32) uint32 {
 
 // search runs a Dijkstra from the origin's seeds over g's turn graph,
 // labelling every arc whose start lies within limit with the cost of
-// reaching its end (sc.cost, listed in sc.touched). Arcs are expanded
+// reaching its end (sc.costs). Arcs are expanded
 // only while their end is within limit, and an arc is labelled only if
 // its start is, so the work is bounded by the reachable area, not the
 // graph. Time conditions are those in force at departure (the zero time
@@ -71,7 +71,7 @@ func (sc *scratch) search(g *graph.Graph, origin snap.Result, m metric, limit ui
 	}
 	for sc.heap.Len() > 0 {
 		c, u := sc.heap.Pop()
-		if c != sc.cost[u] {
+		if c != sc.cost(u) {
 			continue
 		}
 		if c >= limit {
@@ -130,36 +130,33 @@ func (sc *scratch) relax(g *graph.Graph, u, c, limit uint32) {
 				sc.seeds[k].loop = min(sc.seeds[k].loop, start)
 			}
 		}
-		if nc < sc.cost[b] {
+		if nc < sc.cost(b) {
 			sc.label(b, nc)
 		}
 	}
 }
 
 func (sc *scratch) label(a, c uint32) {
-	if sc.cost[a] == search.Unreached {
-		sc.touched = append(sc.touched, a)
+	l := sc.costs.Get(a) // inlines: most arcs reached are labelled already
+	if l == nil {
+		l, _ = sc.costs.Add(a)
+	} else if c >= *l {
+		return
 	}
-	if c < sc.cost[a] {
-		sc.cost[a] = c
-		sc.heap.Push(c, a)
-	}
+	*l = c
+	sc.heap.Push(c, a)
 }
 
-// resetSearch makes every label Unreached again, touching only the
-// labels the last search set, and sizes the labels for g.
-func (sc *scratch) resetSearch(g *graph.Graph) {
-	n := len(g.Turns.First) - 1
-	if len(sc.cost) < n {
-		sc.cost = make([]uint32, n)
-		for i := range sc.cost {
-			sc.cost[i] = search.Unreached
-		}
-	} else {
-		for _, a := range sc.touched {
-			sc.cost[a] = search.Unreached
-		}
+// cost is arc a's label, search.Unreached when it has none.
+func (sc *scratch) cost(a uint32) uint32 {
+	if l := sc.costs.Get(a); l != nil {
+		return *l
 	}
-	sc.touched = sc.touched[:0]
+	return search.Unreached
+}
+
+// resetSearch forgets every label, for a search on g.
+func (sc *scratch) resetSearch(g *graph.Graph) {
+	sc.costs.Fit(len(g.Turns.First) - 1) // the turn graph's nodes: arcs and their duplicates
 	sc.heap.Reset()
 }

@@ -16,16 +16,21 @@ import (
 // the caller's goroutine, a 100×100 one uses every core.
 const pointsPerWorker = 64
 
-// queries returns q followed by as many queries from r's pool as the
-// table's size and GOMAXPROCS allow, each given q's state so that every
-// search sees the same conditions.
+// queries returns q followed by as many queries from r's free workers as
+// the table's size and GOMAXPROCS allow, each given q's state so that every
+// search sees the same conditions. It never waits for a worker: when the
+// others are busy, the table runs on fewer goroutines (the cores are busy
+// anyway), and two tables cannot wait on each other's queries.
 func queries(r *route.Router, q *ch.Query, points int) []*ch.Query {
 	n := min(runtime.GOMAXPROCS(0), max(1, points/pointsPerWorker))
-	qs := make([]*ch.Query, n)
-	qs[0] = q
-	for w := 1; w < n; w++ {
-		qs[w] = r.Query()
-		qs[w].SetState(q.State())
+	qs := []*ch.Query{q}
+	for len(qs) < n {
+		w, ok := r.TryQuery()
+		if !ok {
+			break
+		}
+		w.SetState(q.State())
+		qs = append(qs, w)
 	}
 	return qs
 }

@@ -10,7 +10,7 @@
 //
 //  1. route=ferry ways use the profile's ferry speed (no ferry section: not usable).
 //  2. The highway=* class must be in "highways" (ridden/driven) or in "pushing.highways" (bicycle pushed).
-//  3. "deny_tags" veto the way (e.g. tracktype=grade5 for car); vehicle limits (maxheight, maxweight, maxwidth,
+//  3. "deny_tags" veto the way (e.g. 4wd_only=yes for car); vehicle limits (maxheight, maxweight, maxwidth,
 //     maxlength below the profile's vehicle) make it unusable.
 //  4. Access: the first tag of the hierarchy (most specific first) whose value the profile knows decides:
 //     allow, deny or push. Unknown values are skipped. A class with needs_explicit_access is usable only when an

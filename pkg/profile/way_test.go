@@ -74,7 +74,12 @@ func TestWayCar(t *testing.T) {
 		// surfaces and tracks: the worst factor counts
 		{"track", "car", tags("highway", "track"), both(15)},
 		{"track grade2", "car", tags("highway", "track", "tracktype", "grade2"), both(15 * 0.75)},
-		{"track grade3 refused", "car", tags("highway", "track", "tracktype", "grade3"), Way{}},
+		// tracktype slows, never closes (OSRM's car.lua, Valhalla): the way OSRM drove and we refused
+		{"track grade3 slow", "car", tags("highway", "track", "tracktype", "grade3"), both(15 * 0.5)},
+		{"track grade5 slow", "car", tags("highway", "track", "tracktype", "grade5"), both(15 * 0.3)},
+		{"unclassified grade4 slow", "car", tags("highway", "unclassified", "tracktype", "grade4"), both(30 * 0.45)},
+		{"grade4 closed by access", "car", tags("highway", "unclassified", "tracktype", "grade4", "motor_vehicle", "no"), Way{}},
+		{"grade3 oneway", "car", tags("highway", "unclassified", "tracktype", "grade3", "oneway", "yes"), fwd(15)},
 		{"track gravel", "car", tags("highway", "track", "surface", "gravel"), both(7.5)},
 		{"worst factor wins", "car", tags("highway", "track", "surface", "compacted", "smoothness", "bad"), both(15 * 0.6)},
 		{"impassable", "car", tags("highway", "residential", "smoothness", "impassable"), Way{}},

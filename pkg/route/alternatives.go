@@ -58,7 +58,10 @@ func (r *Router) Alternatives(ctx context.Context, best *Route, n int) []*Route 
 			return nil // both points on one road: no meaningful alternative
 		}
 	}
-	q := r.Query()
+	q, err := r.QueryContext(ctx)
+	if err != nil {
+		return nil
+	}
 	defer r.PutQuery(q)
 	q.SetState(st)
 	w := altWork.Get().(*altScratch)

@@ -20,11 +20,13 @@ type keeper struct {
 func (k *keeper) start() {
 	k.kept = []*Route{k.best}
 	k.r.footprintOf(&k.w.prints[0], k.best.Legs[0], k.best.Snapped[0], k.best.Snapped[1])
-	k.t = k.r.Query()
+	// A second query, from a pool of its own: taking it from the workers'
+	// while holding one could leave every worker waiting for another.
+	k.t, _ = k.r.tests.TryGet() // never waits: no more callers than workers
 	k.t.SetState(k.best.st)
 }
 
-func (k *keeper) finish() { k.r.PutQuery(k.t) }
+func (k *keeper) finish() { k.r.tests.Put(k.t) }
 
 // consider keeps leg when it is simple, shares at most MaxShare with every
 // route kept and passes the T-test.

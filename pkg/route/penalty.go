@@ -33,22 +33,19 @@ const (
 // rejected afterwards anyway, and the search stays inside the ellipse of
 // acceptable detours.
 //
-// Labels are stamped with a generation, so a search costs what it touches,
-// not the size of the graph.
+// Its labels and penalties are kept in search.Labels, so a call costs
+// what its searches touch, not the size of the graph.
 type penaltySearch struct {
-	gen       uint32
-	labels    []penaltyLabel
-	times     []uint8  // how often each arc has been penalised in this call
-	penalised []uint32 // arcs with times > 0, to clear them afterwards
-	heap      search.Heap
-	pot       potentials
-	potReady  bool // pot is set up for this call's targets
+	labels   search.Labels[penaltyLabel]
+	times    search.Labels[uint8] // how often each arc has been penalised in this call
+	heap     search.Heap
+	pot      potentials
+	potReady bool // pot is set up for this call's targets
 }
 
-// penaltyLabel is what the search knows of one arc, valid when stamp is the
-// search's generation. One struct, so a relaxation touches one cache line.
+// penaltyLabel is what the search knows of one arc. One struct, so a
+// relaxation touches one cache line.
 type penaltyLabel struct {
-	stamp  uint32
 	cost   uint32 // penalised time to the arc's end
 	real   uint32 // true time to the arc's end along the same path
 	parent uint32
@@ -63,45 +60,40 @@ var penaltyFactors = func() (f [math.MaxUint8 + 1]float64) {
 	return f
 }()
 
-// begin prepares the search for one Alternatives call on a graph of n arcs.
+// begin prepares the search for one Alternatives call on a turn graph of n
+// nodes (arcs and their duplicates).
 func (s *penaltySearch) begin(n int) {
-	if len(s.labels) < n {
-		s.labels, s.times = make([]penaltyLabel, n), make([]uint8, n)
-		s.gen = 0
-	}
-	for _, a := range s.penalised {
-		s.times[a] = 0
-	}
-	s.penalised, s.potReady = s.penalised[:0], false
+	s.labels.Fit(n)
+	s.times.Fit(n)
+	s.potReady = false
 }
 
 // penalize makes arcs dearer by penaltyFactor once more.
 func (s *penaltySearch) penalize(arcs []uint32) {
 	for _, a := range arcs {
-		if s.times[a] == 0 {
-			s.penalised = append(s.penalised, a)
-		}
-		if s.times[a] < math.MaxUint8 {
-			s.times[a]++
+		if k, _ := s.times.Add(a); *k < math.MaxUint8 {
+			*k++
 		}
 	}
 }
 
 // penalised is time w of arc a with a's penalty.
 func (s *penaltySearch) penalisedTime(a, w uint32) uint32 {
-	if k := s.times[a]; k > 0 {
-		return uint32(min(float64(w)*penaltyFactors[k], search.Unreached-1))
+	if k := s.times.Get(a); k != nil {
+		return uint32(min(float64(w)*penaltyFactors[*k], search.Unreached-1))
 	}
 	return w
 }
 
 // label records a label for v if it is the first or a better one, and queues it.
 func (s *penaltySearch) label(v, cost, real, parent, pot uint32) {
-	l := &s.labels[v]
-	if l.stamp == s.gen && l.cost <= cost {
+	l := s.labels.Get(v) // inlines: most arcs reached are labelled already
+	if l == nil {
+		l, _ = s.labels.Add(v)
+	} else if l.cost <= cost {
 		return
 	}
-	*l = penaltyLabel{stamp: s.gen, cost: cost, real: real, parent: parent, pot: pot}
+	*l = penaltyLabel{cost: cost, real: real, parent: parent, pot: pot}
 	s.heap.Push(search.Add(cost, pot), v)
 }
 
@@ -111,7 +103,7 @@ func (s *penaltySearch) label(v, cost, real, parent, pot uint32) {
 func (r *Router) penaltyAlternatives(ctx context.Context, k *keeper, n int, limit uint32) {
 	s := penaltyWork.Get().(*penaltySearch)
 	defer penaltyWork.Put(s)
-	s.begin(int(r.g.NumArcs()))
+	s.begin(len(r.g.Turns.First) - 1)
 	a, b := k.best.Snapped[0], k.best.Snapped[1]
 	for round := 0; round < penaltyRounds && len(k.kept) <= n && ctx.Err() == nil; round++ {
 		for _, kept := range k.kept {
@@ -123,8 +115,9 @@ func (r *Router) penaltyAlternatives(ctx context.Context, k *keeper, n int, limi
 	}
 }
 
-// penaltyWork pools the penalty method's search memory (a few arrays the size
-// of the graph) across calls, routers and releases.
+// penaltyWork pools the penalty method's search memory across calls, routers
+// and releases. Only a caller holding one of a router's search workers
+// takes one, so no more are in use than there are workers.
 var penaltyWork = sync.Pool{New: func() any { return new(penaltySearch) }}
 
 // penaltyLeg finds the fastest path from a to b under the current
@@ -134,11 +127,7 @@ func (r *Router) penaltyLeg(s *penaltySearch, st *graph.State, e Ends, a, b snap
 		s.pot.reset(r.h, e.Targets)
 		s.potReady = true
 	}
-	s.gen++
-	if s.gen == 0 {
-		clear(s.labels)
-		s.gen = 1
-	}
+	s.labels.Reset()
 	maxTarget := uint32(0)
 	for _, t := range e.Targets {
 		maxTarget = max(maxTarget, t.Cost)
@@ -157,7 +146,7 @@ func (r *Router) penaltyLeg(s *penaltySearch, st *graph.State, e Ends, a, b snap
 		return Leg{}, false
 	}
 	arcs := s.path(end)
-	total := uint64(s.labels[end].real) - uint64(targetCost(e, end))
+	total := uint64(s.labels.Get(end).real) - uint64(targetCost(e, end))
 	if total > uint64(limit) || best == search.Unreached {
 		return Leg{}, false
 	}
@@ -177,7 +166,7 @@ func (r *Router) searchPenalised(s *penaltySearch, st *graph.State, e Ends, maxT
 		if key >= best {
 			break // keys are lower bounds of the paths behind them
 		}
-		lu := s.labels[u]
+		lu := *s.labels.Get(u)
 		c := lu.cost
 		if search.Add(c, lu.pot) != key {
 			continue // superseded
@@ -207,7 +196,7 @@ func (r *Router) searchPenalised(s *penaltySearch, st *graph.State, e Ends, maxT
 // path follows parents back from end.
 func (s *penaltySearch) path(end uint32) []uint32 {
 	var arcs []uint32
-	for v := end; v != graph.NoArc; v = s.labels[v].parent {
+	for v := end; v != graph.NoArc; v = s.labels.Get(v).parent {
 		arcs = append(arcs, v)
 	}
 	slices.Reverse(arcs)

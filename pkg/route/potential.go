@@ -24,34 +24,23 @@ import (
 // so that pot is the distance to one virtual target behind them all.
 type potentials struct {
 	h     *ch.Hierarchy
-	gen   uint32
-	bwd   []stamped // backward upward labels: upper bounds, exact at apexes
-	memo  []stamped // potentials computed so far
+	bwd   search.Labels[uint32] // backward upward labels: upper bounds, exact at apexes
+	memo  search.Labels[memo]   // potentials computed so far
 	heap  search.Heap
 	stack []frame
 }
 
-// stamped is a value valid when gen is the potentials' generation; open
-// marks a potential still being computed.
-type stamped struct {
-	gen, v uint32
-	open   bool
+// memo is a potential; open marks one still being computed.
+type memo struct {
+	v    uint32
+	open bool
 }
 
 // reset prepares potentials towards targets on h.
 func (p *potentials) reset(h *ch.Hierarchy, targets []search.Seed) {
-	n := h.NumNodes()
 	p.h = h
-	if len(p.bwd) < n {
-		p.bwd, p.memo = make([]stamped, n), make([]stamped, n)
-		p.gen = 0
-	}
-	p.gen++
-	if p.gen == 0 { // wrapped: old stamps could look current
-		clear(p.bwd)
-		clear(p.memo)
-		p.gen = 1
-	}
+	p.bwd.Fit(h.NumNodes())
+	p.memo.Fit(h.NumNodes())
 	p.backward(targets)
 }
 
@@ -70,7 +59,7 @@ func (p *potentials) backward(targets []search.Seed) {
 	h := p.h
 	for p.heap.Len() > 0 {
 		c, u := p.heap.Pop()
-		if c != p.bwd[u].v {
+		if c != *p.bwd.Get(u) {
 			continue
 		}
 		for i := h.DnFirst[u]; i < h.DnFirst[u+1]; i++ {
@@ -80,31 +69,34 @@ func (p *potentials) backward(targets []search.Seed) {
 }
 
 func (p *potentials) improve(v, c uint32) {
-	if b := p.bwd[v]; b.gen == p.gen && b.v <= c {
+	b := p.bwd.Get(v) // inlines: most nodes reached are labelled already
+	if b == nil {
+		b, _ = p.bwd.Add(v)
+	} else if *b <= c {
 		return
 	}
-	p.bwd[v] = stamped{gen: p.gen, v: c}
+	*b = c
 	p.heap.Push(c, v)
 }
 
 // at returns the potential of arc v: search.Unreached when no target can be
 // reached from it.
 func (p *potentials) at(v uint32) uint32 {
-	if m := p.memo[v]; m.gen == p.gen && !m.open {
+	if m := p.memo.Get(v); m != nil && !m.open {
 		return m.v
 	}
 	// Depth-first over upward edges: an arc is finished once the heads of
 	// all its upward edges are. The depth is the hierarchy's height.
 	h := p.h
-	p.memo[v] = stamped{gen: p.gen, open: true}
+	*p.add(v) = memo{open: true}
 	p.stack = append(p.stack[:0], frame{v, h.UpFirst[v]})
 	for len(p.stack) > 0 {
 		f := &p.stack[len(p.stack)-1]
 		if f.next < h.UpFirst[f.node+1] {
 			w := h.Up[4*f.next]
 			f.next++
-			if p.memo[w].gen != p.gen {
-				p.memo[w] = stamped{gen: p.gen, open: true}
+			if m, added := p.memo.Add(w); added {
+				*m = memo{open: true}
 				p.stack = append(p.stack, frame{w, h.UpFirst[w]})
 			}
 			continue
@@ -112,20 +104,26 @@ func (p *potentials) at(v uint32) uint32 {
 		u := f.node
 		p.stack = p.stack[:len(p.stack)-1]
 		best := uint32(search.Unreached)
-		if b := p.bwd[u]; b.gen == p.gen {
-			best = b.v
+		if b := p.bwd.Get(u); b != nil {
+			best = *b
 		}
 		for i := h.UpFirst[u]; i < h.UpFirst[u+1]; i++ {
 			// A head still open closes a cycle, which only the core left
 			// uncontracted for time conditions has; the backward search
 			// explored the core whole, so its labels there are exact.
-			if m := p.memo[h.Up[4*i]]; !m.open {
+			if m := p.memo.Get(h.Up[4*i]); !m.open {
 				best = min(best, search.Add(h.Up[4*i+1], m.v))
 			}
 		}
-		p.memo[u] = stamped{gen: p.gen, v: best}
+		*p.memo.Get(u) = memo{v: best}
 	}
-	return p.memo[v].v
+	return p.memo.Get(v).v
+}
+
+// add returns v's memo, added if new.
+func (p *potentials) add(v uint32) *memo {
+	m, _ := p.memo.Add(v)
+	return m
 }
 
 // frame is an arc of the depth-first search and its next upward edge.

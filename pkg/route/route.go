@@ -6,8 +6,11 @@
 // alternatives, each route's steps and climb, and where each waypoint met
 // the network, so that callers only write the answer.
 //
-// A Router is safe for concurrent use; it keeps a pool of queries, one per
-// goroutine in flight. Routes returned own their memory.
+// A Router is safe for concurrent use. It keeps a fixed set of search
+// workers' memory (search.Pool, search.DefaultWorkers of them): a
+// computation takes one for as long as it searches, and waits when all are
+// taken, so the memory searches hold does not grow with the number of
+// clients. Routes returned own their memory.
 package route
 
 import (
@@ -15,7 +18,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/mapsco/maps/pkg/ch"
@@ -56,23 +58,41 @@ type Router struct {
 	g       *graph.Graph
 	h       *ch.Hierarchy
 	finder  *snap.Finder
-	queries sync.Pool
+	queries *search.Pool[*ch.Query]
+	tests   *search.Pool[*ch.Query] // Alternatives' second query, one per worker
 }
 
 // NewRouter serves profile graph g with its hierarchy h, placing points
 // with f, the snapping index seen by g's profile.
 func NewRouter(g *graph.Graph, h *ch.Hierarchy, f *snap.Finder) *Router {
-	r := &Router{g: g, h: h, finder: f}
-	r.queries.New = func() any { return ch.NewQuery(h) }
-	return r
+	workers := search.DefaultWorkers()
+	return &Router{g: g, h: h, finder: f,
+		queries: search.NewPool(workers, func() *ch.Query { return ch.NewQuery(h) }),
+		tests:   search.NewPool(workers, func() *ch.Query { return ch.NewQuery(h) }),
+	}
 }
 
-// Query takes a hierarchy query from the router's pool; give it back with
-// PutQuery when done.
-func (r *Router) Query() *ch.Query { return r.queries.Get().(*ch.Query) }
+// Query takes a hierarchy query from the router's workers, waiting while
+// all are busy; give it back with PutQuery when done.
+func (r *Router) Query() *ch.Query {
+	q, _ := r.queries.Get(context.Background()) // cannot fail without a deadline
+	return q
+}
 
-// PutQuery returns a query to the pool.
+// QueryContext is Query, giving up with ctx's error when ctx ends first.
+func (r *Router) QueryContext(ctx context.Context) (*ch.Query, error) {
+	return r.queries.Get(ctx)
+}
+
+// TryQuery takes a query only if a worker is free at once: for extra
+// parallel work by a computation that already holds one (see search.Pool).
+func (r *Router) TryQuery() (*ch.Query, bool) { return r.queries.TryGet() }
+
+// PutQuery gives a query back to the workers.
 func (r *Router) PutQuery(q *ch.Query) { r.queries.Put(q) }
+
+// Workers returns how many computations may search at once.
+func (r *Router) Workers() int { return r.queries.Size() }
 
 // StateAt returns the state of the profile's time conditions at t (the
 // zero time means now), to pass to Route or ch.Query.SetState; nil when the

@@ -10,6 +10,7 @@ import (
 	"github.com/mapsco/maps/pkg/ch"
 	"github.com/mapsco/maps/pkg/compile/compiletest"
 	"github.com/mapsco/maps/pkg/graph"
+	"github.com/mapsco/maps/pkg/internal/benchcpu"
 	"github.com/mapsco/maps/pkg/route"
 	"github.com/mapsco/maps/pkg/search"
 	"github.com/mapsco/maps/pkg/serving"
@@ -231,6 +232,7 @@ func BenchmarkLeg(b *testing.B) {
 	pairs := legPairs(r, 1000)
 	q := r.Query()
 	i := 0
+	defer benchcpu.Report(b)()
 	for b.Loop() {
 		p := pairs[i%len(pairs)]
 		i++

@@ -1,32 +1,26 @@
 package route
 
-// segMap holds a value per segment, stamped with a generation so that
-// starting over costs nothing: the arrays, the size of the network, are
-// allocated once and reused across calls.
+import "github.com/mapsco/maps/pkg/search"
+
+// segMap holds a value per segment: in search.Labels, so that starting
+// over costs nothing and the memory is that of the segments used (an
+// array on a small network, see Labels.Fit).
 type segMap[T any] struct {
-	gen   uint32
-	stamp []uint32
-	val   []T
+	labels search.Labels[T] // sized to the segments used, not to the network (see search.Labels)
 }
 
-// begin forgets every value, sizing the map for numSegments segments.
-func (m *segMap[T]) begin(numSegments int) {
-	if len(m.stamp) < numSegments {
-		m.stamp, m.val, m.gen = make([]uint32, numSegments), make([]T, numSegments), 0
-	}
-	m.gen++
-	if m.gen == 0 { // wrapped: old stamps could look current
-		clear(m.stamp)
-		m.gen = 1
-	}
-}
+// begin forgets every value, for a network of numSegments segments.
+func (m *segMap[T]) begin(numSegments int) { m.labels.Fit(numSegments) }
 
 func (m *segMap[T]) get(s uint32) (T, bool) {
-	if m.stamp[s] != m.gen {
-		var zero T
-		return zero, false
+	if v := m.labels.Get(s); v != nil {
+		return *v, true
 	}
-	return m.val[s], true
+	var zero T
+	return zero, false
 }
 
-func (m *segMap[T]) set(s uint32, v T) { m.stamp[s], m.val[s] = m.gen, v }
+func (m *segMap[T]) set(s uint32, v T) {
+	p, _ := m.labels.Add(s)
+	*p = v
+}

@@ -10,32 +10,60 @@ import (
 	"github.com/mapsco/maps/pkg/snap"
 )
 
-// TestFallbackWhenNoPathReachesTheNearestRoad: the issue's destination lies
-// on a one-way road no car can reach; the route ends on the nearest road of
-// the main network instead, and Snapped says so. On foot the road is
-// reachable and the route ends on it.
-func TestFallbackWhenNoPathReachesTheNearestRoad(t *testing.T) {
+// TestIssuePairEndsOnTheOneWayRoad: the issue's destination lies on a
+// one-way road (Carretera del Coll de la Gallina) that OSRM ends on; it is
+// entered over a bridge tagged tracktype=grade3, which the car profile now
+// drives slowly instead of refusing, so our route ends on it too, on foot
+// as by car.
+func TestIssuePairEndsOnTheOneWayRoad(t *testing.T) {
 	rel := openAndorra(t)
 	from, to := route.Point{1.44615, 42.46290}, route.Point{1.44737, 42.45597}
+	for _, profile := range []string{"car", "pedestrian"} {
+		r := rel.Routers[profile]
+		placed, err := r.Place([]route.Point{from, to}, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !placed[1].Main || placed[1].Dist > 1 {
+			t.Fatalf("%s: destination placed %+v: want the one-way road under it, on the main network", profile, placed[1])
+		}
+		rt, err := r.RouteThrough(context.Background(), placed, nil)
+		if err != nil || rt.Snapped[1] != placed[1].Result {
+			t.Fatalf("%s: %v, route ends at %+v, want on the road under the point %+v", profile, err, rt, placed[1].Result)
+		}
+	}
+}
+
+// TestFallbackWhenNoPathReachesTheNearestRoad: a point whose nearest car
+// road lies off the main network, on a piece no path from the main network
+// reaches, ends its route on its fallback, the nearest road of the main
+// network, and the route says so. The points are drawn uniformly until one
+// such is found.
+func TestFallbackWhenNoPathReachesTheNearestRoad(t *testing.T) {
+	rel := openAndorra(t)
 	car := rel.Routers["car"]
-	placed, err := car.Place([]route.Point{from, to}, nil, nil)
-	if err != nil {
-		t.Fatal(err)
+	from := route.Point{1.5218, 42.5063} // Andorra la Vella, on the main network
+	rng := rand.New(rand.NewPCG(7, 8))
+	for range 20000 {
+		to := route.Point{1.46 + rng.Float64()*0.28, 42.44 + rng.Float64()*0.19}
+		placed, err := car.Place([]route.Point{from, to}, nil, nil)
+		if err != nil || placed[1].Main || !placed[1].HasFallback {
+			continue
+		}
+		direct, err := car.RouteThrough(context.Background(), placedAs([]snap.Result{placed[0].Result, placed[1].Result}), nil)
+		if err == nil {
+			continue // this piece is reachable from here: no fallback needed
+		}
+		rt, err := car.RouteThrough(context.Background(), placed, nil)
+		if err != nil {
+			t.Fatalf("%v: %v, though its fallback is on the main network", to, err)
+		}
+		if rt.Snapped[1] != placed[1].Fallback || rt.Snapped[0] != placed[0].Result || direct != nil {
+			t.Fatalf("%v: route ends at %+v, want the fallback %+v", to, rt.Snapped[1], placed[1].Fallback)
+		}
+		return
 	}
-	if placed[1].Main || !placed[1].HasFallback || placed[1].Dist > 1 {
-		t.Fatalf("destination placed %+v: want the one-way road under it, off the main network, with a fallback", placed[1])
-	}
-	rt, err := car.RouteThrough(context.Background(), placed, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rt.Snapped[1] != placed[1].Fallback || rt.Snapped[0] != placed[0].Result {
-		t.Fatalf("route ends at %+v, want the fallback %+v", rt.Snapped[1], placed[1].Fallback)
-	}
-	walk, err := rel.Routers["pedestrian"].Route(context.Background(), []route.Point{from, to}, nil)
-	if err != nil || walk.Snapped[1].Dist > 1 {
-		t.Fatalf("on foot: %v, ends %+v", err, walk)
-	}
+	t.Fatal("no uniform point in 20,000 has its nearest car road on an unreachable piece")
 }
 
 // TestFallbackKeepsRoutesContinuous: through uniform random waypoints (a

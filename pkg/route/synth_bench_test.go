@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/mapsco/maps/pkg/compile/compiletest"
+	"github.com/mapsco/maps/pkg/internal/benchcpu"
 )
 
 // BenchmarkSynthLeg is the issue's "car route under 0.5 ms of compute on the
@@ -22,6 +23,7 @@ func BenchmarkSynthLeg(b *testing.B) {
 	}
 	var km float64
 	i := 0
+	defer benchcpu.Report(b)()
 	for b.Loop() {
 		p := pairs[i%len(pairs)]
 		i++

@@ -22,7 +22,10 @@ func (r *Router) RouteThrough(ctx context.Context, placed []snap.Snapped, st *gr
 	moved := make([]bool, len(placed))
 	legs := make([]Leg, len(placed)-1)
 	found := make([]bool, len(legs))
-	q := r.Query()
+	q, err := r.QueryContext(ctx) // waits for a search worker, at most until ctx ends
+	if err != nil {
+		return nil, err
+	}
 	defer r.PutQuery(q)
 	q.SetState(st)
 	for {

@@ -1,5 +1,7 @@
 // Package search holds what every shortest-path search on the turn-expanded
-// graph shares: seeds, the priority queue, and plain Dijkstra, the reference
+// graph shares: seeds, the priority queue, labels stored in proportion to
+// what a search touches (Labels), the fixed set of search workers whose
+// memory a serving process keeps (Pool), and plain Dijkstra, the reference
 // that the contraction hierarchy (package ch) is tested against.
 //
 // Nodes of the turn-expanded graph are arcs: a segment travelled in one
