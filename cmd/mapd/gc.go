@@ -10,7 +10,7 @@ import (
 // state, a few MiB; at Go's default of 100 the collector then ran every few
 // hundred requests, and each cycle also empties the pools of search state
 // that the next requests must allocate again. On the directions handler
-// (Andorra, alternatives 0, BENCHMARKS.md "Garbage collection"), GOGC 100
+// (Andorra, alternatives 0, docs/benchmarks-history.md "Garbage collection"), GOGC 100
 // cost 179 µs of CPU per request, 200 122 µs, 400 107 µs, 800 111 µs and
 // 1600 120 µs (a larger heap is colder in the cache). The price is a peak
 // heap of about five times the live one.

@@ -34,7 +34,7 @@ const (
 	memoryBound    = 256 << 20
 	// memoryNodes is the synthetic country CI builds (about 30 s of mapc):
 	// big enough that searches' scratch sized to the graph, one per
-	// request in flight, broke the bound (see BENCHMARKS.md, "Memory under
+	// request in flight, broke the bound (see docs/benchmarks-history.md, "Memory under
 	// concurrency"). MAPS_MEMORY_NODES picks another size, and
 	// MAPS_SYNTH_RELEASE an existing release (the 3M-node country).
 	memoryNodes = 300_000

@@ -164,11 +164,11 @@ func serveAdmin(log *slog.Logger, o meteringOptions, store ledger.Admin) (closeA
 // monitor takes it back, so with one P per core, metered directions at 64
 // clients left a third of the cores idle: 3,215–3,320 requests/s against
 // 4,518–5,396 with a journal that does not sync. Two extra Ps gave
-// 3,622–3,929 and four 3,787–4,232 (BENCHMARKS.md, "The journal's syncs and
+// 3,622–3,929 and four 3,787–4,232 (docs/benchmarks-history.md, "The journal's syncs and
 // GOMAXPROCS"). With --ledger-sync background only the ledger's syncer
 // blocks, every few milliseconds at most, and the extra Ps cost more than
 // they give: 64 clients, alternatives 0, 179–195 µs of CPU a request
-// without them against 203–250 with them (BENCHMARKS.md, "When a charge is
+// without them against 203–250 with them (docs/benchmarks-history.md, "When a charge is
 // durable").
 const syncProcs = 4
 

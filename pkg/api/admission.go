@@ -36,7 +36,7 @@ type Admission struct {
 	QueueTimeout time.Duration
 }
 
-// Defaults of Admission, measured in BENCHMARKS.md ("Load shedding").
+// Defaults of Admission, measured in docs/benchmarks-history.md ("Load shedding").
 //
 // One computation per core: with two, every P of the Go scheduler had a
 // second computation in its local run queue, and a goroutine woken by the

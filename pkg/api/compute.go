@@ -118,7 +118,7 @@ func compute[R any](s *Server, e endpoint[R]) fasthttp.RequestHandler {
 			// Not SetBody: it copies into the connection's body buffer,
 			// which fasthttp keeps for the connection's life, so 512 idle
 			// connections that each once got a 300 KB answer held 150 MiB
-			// (BENCHMARKS.md, "Load shedding"). out is never changed again.
+			// (docs/benchmarks-history.md, "Load shedding"). out is never changed again.
 			ctx.Response.SetBodyRaw(out)
 		}
 	}

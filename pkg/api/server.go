@@ -142,7 +142,7 @@ func (s *Server) HTTPServer() *fasthttp.Server {
 		// A directions answer is a few KiB: with fasthttp's default 4 KiB
 		// buffer most went out in two writes, waking the client twice; one
 		// write saves mapd and the client 7–8 % of their CPU per request
-		// (BENCHMARKS.md, "One write per answer").
+		// (docs/benchmarks-history.md, "One write per answer").
 		WriteBufferSize:       16 << 10,
 		ReadTimeout:           30 * time.Second,
 		WriteTimeout:          30 * time.Second,

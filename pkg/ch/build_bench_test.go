@@ -11,7 +11,7 @@ import (
 
 // BenchmarkBuild contracts Andorra's turn graph of each profile, the work
 // mapc build does once per profile (the 3M-node country's figures are in
-// BENCHMARKS.md, "Compile").
+// docs/benchmarks-history.md, "Compile").
 func BenchmarkBuild(b *testing.B) {
 	rel := compiletest.OpenAndorra(b)
 	for _, profile := range []string{"car", "bicycle", "pedestrian"} {

@@ -138,7 +138,7 @@ func (q *Query) scanBuckets(s Endpoint, ix *bucketIndex, biases []uint32, row []
 // visit for every node it settles. Target seeds enter at bias − cost (see
 // Shortest) and with negated distances. Like Shortest it does not stall on
 // demand: without it, 100×100 tables took three quarters of the time on the
-// 3M synthetic country and the same on Andorra (BENCHMARKS.md,
+// 3M synthetic country and the same on Andorra (docs/benchmarks-history.md,
 // "Stall-on-demand"); the via-node candidates of alternatives want every
 // node the search reaches anyway.
 func (q *Query) upward(s *side, e Endpoint, bias uint32, visit func(u, cost uint32, dist int64)) {

@@ -118,7 +118,7 @@ type Result struct {
 // our turn-expanded hierarchies it prunes too little to pay for that:
 // without it, car legs on the 3M synthetic country took two thirds of the
 // time (550 → 364 µs), and on Andorra the same within the noise
-// (BENCHMARKS.md, "Stall-on-demand").
+// (docs/benchmarks-history.md, "Stall-on-demand").
 func (q *Query) Shortest(sources, targets []search.Seed, buf []uint32) (Result, bool) {
 	best, meet, bias := q.meet(sources, targets)
 	if best == search.Unreached || best < bias {

@@ -15,13 +15,13 @@ func BenchmarkCompareAndorra(b *testing.B) {
 }
 
 // BenchmarkCompareSynth is the second: the ~3M-node synthetic country.
-// Tests do not build it (BENCHMARKS.md says how): MAPS_SYNTH_RELEASE names
+// Tests do not build it (docs/benchmarks-history.md says how): MAPS_SYNTH_RELEASE names
 // the old release and MAPS_SYNTH_RELEASE_NEW the new one (the old one again
 // when unset: the same work, every answer compared, nothing changed).
 func BenchmarkCompareSynth(b *testing.B) {
 	old := os.Getenv("MAPS_SYNTH_RELEASE")
 	if old == "" {
-		b.Skip("MAPS_SYNTH_RELEASE is not set: point it at a release of mapc synth --nodes 3000000 (see BENCHMARKS.md)")
+		b.Skip("MAPS_SYNTH_RELEASE is not set: point it at a release of mapc synth --nodes 3000000 (see docs/benchmarks-history.md)")
 	}
 	edited := os.Getenv("MAPS_SYNTH_RELEASE_NEW")
 	if edited == "" {

@@ -18,7 +18,7 @@ import (
 // Andorra (aim: under 20 ms of compute) and a 30-minute one on the ~3M-node
 // synthetic country (aim: under 100 ms). Both are the whole pipeline after
 // snapping. The synthetic country is not built by tests: point
-// MAPS_SYNTH_RELEASE at a release of it (BENCHMARKS.md, Isochrones, says
+// MAPS_SYNTH_RELEASE at a release of it (docs/benchmarks-history.md, Isochrones, says
 // how to build one); without it those benchmarks skip.
 
 // andorraOrigin is Andorra la Vella.

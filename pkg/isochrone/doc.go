@@ -22,7 +22,7 @@
 //     reaches nearly every arc, it is faster, but the search is a small
 //     part of an isochrone there); and the hierarchy weighs by time only,
 //     and PHAST uses its static weights, without the departure's time
-//     conditions. BENCHMARKS.md has the figures.
+//     conditions. docs/benchmarks-history.md has the figures.
 //  2. sample.go: the reached part of every arc becomes a polyline in a local
 //     plane around the origin, with the cost at each vertex. Tunnels and
 //     ferries are left out: the land above a tunnel or around a ferry line is

@@ -14,7 +14,7 @@ import (
 // a PHAST run over the hierarchy instead of a bounded Dijkstra. It is not
 // used by Compute: PHAST sweeps every node of the country whatever the
 // budget, and the hierarchy cannot honour time-conditioned restrictions
-// or weigh by distance (see BENCHMARKS.md for the figures). It uses the
+// or weigh by distance (see docs/benchmarks-history.md for the figures). It uses the
 // graph's own weights, the hierarchy's, with no time conditions applied.
 // It returns false when the origin lies on no arc of g.
 //

@@ -105,7 +105,7 @@ func openBoltDB(path string, opts Options) (*bolt.DB, error) {
 		// reading every page: the ledger grows by a usage record per
 		// charged request (about 300 bytes), and opening a 376 MB ledger
 		// took 9 s with a cold cache, against 0.2 s with the freelist
-		// written (BENCHMARKS.md, "The ledger's freelist"). Charges reach
+		// written (docs/benchmarks-history.md, "The ledger's freelist"). Charges reach
 		// bbolt in batches (applier), so writing it costs nothing
 		// measurable per request.
 		var err error

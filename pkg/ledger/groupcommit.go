@@ -33,7 +33,7 @@ import (
 // Why no goroutine of its own: on these two virtual cores each hand-off
 // between goroutines costs a thread wake-up (a futex and an interrupt), and
 // under load the committer goroutine took 121 µs (median) to pick a record
-// up, as long as the routing the sync was meant to overlap (BENCHMARKS.md,
+// up, as long as the routing the sync was meant to overlap (docs/benchmarks-history.md,
 // "Requests that commit themselves").
 //
 // Order. Syncs are acknowledged in the order they started: a sync's

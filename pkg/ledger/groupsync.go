@@ -15,7 +15,7 @@ import (
 // load more are worse: every sync costs CPU (writeback, a virtio kick,
 // interrupts and a thread wake-up), and with fewer slots the commits that
 // arrive meanwhile share larger syncs. Metered HTTP on Andorra, alternated
-// (BENCHMARKS.md, "wrk, and two syncs in flight"): at 64 clients 2 slots
+// (docs/benchmarks-history.md, "wrk, and two syncs in flight"): at 64 clients 2 slots
 // beat 8 in 8 of 9 pairs (median +6 %), and 1 slot lost what 2 gained.
 const syncDepth = 2
 

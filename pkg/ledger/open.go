@@ -67,7 +67,7 @@ const (
 	// commit, shared by concurrent commits), which survives a power loss.
 	// Every answer then waits for a disk flush: with few clients, each
 	// with one request in flight, that caps throughput near one answer
-	// per client per flush (BENCHMARKS.md, "When a charge is durable").
+	// per client per flush (docs/benchmarks-history.md, "When a charge is durable").
 	SyncCommit
 )
 

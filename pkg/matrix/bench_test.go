@@ -13,7 +13,7 @@ import (
 // BenchmarkSynthTable is the issue's other figure: a 100×100 car table
 // (snapping included) between random points of the ~3M-node synthetic
 // country, which tests do not build: point MAPS_SYNTH_RELEASE at a release
-// of `mapc synth --nodes 3000000` (BENCHMARKS.md says how to build one).
+// of `mapc synth --nodes 3000000` (docs/benchmarks-history.md says how to build one).
 //
 //	MAPS_SYNTH_RELEASE=/tmp/iso-releases/iso-synth-3m-v2 go test -run X -bench SynthTable -count 6 ./pkg/matrix
 func BenchmarkSynthTable(b *testing.B) {

@@ -45,7 +45,7 @@ const (
 // When two or three are asked for and fewer were found, the penalty method
 // (penalty.go) looks for more: on Andorra it gives a second or third
 // alternative to several times as many trips, at five times the CPU, which
-// the default request of one alternative does not pay (BENCHMARKS.md).
+// the default request of one alternative does not pay (docs/benchmarks-history.md).
 func (r *Router) Alternatives(ctx context.Context, best *Route, n int) []*Route {
 	if n <= 0 || len(best.Legs) != 1 || best.Legs[0].Direct {
 		return nil

@@ -12,7 +12,7 @@ import (
 // Fanout is how many pieces a node of the lowest level holds, and how many
 // children any other node has. Eight boxes fill two cache lines; Andorra's
 // 109,000 pieces then take six levels, and a snap cost a third less than
-// with sixteen (BENCHMARKS.md, "Snapping anywhere").
+// with sixteen (docs/benchmarks-history.md, "Snapping anywhere").
 const Fanout = 8
 
 // Mask bits of a node, per profile.
