@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"slices"
@@ -90,9 +91,7 @@ func appendRoute(dst []byte, rc *runContext, req DirectionsRequest, id int, rt *
 	dst = appendKey(dst, "summary", true)
 	dst = appendTotals(dst, rt.DistanceM, rt.DurationS)
 	dst = appendKey(dst, "geometry", true)
-	// A polyline6 point takes 2 to 8 bytes: grow once rather than by doubling.
-	dst = slices.Grow(dst, 6*len(rt.Shape)+256)
-	dst = appendGeometry(dst, req.GeometryFormat, rt.Shape)
+	dst = appendGeometry(dst, req.GeometryFormat, rt)
 	dst = appendKey(dst, "legs", true)
 	dst = append(dst, '[')
 	for i, leg := range rt.Legs {
@@ -136,24 +135,44 @@ func appendTotals(dst []byte, distanceM, durationS float64) []byte {
 	return append(dst, '}')
 }
 
-// appendGeometry writes the shape as an encoded polyline6 string or as a
-// serialised GeoJSON LineString (spec behaviour rule 3).
-func appendGeometry(dst []byte, format string, pts []route.Point) []byte {
+// appendGeometry writes the route's shape as an encoded polyline6 string
+// or as a serialised GeoJSON LineString (spec behaviour rule 3). The
+// polyline is encoded as the route is walked, with no slice of points.
+func appendGeometry(dst []byte, format string, rt *route.Route) []byte {
 	if format == GeometryGeoJSON {
-		return appendString(dst, string(appendLineString(nil, pts)))
+		return appendString(dst, string(appendLineString(nil, rt.Shape())))
 	}
+	// A polyline6 point takes 2 to 8 bytes: grow once rather than by doubling.
+	dst = slices.Grow(dst, 6*rt.MaxPoints()+256)
 	dst = append(dst, '"')
 	start := len(dst)
-	dst = polyline.Append(dst, pts, 6)
-	// Polyline characters are ASCII 63-126; of those only the backslash
-	// needs escaping in JSON.
-	for i := start; i < len(dst); i++ {
+	enc := polyline.NewEncoder(6)
+	dst = rt.AppendShape(dst, enc.Append)
+	dst = escapeBackslashes(dst, start)
+	return append(dst, '"')
+}
+
+// escapeBackslashes doubles every backslash in dst[start:]: polyline
+// characters are ASCII 63-126, and of those only the backslash needs
+// escaping in JSON. It moves each byte once, from the end (escaping in
+// place, one backslash at a time, moved the rest of the string each time).
+func escapeBackslashes(dst []byte, start int) []byte {
+	n := bytes.Count(dst[start:], []byte{'\\'})
+	if n == 0 {
+		return dst
+	}
+	end := len(dst)
+	dst = slices.Grow(dst, n)[:end+n]
+	for i, j := end-1, end+n-1; n > 0; i-- {
+		dst[j] = dst[i]
+		j--
 		if dst[i] == '\\' {
-			dst = append(dst[:i+1], dst[i:]...)
-			i++
+			dst[j] = '\\'
+			j--
+			n--
 		}
 	}
-	return append(dst, '"')
+	return dst
 }
 
 // appendLineString writes a GeoJSON LineString.
