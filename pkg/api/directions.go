@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/mapsco/maps/pkg/polyline"
 	"github.com/mapsco/maps/pkg/route"
 )
 
@@ -146,8 +145,7 @@ func appendGeometry(dst []byte, format string, rt *route.Route) []byte {
 	dst = slices.Grow(dst, 6*rt.MaxPoints()+256)
 	dst = append(dst, '"')
 	start := len(dst)
-	enc := polyline.NewEncoder(6)
-	dst = rt.AppendShape(dst, enc.Append)
+	dst = rt.AppendPolyline(dst, 6)
 	dst = escapeBackslashes(dst, start)
 	return append(dst, '"')
 }

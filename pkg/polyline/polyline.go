@@ -52,7 +52,13 @@ func NewEncoder(precision int) Encoder {
 
 // Append appends the encoding of the line's next point p ([lon, lat]) to dst.
 func (e *Encoder) Append(dst []byte, p [2]float64) []byte {
-	lat, lon := round(p[1], e.factor), round(p[0], e.factor)
+	return e.AppendScaled(dst, round(p[1], e.factor), round(p[0], e.factor))
+}
+
+// AppendScaled appends the line's next point given as Append would make it of [lon, lat]: lat and lon times
+// 10^precision, rounded half away from zero. A caller that holds fixed-point coordinates can so skip the float
+// arithmetic.
+func (e *Encoder) AppendScaled(dst []byte, lat, lon int64) []byte {
 	dst = appendValue(dst, lat-e.prevLat)
 	dst = appendValue(dst, lon-e.prevLon)
 	e.prevLat, e.prevLon = lat, lon

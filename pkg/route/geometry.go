@@ -1,8 +1,11 @@
 package route
 
 import (
+	"math"
+
 	"github.com/mapsco/maps/pkg/geo"
 	"github.com/mapsco/maps/pkg/graph"
+	"github.com/mapsco/maps/pkg/polyline"
 	"github.com/mapsco/maps/pkg/snap"
 )
 
@@ -10,16 +13,23 @@ import (
 type Point = [2]float64
 
 // shapeWriter receives a line's points in order and drops a point that
-// repeats the last one. It either collects them (add nil) or hands each to
-// add, which appends it to dst: an answer encodes a route's shape as it is
-// walked, with no slice of points in between (on a 700 km route that slice
-// was 70 KB per request, written once and read once).
+// repeats the last one. It either collects them or encodes each as a
+// polyline onto dst: an answer encodes a route's shape as it is walked,
+// with no slice of points in between (on a 700 km route that slice was
+// 70 KB per request, written once and read once).
 type shapeWriter struct {
-	last Point
-	n    int     // points written
-	pts  []Point // the points, when add is nil
-	dst  []byte
-	add  func([]byte, Point) []byte
+	last   Point
+	n      int     // points written
+	pts    []Point // the points, unless encoding
+	encode bool
+	enc    polyline.Encoder
+	dst    []byte
+	// Stored points, when encoding polyline6, go from fixed point to the
+	// encoding in integers (e7To6): last is then lastFixed, if lastIsFixed.
+	fixed       bool
+	lastIsFixed bool
+	lastFixed   [2]int32
+	touched     int32 // see arcs: kept only so that the reads it takes are not dropped
 }
 
 // collector returns a writer that appends to pts.
@@ -31,34 +41,105 @@ func collector(pts []Point) shapeWriter {
 	return w
 }
 
+// encoder returns a writer that appends the polyline encoding of the
+// points at precision to dst.
+func encoder(dst []byte, precision int) shapeWriter {
+	return shapeWriter{encode: true, enc: polyline.NewEncoder(precision), dst: dst, fixed: precision == 6 && geo.Scale == 1e7}
+}
+
 // put writes p unless it repeats the last point.
 func (w *shapeWriter) put(p Point) {
-	if w.n > 0 && w.last == p {
+	if w.n > 0 && w.lastPoint() == p {
 		return
 	}
-	w.last = p
+	w.last, w.lastIsFixed = p, false
 	w.n++
-	if w.add != nil {
-		w.dst = w.add(w.dst, p)
+	if w.encode {
+		w.dst = w.enc.Append(w.dst, p)
 		return
 	}
 	w.pts = append(w.pts, p)
 }
 
+// lastPoint is the last point written, in degrees.
+func (w *shapeWriter) lastPoint() Point {
+	if w.lastIsFixed {
+		return Point{geo.Degrees(w.lastFixed[0]), geo.Degrees(w.lastFixed[1])}
+	}
+	return w.last
+}
+
+// vertex writes stored point i of net unless it repeats the last point.
+func (w *shapeWriter) vertex(net *graph.Network, i uint32) {
+	if !w.fixed {
+		lon, lat := net.Point(i)
+		w.put(Point{lon, lat})
+		return
+	}
+	w.fixedVertex(net.GeomCoord[2*i], net.GeomCoord[2*i+1])
+}
+
+// fixedVertex writes a stored point, in fixed point, unless it repeats the
+// last point (comparing fixed points is comparing their degrees: Degrees
+// is one-to-one).
+func (w *shapeWriter) fixedVertex(lon, lat int32) {
+	p := [2]int32{lon, lat}
+	if w.n > 0 && (w.lastIsFixed && w.lastFixed == p || !w.lastIsFixed && w.last == Point{geo.Degrees(lon), geo.Degrees(lat)}) {
+		return
+	}
+	w.lastFixed, w.lastIsFixed = p, true
+	w.n++
+	w.dst = w.enc.AppendScaled(w.dst, e7To6(lat), e7To6(lon))
+}
+
+// e7To6 is polyline6's rounding of a stored coordinate (geo.Scale 1e7),
+// round(geo.Degrees(x) × 1e6) half away from zero, in integers: x/10
+// rounded. Unless x/10 is a tie (x%10 is ±5), the float expression's error
+// (below 1e-7 for any longitude) cannot carry it across a rounding boundary
+// 0.1 away, so both agree; a tie is left to the float expression, which is
+// what answers have always held.
+func e7To6(x int32) int64 {
+	q := x / 10
+	r := x - 10*q // x%10
+	if r*r == 25 {
+		return e7To6Tie(x)
+	}
+	return int64(q + r/6) // r/6: 1 for 6..9, −1 for −9..−6, else 0
+}
+
+// e7To6Tie is e7To6 for a tie, apart so that e7To6 inlines.
+func e7To6Tie(x int32) int64 { return int64(math.Round(geo.Degrees(x) * 1e6)) }
+
 // segment writes a whole segment's shape in the direction travelled.
 func (w *shapeWriter) segment(net *graph.Network, segRef uint32) {
 	s, reversed := graph.SplitSegRef(segRef)
 	begin, end := net.Points(s)
-	if !reversed {
-		for i := begin; i < end; i++ {
-			lon, lat := net.Point(i)
-			w.put(Point{lon, lat})
+	w.span(net, begin, end, reversed)
+}
+
+// span writes stored points begin to end−1, backwards if reversed.
+func (w *shapeWriter) span(net *graph.Network, begin, end uint32, reversed bool) {
+	if !w.fixed {
+		if !reversed {
+			for i := begin; i < end; i++ {
+				w.vertex(net, i)
+			}
+			return
+		}
+		for i := end; i > begin; i-- {
+			w.vertex(net, i-1)
 		}
 		return
 	}
-	for i := end; i > begin; i-- {
-		lon, lat := net.Point(i - 1)
-		w.put(Point{lon, lat})
+	c := net.GeomCoord[2*begin : 2*end]
+	if !reversed {
+		for i := 0; i+1 < len(c); i += 2 {
+			w.fixedVertex(c[i], c[i+1])
+		}
+		return
+	}
+	for i := len(c) - 2; i >= 0; i -= 2 {
+		w.fixedVertex(c[i], c[i+1])
 	}
 }
 
@@ -142,13 +223,42 @@ func (w *shapeWriter) leg(g *graph.Graph, a, b snap.Result, leg Leg) {
 	} else {
 		w.part(net, a.Seg, a.Frac, 1)
 	}
-	for _, arc := range leg.Arcs[1 : len(leg.Arcs)-1] {
-		w.segment(net, g.ArcSegRef(arc))
-	}
+	w.arcs(g, leg.Arcs[1:len(leg.Arcs)-1])
 	if _, rev := g.ArcSegment(last); rev {
 		w.part(net, b.Seg, 1, b.Frac)
 	} else {
 		w.part(net, b.Seg, 0, b.Frac)
+	}
+}
+
+// arcs writes the whole segments arcs travel. It looks their segments and
+// spans up a batch at a time: on a country each lookup is a cache miss, and
+// loops of loads that do not depend on each other let the processor wait
+// for a batch's misses at once rather than for one after the other.
+func (w *shapeWriter) arcs(g *graph.Graph, arcs []uint32) {
+	const batch = 16
+	var refs [batch]uint32
+	var spans [batch][2]uint32
+	net := g.Net
+	for len(arcs) > 0 {
+		chunk := arcs[:min(batch, len(arcs))]
+		arcs = arcs[len(chunk):]
+		for i, arc := range chunk {
+			refs[i] = g.ArcSegRef(arc)
+		}
+		var touched int32
+		for i := range chunk {
+			s, _ := graph.SplitSegRef(refs[i])
+			spans[i][0], spans[i][1] = net.Points(s)
+			// Read each segment's first point now, so that its cache line
+			// is fetched with the batch's rather than when it is written.
+			touched |= net.GeomCoord[2*spans[i][0]]
+		}
+		w.touched = touched
+		for i := range chunk {
+			_, reversed := graph.SplitSegRef(refs[i])
+			w.span(net, spans[i][0], spans[i][1], reversed)
+		}
 	}
 }
 
@@ -161,7 +271,7 @@ func (w *shapeWriter) route(rt *Route) {
 	}
 	if w.n == 1 {
 		w.n = 0 // the repeat is wanted here
-		w.put(w.last)
+		w.put(w.lastPoint())
 	}
 }
 
@@ -174,11 +284,11 @@ func (rt *Route) Shape() []Point {
 	return w.pts
 }
 
-// AppendShape appends the route's geometry (Shape's points) to dst with
-// add, one point at a time, without holding the points: how an answer
-// encodes it. add must not keep the slice it is given.
-func (rt *Route) AppendShape(dst []byte, add func(dst []byte, p Point) []byte) []byte {
-	w := shapeWriter{dst: dst, add: add}
+// AppendPolyline appends the route's geometry (Shape's points) to dst as
+// an encoded polyline at the given precision (package polyline), encoding
+// each point as the route is walked, without holding the points.
+func (rt *Route) AppendPolyline(dst []byte, precision int) []byte {
+	w := encoder(dst, precision)
 	w.route(rt)
 	return w.dst
 }

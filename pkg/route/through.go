@@ -60,7 +60,7 @@ func (r *Router) RouteThrough(ctx context.Context, placed []snap.Snapped, st *gr
 }
 
 // assemble totals the legs; the route's shape is drawn from them when
-// asked for (Route.Shape, Route.AppendShape).
+// asked for (Route.Shape, Route.AppendPolyline).
 func (r *Router) assemble(snapped []snap.Result, legs []Leg, st *graph.State) *Route {
 	rt := &Route{Snapped: snapped, Legs: legs, st: st, g: r.g}
 	for _, leg := range legs {
