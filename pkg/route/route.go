@@ -17,6 +17,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/mapsco/maps/pkg/ch"
@@ -198,7 +199,12 @@ func (r *Router) Route(ctx context.Context, pts []Point, st *graph.State) (*Rout
 func (r *Router) Leg(q *ch.Query, a, b snap.Result) (Leg, bool) {
 	st := q.State()
 	e := MakeEnds(r.g, st, a, b)
-	res, ok := q.Shortest(e.Sources, e.Targets, nil)
+	scratch := arcScratch.Get().(*[]uint32)
+	defer arcScratch.Put(scratch)
+	res, ok := q.Shortest(e.Sources, e.Targets, (*scratch)[:0])
+	if ok {
+		*scratch = res.Arcs[:0] // grown to this path: keep it for the next
+	}
 	if e.Direct != search.Unreached && (!ok || e.Direct <= res.Cost) {
 		begin, end := r.g.Net.Points(a.Seg)
 		return Leg{DurationS: float64(e.Direct) / 1000, Direct: true, st: st, points: int(end-begin) + 2,
@@ -207,12 +213,19 @@ func (r *Router) Leg(q *ch.Query, a, b snap.Result) (Leg, bool) {
 	if !ok {
 		return Leg{}, false
 	}
-	arcs := res.Arcs
+	// The leg keeps its arcs in one slice of their size: unpacked into the
+	// pooled buffer, they cost one allocation rather than one per doubling.
+	arcs := make([]uint32, 0, len(res.Arcs)+1)
 	if origin := e.Origin[res.Source]; origin != e.Sources[res.Source].Node {
-		arcs = append([]uint32{origin}, arcs...)
+		arcs = append(arcs, origin)
 	}
+	arcs = append(arcs, res.Arcs...)
 	return r.makeLeg(st, a, b, arcs, res.Cost), true
 }
+
+// arcScratch pools the buffers paths are unpacked into (*[]uint32), each
+// grown to the longest path it has held; it holds no state a caller sees.
+var arcScratch = sync.Pool{New: func() any { return new([]uint32) }}
 
 // makeLeg measures a leg that travels arcs (the first and last in part)
 // from a to b in cost milliseconds. One pass over the arcs gives both its
