@@ -152,8 +152,9 @@ func appendGeometry(dst []byte, format string, rt *route.Route) []byte {
 
 // escapeBackslashes doubles every backslash in dst[start:]: polyline
 // characters are ASCII 63-126, and of those only the backslash needs
-// escaping in JSON. It moves each byte once, from the end (escaping in
-// place, one backslash at a time, moved the rest of the string each time).
+// escaping in JSON. It moves each run between backslashes once, from the
+// end (escaping in place, one backslash at a time, moved the rest of the
+// string each time).
 func escapeBackslashes(dst []byte, start int) []byte {
 	n := bytes.Count(dst[start:], []byte{'\\'})
 	if n == 0 {
@@ -161,14 +162,13 @@ func escapeBackslashes(dst []byte, start int) []byte {
 	}
 	end := len(dst)
 	dst = slices.Grow(dst, n)[:end+n]
-	for i, j := end-1, end+n-1; n > 0; i-- {
-		dst[j] = dst[i]
-		j--
-		if dst[i] == '\\' {
-			dst[j] = '\\'
-			j--
-			n--
-		}
+	// dst[start:r] is still to be moved, to end at w: w−r is n, the
+	// backslashes left in it.
+	for r, w := end, end+n; n > 0; n-- {
+		i := start + bytes.LastIndexByte(dst[start:r], '\\')
+		w -= copy(dst[w-(r-i-1):w], dst[i+1:r])
+		dst[w-1], dst[w-2] = '\\', '\\'
+		w, r = w-2, i
 	}
 	return dst
 }
