@@ -63,10 +63,12 @@ func ParallelTable(qs []*Query, sources, targets []Endpoint, out []Cell) {
 	for i := range out {
 		out[i] = Cell{Cost: search.Unreached}
 	}
+	ct := qs[0].h.coreTable(qs[0].st)
+	cols := qs[0].columns(ct, len(targets))
 	lists := make([][]bucket, len(qs))
 	var next atomic.Int64
 	each(qs, func(w int, q *Query) {
-		q.filled = q.fillBuckets(targets, &next, q.filled[:0])
+		q.filled = q.fillBuckets(targets, ct, cols, &next, q.filled[:0])
 		lists[w] = q.filled
 	})
 	ix := &qs[0].buckets
@@ -78,9 +80,56 @@ func ParallelTable(qs []*Query, sources, targets []Endpoint, out []Cell) {
 	next.Store(0)
 	each(qs, func(_ int, q *Query) {
 		for i := int(next.Add(1) - 1); i < len(sources); i = int(next.Add(1) - 1) {
-			q.scanBuckets(sources[i], ix, biases, out[i*len(targets):(i+1)*len(targets)])
+			row := out[i*len(targets) : (i+1)*len(targets)]
+			q.scanBuckets(sources[i], ix, ct, biases, row)
+			if ct != nil {
+				cols.cross(q.hits, biases, row)
+			}
 		}
 	})
+}
+
+// coreColumns are, for each target of a table, the cost and distance from
+// every core node to it (coreTable.column), held by the table's first
+// query and reused.
+type coreColumns struct {
+	k    int
+	cost []uint32
+	dist []int64
+}
+
+// columns readies q's columns for n targets across ct's core.
+func (q *Query) columns(ct *coreTable, n int) *coreColumns {
+	c := &q.cols
+	if ct == nil {
+		return c
+	}
+	c.k = ct.k
+	if cap(c.cost) < n*ct.k {
+		c.cost, c.dist = make([]uint32, n*ct.k), make([]int64, n*ct.k)
+	}
+	c.cost, c.dist = c.cost[:n*ct.k], c.dist[:n*ct.k]
+	return c
+}
+
+// cross improves a source's row with the paths across the core: the
+// source's search reached the core at hits, target j reaches core node a
+// at column j's cost. A cell keeps a bucket's answer on a tie.
+func (c *coreColumns) cross(hits []coreHit, biases []uint32, row []Cell) {
+	for j := range row {
+		col := c.cost[j*c.k : (j+1)*c.k]
+		bias, cell := uint64(biases[j]), &row[j]
+		for _, h := range hits {
+			cj := col[h.index]
+			if cj == search.Unreached {
+				continue
+			}
+			total := uint64(h.cost) + uint64(cj)
+			if total >= bias && total-bias < uint64(cell.Cost) {
+				cell.Cost, cell.DistCM = uint32(total-bias), h.dist+c.dist[j*c.k+int(h.index)]
+			}
+		}
+	}
 }
 
 // each runs fn once per query, on its own goroutine but for the first,
@@ -103,21 +152,26 @@ func bias(seeds []search.Seed) uint32 {
 }
 
 // fillBuckets runs the backward searches of the targets it takes from next
-// and appends their labels to buf.
-func (q *Query) fillBuckets(targets []Endpoint, next *atomic.Int64, buf []bucket) []bucket {
+// and appends their labels to buf. With a core table ct, the searches stop
+// at the core and fill the targets' columns of cols instead.
+func (q *Query) fillBuckets(targets []Endpoint, ct *coreTable, cols *coreColumns, next *atomic.Int64, buf []bucket) []bucket {
 	for j := int(next.Add(1) - 1); j < len(targets); j = int(next.Add(1) - 1) {
 		t := targets[j]
-		q.upward(&q.bwd, t, bias(t.Seeds), func(u, cost uint32, dist int64) {
+		q.upward(&q.bwd, t, bias(t.Seeds), ct != nil, func(u, cost uint32, dist int64) {
 			buf = append(buf, bucket{node: u, target: uint32(j), cost: cost, dist: dist})
 		})
+		if ct != nil {
+			ct.column(q.hits, cols.cost[j*ct.k:(j+1)*ct.k], cols.dist[j*ct.k:(j+1)*ct.k])
+		}
 	}
 	return buf
 }
 
 // scanBuckets runs the forward search of one source and improves its row
-// of the table with the buckets of every node it settles.
-func (q *Query) scanBuckets(s Endpoint, ix *bucketIndex, biases []uint32, row []Cell) {
-	q.upward(&q.fwd, s, 0, func(u, cost uint32, dist int64) {
+// of the table with the buckets of every node it settles (below the core
+// when there is a core table).
+func (q *Query) scanBuckets(s Endpoint, ix *bucketIndex, ct *coreTable, biases []uint32, row []Cell) {
+	q.upward(&q.fwd, s, 0, ct != nil, func(u, cost uint32, dist int64) {
 		span := ix.spans.Get(u)
 		if span == nil {
 			return
@@ -136,13 +190,15 @@ func (q *Query) scanBuckets(s Endpoint, ix *bucketIndex, biases []uint32, row []
 
 // upward exhausts one direction's upward search from an endpoint and calls
 // visit for every node it settles. Target seeds enter at bias − cost (see
-// Shortest) and with negated distances. Like Shortest it does not stall on
-// demand: without it, 100×100 tables took three quarters of the time on the
-// 3M synthetic country and the same on Andorra (docs/benchmarks-history.md,
-// "Stall-on-demand"); the via-node candidates of alternatives want every
-// node the search reaches anyway.
-func (q *Query) upward(s *side, e Endpoint, bias uint32, visit func(u, cost uint32, dist int64)) {
+// Shortest) and with negated distances. With atCore, a core node settled
+// is not visited nor explored but listed in q.hits (see coretable.go).
+// Like Shortest it does not stall on demand: without it, 100×100 tables
+// took three quarters of the time on the 3M synthetic country and the same
+// on Andorra (docs/benchmarks-history.md, "Stall-on-demand"); the via-node
+// candidates of alternatives want every node the search reaches anyway.
+func (q *Query) upward(s *side, e Endpoint, bias uint32, atCore bool, visit func(u, cost uint32, dist int64)) {
 	s.reset()
+	q.hits = q.hits[:0]
 	backward := s == &q.bwd
 	for i, sd := range e.Seeds {
 		c, d := sd.Cost, e.Dists[i]
@@ -160,6 +216,10 @@ func (q *Query) upward(s *side, e Endpoint, bias uint32, visit func(u, cost uint
 			continue
 		}
 		du := lu.dist // lu moves when a label is added
+		if atCore && q.h.core.in(u) {
+			q.hits = append(q.hits, coreHit{index: q.h.core.index(u), cost: c, dist: du})
+			continue
+		}
 		visit(u, c, du)
 		for i := s.first[u]; i < s.first[u+1]; i++ {
 			e := at(s.list, i)
