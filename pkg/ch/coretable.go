@@ -177,6 +177,34 @@ func (t *coreTable) column(hits []coreHit, col []uint32, dist []int64) {
 	}
 }
 
+// prune drops from hits, in ascending cost as an upward search lists them,
+// those another hit reaches as cheaply through the core: a forward hit a
+// when some kept hit a' has f(a') + D(a', a) ≤ f(a), a backward one b when
+// some kept b' has D(b, b') + g(b') ≤ g(b). Every path through a dropped
+// hit costs at least as much through the one that covers it, so cells keep
+// their costs; of the 136 core nodes a search of the 3M country's car table
+// reaches, few remain, and columns and cells read only those.
+func (t *coreTable) prune(hits []coreHit, forward bool) []coreHit {
+	kept := hits[:0]
+	for _, h := range hits {
+		covered := false
+		for _, o := range kept {
+			d := t.cost[int(h.index)*t.k+int(o.index)] // o to h
+			if !forward {
+				d = t.cost[int(o.index)*t.k+int(h.index)] // h to o
+			}
+			if search.Add(o.cost, d) <= h.cost {
+				covered = true
+				break
+			}
+		}
+		if !covered {
+			kept = append(kept, h)
+		}
+	}
+	return kept
+}
+
 // coreHit is a core node an upward search of a table reached (and did not
 // explore from): its index in the core, cost and distance.
 type coreHit struct {

@@ -83,7 +83,7 @@ func ParallelTable(qs []*Query, sources, targets []Endpoint, out []Cell) {
 			row := out[i*len(targets) : (i+1)*len(targets)]
 			q.scanBuckets(sources[i], ix, ct, biases, row)
 			if ct != nil {
-				cols.cross(q.hits, biases, row)
+				cols.cross(ct.prune(q.hits, true), biases, row)
 			}
 		}
 	})
@@ -161,7 +161,7 @@ func (q *Query) fillBuckets(targets []Endpoint, ct *coreTable, cols *coreColumns
 			buf = append(buf, bucket{node: u, target: uint32(j), cost: cost, dist: dist})
 		})
 		if ct != nil {
-			ct.column(q.hits, cols.cost[j*ct.k:(j+1)*ct.k], cols.dist[j*ct.k:(j+1)*ct.k])
+			ct.column(ct.prune(q.hits, false), cols.cost[j*ct.k:(j+1)*ct.k], cols.dist[j*ct.k:(j+1)*ct.k])
 		}
 	}
 	return buf
