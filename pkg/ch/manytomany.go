@@ -1,6 +1,8 @@
 package ch
 
 import (
+	"cmp"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -190,22 +192,36 @@ func (q *Query) scanBuckets(s Endpoint, ix *bucketIndex, ct *coreTable, biases [
 
 // upward exhausts one direction's upward search from an endpoint and calls
 // visit for every node it settles. Target seeds enter at bias − cost (see
-// Shortest) and with negated distances. With atCore, a core node settled
-// is not visited nor explored but listed in q.hits (see coretable.go).
+// Shortest) and with negated distances. With atCore, the search stops at
+// the core: a core node it reaches is neither queued, visited nor
+// explored, and q.hits lists them by ascending cost once it is done (see
+// coretable.go). Three quarters of the edges such a search relaxes on the
+// 3M synthetic country lead into the core (2,773 of 3,672, into 136 core
+// nodes), so their labels are kept apart, in an array indexed by core
+// node (coreReach) rather than in the search's hash table.
+//
 // Like Shortest it does not stall on demand: without it, 100×100 tables
 // took three quarters of the time on the 3M synthetic country and the same
 // on Andorra (docs/benchmarks-history.md, "Stall-on-demand"); the via-node
 // candidates of alternatives want every node the search reaches anyway.
+// Stalling only below the core, once tables stopped there, cost a tenth
+// more CPU too (docs/benchmarks-history.md, 2026-11-25 "Tables across the
+// core").
 func (q *Query) upward(s *side, e Endpoint, bias uint32, atCore bool, visit func(u, cost uint32, dist int64)) {
 	s.reset()
-	q.hits = q.hits[:0]
+	core := q.h.core
+	if atCore {
+		q.reach.reset(len(core.nodes))
+	}
 	backward := s == &q.bwd
 	for i, sd := range e.Seeds {
 		c, d := sd.Cost, e.Dists[i]
 		if backward {
 			c, d = bias-sd.Cost, -d
 		}
-		if l := q.improve(s, sd.Node, c, uint32(i), seedMark, 0); l != nil {
+		if atCore && core.in(sd.Node) {
+			q.reach.lower(core.index(sd.Node), c, d)
+		} else if l := q.improve(s, sd.Node, c, uint32(i), seedMark, 0); l != nil {
 			l.dist = d
 		}
 	}
@@ -216,10 +232,6 @@ func (q *Query) upward(s *side, e Endpoint, bias uint32, atCore bool, visit func
 			continue
 		}
 		du := lu.dist // lu moves when a label is added
-		if atCore && q.h.core.in(u) {
-			q.hits = append(q.hits, coreHit{index: q.h.core.index(u), cost: c, dist: du})
-			continue
-		}
 		visit(u, c, du)
 		for i := s.first[u]; i < s.first[u+1]; i++ {
 			e := at(s.list, i)
@@ -227,9 +239,63 @@ func (q *Query) upward(s *side, e Endpoint, bias uint32, atCore bool, visit func
 			if w == graph.NoWay {
 				continue
 			}
-			if l := q.improve(s, e.other, search.Add(c, w), u, e.middle, e.weight); l != nil {
+			if atCore && core.in(e.other) {
+				q.reach.lower(core.index(e.other), search.Add(c, w), du+int64(e.dist))
+			} else if l := q.improve(s, e.other, search.Add(c, w), u, e.middle, e.weight); l != nil {
 				l.dist = du + int64(e.dist)
 			}
 		}
 	}
+	if atCore {
+		q.hits = q.reach.sorted(q.hits[:0])
+	}
+}
+
+// coreReach is the cost and distance at which a table's search reaches
+// each core node, by core index, valid where stamp is the current
+// generation; touched lists those reached.
+type coreReach struct {
+	gen     uint32
+	stamp   []uint32
+	cost    []uint32
+	dist    []int64
+	touched []uint32
+}
+
+// reset forgets every core node reached, for a core of k nodes.
+func (r *coreReach) reset(k int) {
+	if len(r.stamp) < k {
+		*r = coreReach{stamp: make([]uint32, k), cost: make([]uint32, k), dist: make([]int64, k), touched: r.touched}
+	}
+	r.touched = r.touched[:0]
+	if r.gen++; r.gen == 0 {
+		clear(r.stamp)
+		r.gen = 1
+	}
+}
+
+// lower records that the search reaches core node a at cost c and
+// distance d, if that is the first or a cheaper way.
+func (r *coreReach) lower(a, c uint32, d int64) {
+	switch {
+	case r.stamp[a] != r.gen:
+		r.stamp[a] = r.gen
+		r.touched = append(r.touched, a)
+	case c >= r.cost[a]:
+		return
+	}
+	r.cost[a], r.dist[a] = c, d
+}
+
+// sorted appends to hits the core nodes reached, by ascending cost (then
+// index, so that the order is the same whatever order they were reached
+// in), and returns it.
+func (r *coreReach) sorted(hits []coreHit) []coreHit {
+	for _, a := range r.touched {
+		hits = append(hits, coreHit{index: a, cost: r.cost[a], dist: r.dist[a]})
+	}
+	slices.SortFunc(hits, func(a, b coreHit) int {
+		return cmp.Or(cmp.Compare(a.cost, b.cost), cmp.Compare(a.index, b.index))
+	})
+	return hits
 }
