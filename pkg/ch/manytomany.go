@@ -1,7 +1,6 @@
 package ch
 
 import (
-	"cmp"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -260,12 +259,13 @@ type coreReach struct {
 	cost    []uint32
 	dist    []int64
 	touched []uint32
+	keys    []uint64 // sorted's
 }
 
 // reset forgets every core node reached, for a core of k nodes.
 func (r *coreReach) reset(k int) {
 	if len(r.stamp) < k {
-		*r = coreReach{stamp: make([]uint32, k), cost: make([]uint32, k), dist: make([]int64, k), touched: r.touched}
+		*r = coreReach{stamp: make([]uint32, k), cost: make([]uint32, k), dist: make([]int64, k), touched: r.touched, keys: r.keys}
 	}
 	r.touched = r.touched[:0]
 	if r.gen++; r.gen == 0 {
@@ -289,13 +289,19 @@ func (r *coreReach) lower(a, c uint32, d int64) {
 
 // sorted appends to hits the core nodes reached, by ascending cost (then
 // index, so that the order is the same whatever order they were reached
-// in), and returns it.
+// in), and returns it. It sorts cost<<32 | index keys, which the sort
+// compares without calling back (a sort by comparison function was a tenth
+// of the table's CPU).
 func (r *coreReach) sorted(hits []coreHit) []coreHit {
+	keys := r.keys[:0]
 	for _, a := range r.touched {
+		keys = append(keys, uint64(r.cost[a])<<32|uint64(a))
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		a := uint32(k)
 		hits = append(hits, coreHit{index: a, cost: r.cost[a], dist: r.dist[a]})
 	}
-	slices.SortFunc(hits, func(a, b coreHit) int {
-		return cmp.Or(cmp.Compare(a.cost, b.cost), cmp.Compare(a.index, b.index))
-	})
+	r.keys = keys
 	return hits
 }
