@@ -51,6 +51,10 @@ type coreTable struct {
 	k    int
 	cost []uint32
 	dist []int64
+	// extra is per core node what the state adds to the weight of an edge
+	// into it from below the core (graph.State.Edge), NoWay if it is
+	// closed; 0 without a state.
+	extra []uint32
 }
 
 // SetCore names h's core: the nodes whose bit is set in set (bit v%64 of
@@ -88,7 +92,7 @@ func (c *core) index(v uint32) uint32 {
 // large for a table.
 func (h *Hierarchy) coreTable(st *graph.State) *coreTable {
 	c := h.core
-	if c == nil || len(c.nodes) > maxCoreNodes {
+	if c == nil || len(c.nodes) > maxCoreNodes || !st.Marks(c.bits) {
 		return nil
 	}
 	if t := c.last.Load(); t != nil && t.st.Same(st) {
@@ -131,7 +135,12 @@ func (h *Hierarchy) crossCore(st *graph.State) *coreTable {
 		}
 		first[a+1] = uint32(len(edges))
 	}
-	t := &coreTable{st: st, k: k, cost: make([]uint32, k*k), dist: make([]int64, k*k)}
+	t := &coreTable{st: st, k: k, cost: make([]uint32, k*k), dist: make([]int64, k*k), extra: make([]uint32, k)}
+	for a, u := range c.nodes {
+		if st != nil {
+			t.extra[a] = st.Edge(graph.NoArc, u, 0, false) // no tail below the core is marked
+		}
+	}
 	cost, dist := make([]uint32, k), make([]int64, k)
 	var heap search.Heap
 	for a := range uint32(k) {

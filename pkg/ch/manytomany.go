@@ -158,7 +158,7 @@ func bias(seeds []search.Seed) uint32 {
 func (q *Query) fillBuckets(targets []Endpoint, ct *coreTable, cols *coreColumns, next *atomic.Int64, buf []bucket) []bucket {
 	for j := int(next.Add(1) - 1); j < len(targets); j = int(next.Add(1) - 1) {
 		t := targets[j]
-		q.upward(&q.bwd, t, bias(t.Seeds), ct != nil, func(u, cost uint32, dist int64) {
+		q.upward(&q.bwd, t, bias(t.Seeds), ct, func(u, cost uint32, dist int64) {
 			buf = append(buf, bucket{node: u, target: uint32(j), cost: cost, dist: dist})
 		})
 		if ct != nil {
@@ -172,7 +172,7 @@ func (q *Query) fillBuckets(targets []Endpoint, ct *coreTable, cols *coreColumns
 // of the table with the buckets of every node it settles (below the core
 // when there is a core table).
 func (q *Query) scanBuckets(s Endpoint, ix *bucketIndex, ct *coreTable, biases []uint32, row []Cell) {
-	q.upward(&q.fwd, s, 0, ct != nil, func(u, cost uint32, dist int64) {
+	q.upward(&q.fwd, s, 0, ct, func(u, cost uint32, dist int64) {
 		span := ix.spans.Get(u)
 		if span == nil {
 			return
@@ -191,13 +191,17 @@ func (q *Query) scanBuckets(s Endpoint, ix *bucketIndex, ct *coreTable, biases [
 
 // upward exhausts one direction's upward search from an endpoint and calls
 // visit for every node it settles. Target seeds enter at bias − cost (see
-// Shortest) and with negated distances. With atCore, the search stops at
-// the core: a core node it reaches is neither queued, visited nor
-// explored, and q.hits lists them by ascending cost once it is done (see
-// coretable.go). Three quarters of the edges such a search relaxes on the
-// 3M synthetic country lead into the core (2,773 of 3,672, into 136 core
-// nodes), so their labels are kept apart, in an array indexed by core
-// node (coreReach) rather than in the search's hash table.
+// Shortest) and with negated distances.
+//
+// With a core table ct, the search stops at the core: a core node it
+// reaches is neither queued, visited nor explored, and q.hits lists them
+// by ascending cost once it is done (see coretable.go). Three quarters of
+// the edges such a search relaxes on the 3M synthetic country lead into
+// the core (2,773 of 3,672, into 136 core nodes), so their labels are kept
+// apart, in an array by core index (coreReach), not in the hash table.
+// Below the core no arc is marked, so the state changes no edge there but
+// those into the core, by what ct.extra says (the core is the marked arcs,
+// and a turn a state forbids joins two of them).
 //
 // Like Shortest it does not stall on demand: without it, 100×100 tables
 // took three quarters of the time on the 3M synthetic country and the same
@@ -206,11 +210,11 @@ func (q *Query) scanBuckets(s Endpoint, ix *bucketIndex, ct *coreTable, biases [
 // Stalling only below the core, once tables stopped there, cost a tenth
 // more CPU too (docs/benchmarks-history.md, 2026-11-25 "Tables across the
 // core").
-func (q *Query) upward(s *side, e Endpoint, bias uint32, atCore bool, visit func(u, cost uint32, dist int64)) {
+func (q *Query) upward(s *side, e Endpoint, bias uint32, ct *coreTable, visit func(u, cost uint32, dist int64)) {
 	s.reset()
 	core := q.h.core
-	if atCore {
-		q.reach.reset(len(core.nodes))
+	if ct != nil {
+		q.reach.reset(ct.k)
 	}
 	backward := s == &q.bwd
 	for i, sd := range e.Seeds {
@@ -218,7 +222,7 @@ func (q *Query) upward(s *side, e Endpoint, bias uint32, atCore bool, visit func
 		if backward {
 			c, d = bias-sd.Cost, -d
 		}
-		if atCore && core.in(sd.Node) {
+		if ct != nil && core.in(sd.Node) {
 			q.reach.lower(core.index(sd.Node), c, d)
 		} else if l := q.improve(s, sd.Node, c, uint32(i), seedMark, 0); l != nil {
 			l.dist = d
@@ -234,18 +238,30 @@ func (q *Query) upward(s *side, e Endpoint, bias uint32, atCore bool, visit func
 		visit(u, c, du)
 		for i := s.first[u]; i < s.first[u+1]; i++ {
 			e := at(s.list, i)
-			w := q.now(u, e, s.up)
-			if w == graph.NoWay {
+			w := e.weight
+			switch {
+			case ct == nil:
+				if w = q.now(u, e, s.up); w == graph.NoWay {
+					continue
+				}
+			case core.in(e.other):
+				a := core.index(e.other)
+				if s.up { // the edge enters the core node
+					x := ct.extra[a]
+					if x == graph.NoWay {
+						continue
+					}
+					w += x
+				}
+				q.reach.lower(a, search.Add(c, w), du+int64(e.dist))
 				continue
 			}
-			if atCore && core.in(e.other) {
-				q.reach.lower(core.index(e.other), search.Add(c, w), du+int64(e.dist))
-			} else if l := q.improve(s, e.other, search.Add(c, w), u, e.middle, e.weight); l != nil {
+			if l := q.improve(s, e.other, search.Add(c, w), u, e.middle, e.weight); l != nil {
 				l.dist = du + int64(e.dist)
 			}
 		}
 	}
-	if atCore {
+	if ct != nil {
 		q.hits = q.reach.sorted(q.hits[:0])
 	}
 }

@@ -55,7 +55,11 @@ type State struct {
 	// Indexing by rank makes a relaxation's look-up O(1): a binary search
 	// of Cond.Arcs per edge into the core was over half of a table's CPU
 	// on the 3M synthetic country (docs/benchmarks-history.md).
-	times  []uint32
+	times []uint32
+	// extra is per marked arc, by rank, what its time now adds to its
+	// fastest (the graph's own), NoWay where it is closed: Edge adds it
+	// without reading the arc's own time from the graph's arrays.
+	extra  []uint32
 	banned []uint64 // from<<32 | to of the turns forbidden now, ascending
 }
 
@@ -99,9 +103,14 @@ func (g *Graph) evaluate(t time.Time) *State {
 			st.times[g.markRank(a)] = g.ArcTime(a)
 		}
 	}
+	st.extra = make([]uint32, len(st.times))
 	for i, off := range c.ArcAt {
 		sched, times := c.record(off)
-		st.times[g.markRank(c.Arcs[i])] = times[stateOf(sched, active)]
+		r := g.markRank(c.Arcs[i])
+		st.times[r] = times[stateOf(sched, active)]
+		if st.extra[r] = NoWay; st.times[r] != NoWay {
+			st.extra[r] = st.times[r] - g.ArcTime(c.Arcs[i])
+		}
 	}
 	for i := 0; i < len(c.Turns); i += 3 {
 		sched, mask := c.record(c.Turns[i+2])
@@ -202,18 +211,33 @@ func (s *State) ArcTime(g *Graph, a uint32) uint32 {
 // shortcut of a hierarchy built on it); original is true for a turn, which
 // a restriction may forbid. NoWay means the edge may not be used now.
 func (s *State) Edge(tail, head, w uint32, original bool) uint32 {
-	if s == nil || !s.g.Marked(head) {
+	if s.Fixed(head) {
 		return w
 	}
 	if original && s.g.Marked(tail) && s.isBanned(tail, head) {
 		return NoWay
 	}
-	t := s.times[s.g.markRank(head)]
-	if t == NoWay {
+	x := s.extra[s.g.markRank(head)]
+	if x == NoWay {
 		return NoWay
 	}
-	return w - s.g.ArcTime(head) + t
+	return w + x
 }
+
+// Marks reports whether set is the set of arcs s marks (Graph.MarkedSet),
+// which a hierarchy's core is (ch.Hierarchy.SetCore); any set for a nil s.
+func (s *State) Marks(set []uint64) bool {
+	if s == nil {
+		return true
+	}
+	m := s.g.condMark
+	return len(m) == len(set) && (len(m) == 0 || &m[0] == &set[0] || slices.Equal(m, set))
+}
+
+// Fixed reports whether every edge into head weighs what the graph says
+// under s (head is not marked, or s is nil); it inlines, so that a search
+// calls Edge only for the few edges into marked arcs.
+func (s *State) Fixed(head uint32) bool { return s == nil || !s.g.Marked(head) }
 
 func (s *State) isBanned(from, to uint32) bool {
 	_, ok := slices.BinarySearch(s.banned, uint64(from)<<32|uint64(to))
