@@ -267,25 +267,29 @@ func (q *Query) upward(s *side, e Endpoint, bias uint32, ct *coreTable, visit fu
 }
 
 // coreReach is the cost and distance at which a table's search reaches
-// each core node, by core index, valid where stamp is the current
-// generation; touched lists those reached.
+// each core node, by core index, valid where its stamp is the current
+// generation (one 16-byte entry a node: one cache line a relaxation);
+// touched lists those reached.
 type coreReach struct {
 	gen     uint32
-	stamp   []uint32
-	cost    []uint32
-	dist    []int64
+	at      []reached
 	touched []uint32
 	keys    []uint64 // sorted's
 }
 
+type reached struct {
+	stamp, cost uint32
+	dist        int64
+}
+
 // reset forgets every core node reached, for a core of k nodes.
 func (r *coreReach) reset(k int) {
-	if len(r.stamp) < k {
-		*r = coreReach{stamp: make([]uint32, k), cost: make([]uint32, k), dist: make([]int64, k), touched: r.touched, keys: r.keys}
+	if len(r.at) < k {
+		*r = coreReach{at: make([]reached, k), touched: r.touched, keys: r.keys}
 	}
 	r.touched = r.touched[:0]
 	if r.gen++; r.gen == 0 {
-		clear(r.stamp)
+		clear(r.at)
 		r.gen = 1
 	}
 }
@@ -293,14 +297,14 @@ func (r *coreReach) reset(k int) {
 // lower records that the search reaches core node a at cost c and
 // distance d, if that is the first or a cheaper way.
 func (r *coreReach) lower(a, c uint32, d int64) {
+	x := &r.at[a]
 	switch {
-	case r.stamp[a] != r.gen:
-		r.stamp[a] = r.gen
+	case x.stamp != r.gen:
 		r.touched = append(r.touched, a)
-	case c >= r.cost[a]:
+	case c >= x.cost:
 		return
 	}
-	r.cost[a], r.dist[a] = c, d
+	*x = reached{stamp: r.gen, cost: c, dist: d}
 }
 
 // sorted appends to hits the core nodes reached, by ascending cost (then
@@ -311,12 +315,12 @@ func (r *coreReach) lower(a, c uint32, d int64) {
 func (r *coreReach) sorted(hits []coreHit) []coreHit {
 	keys := r.keys[:0]
 	for _, a := range r.touched {
-		keys = append(keys, uint64(r.cost[a])<<32|uint64(a))
+		keys = append(keys, uint64(r.at[a].cost)<<32|uint64(a))
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
 		a := uint32(k)
-		hits = append(hits, coreHit{index: a, cost: r.cost[a], dist: r.dist[a]})
+		hits = append(hits, coreHit{index: a, cost: r.at[a].cost, dist: r.at[a].dist})
 	}
 	r.keys = keys
 	return hits
