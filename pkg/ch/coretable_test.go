@@ -3,8 +3,10 @@ package ch_test
 import (
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/mapsco/maps/pkg/ch"
+	"github.com/mapsco/maps/pkg/compile/compiletest"
 	"github.com/mapsco/maps/pkg/search"
 )
 
@@ -86,4 +88,18 @@ func sharesNode(a, b []search.Seed) bool {
 		}
 	}
 	return false
+}
+
+// BenchmarkSynthCoreTable is what the first table under a new state pays
+// (and, without a state, the first table after start-up): the car core
+// table of the 3M synthetic country (MAPS_SYNTH_RELEASE, see
+// BenchmarkSynthTable in pkg/matrix).
+//
+//	MAPS_SYNTH_RELEASE=/work/s3m/releases/s3m go test -run X -bench SynthCoreTable ./pkg/ch
+func BenchmarkSynthCoreTable(b *testing.B) {
+	r := compiletest.OpenSynth(b).Routers["car"]
+	st := r.StateAt(time.Date(2026, 11, 24, 8, 0, 0, 0, time.UTC))
+	for b.Loop() {
+		ch.CrossCore(r.Hierarchy(), st)
+	}
 }
