@@ -28,7 +28,8 @@ import (
 // two searches reach.
 
 // maxCoreNodes bounds the cores tables cross by a distance table: its
-// memory is 12 bytes per pair (4 MiB at 600 nodes, 12 MiB at this bound)
+// memory is 12 bytes per pair (1.2 MiB for the 3M country's 312 car core
+// nodes, 12 MiB at this bound; a hierarchy keeps up to keptTables)
 // and its computation one search of the core per node. A larger core is
 // explored by each search as before.
 const maxCoreNodes = 1024
@@ -38,10 +39,20 @@ const maxCoreNodes = 1024
 type core struct {
 	bits  []uint64
 	rank  []uint32
-	nodes []uint32 // ascending
-	mu    sync.Mutex
+	nodes []uint32                  // ascending
 	last  atomic.Pointer[coreTable] // the table of the last state asked for
+	mu    sync.Mutex
+	kept  []*coreTable // the last keptTables computed, oldest first
 }
+
+// keptTables is how many core tables (of distinct states) a hierarchy
+// keeps, within keptBytes: requests at a few departure times (now, a
+// commute) alternate without recomputing one each time (19 ms for the 3M
+// country's car core), and a large core keeps only its last.
+const (
+	keptTables = 4
+	keptBytes  = 16 << 20
+)
 
 // coreTable is the cost and distance across the core between every two of
 // its nodes under one state, stored by destination: cost[b*k+a] is from a
@@ -87,9 +98,9 @@ func (c *core) index(v uint32) uint32 {
 	return c.rank[w] + uint32(bits.OnesCount64(c.bits[w]&(1<<(v&63)-1)))
 }
 
-// coreTable returns the table of h's core under st, computing it if the
-// last one was for a different state; nil when h has no core or one too
-// large for a table.
+// coreTable returns the table of h's core under st, computing it unless
+// one of the tables kept is for the same state (graph.State.Same); nil when
+// h has no core, one too large for a table, or st is of another graph.
 func (h *Hierarchy) coreTable(st *graph.State) *coreTable {
 	c := h.core
 	if c == nil || len(c.nodes) > maxCoreNodes || !st.Marks(c.bits) {
@@ -100,10 +111,18 @@ func (h *Hierarchy) coreTable(st *graph.State) *coreTable {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if t := c.last.Load(); t != nil && t.st.Same(st) {
-		return t
+	for _, t := range c.kept {
+		if t.st.Same(st) {
+			c.last.Store(t)
+			return t
+		}
 	}
 	t := h.crossCore(st)
+	keep := min(keptTables, max(1, keptBytes/(12*t.k*t.k)))
+	for len(c.kept) >= keep {
+		c.kept = append(c.kept[:0], c.kept[1:]...)
+	}
+	c.kept = append(c.kept, t)
 	c.last.Store(t)
 	return t
 }

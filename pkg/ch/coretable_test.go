@@ -103,3 +103,54 @@ func BenchmarkSynthCoreTable(b *testing.B) {
 		ch.CrossCore(r.Hierarchy(), st)
 	}
 }
+
+// TestCoreTablesPerState: on a town whose conditional streets form the car
+// hierarchy's core, tables under states that alternate (so that the kept
+// core tables are found again) equal the tables that explore the core
+// under the same state, and the states change some cells.
+func TestCoreTablesPerState(t *testing.T) {
+	rel := compiletest.TimedTown{W: 16, H: 16, Random: 10, Seed: 9}.Open(t)
+	r := rel.Routers["car"]
+	h := r.Hierarchy()
+	explored := *h
+	explored.SetCore(nil)
+	rng := rand.New(rand.NewPCG(13, 14))
+	ends := func(k int) []ch.Endpoint {
+		e := make([]ch.Endpoint, k)
+		for i := range e {
+			e[i] = ch.Endpoint{Seeds: []search.Seed{{Node: rng.Uint32N(uint32(h.NumNodes()))}}, Dists: []int64{0}}
+		}
+		return e
+	}
+	src, dst := ends(30), ends(30)
+	zone, _ := time.LoadLocation("Europe/Andorra")
+	times := []time.Time{
+		time.Date(2026, 11, 24, 8, 0, 0, 0, zone),  // Tuesday morning
+		time.Date(2026, 11, 28, 11, 0, 0, 0, zone), // Saturday
+		time.Date(2026, 11, 24, 23, 0, 0, 0, zone), // Tuesday night
+	}
+	q, old := ch.NewQuery(h), ch.NewQuery(&explored)
+	first := make([]ch.Cell, len(src)*len(dst))
+	changed := 0
+	for k := range 3 * len(times) {
+		st := r.StateAt(times[k%len(times)])
+		q.SetState(st)
+		old.SetState(st)
+		got, want := make([]ch.Cell, len(first)), make([]ch.Cell, len(first))
+		q.Table(src, dst, got)
+		old.Table(src, dst, want)
+		for i := range got {
+			if got[i].Cost != want[i].Cost {
+				t.Fatalf("table %d (%s), cell [%d][%d]: %d across the core table, %d exploring the core", k, times[k%len(times)], i/len(dst), i%len(dst), got[i].Cost, want[i].Cost)
+			}
+			if k == 0 {
+				first[i] = got[i]
+			} else if k < len(times) && got[i].Cost != first[i].Cost {
+				changed++
+			}
+		}
+	}
+	if changed == 0 {
+		t.Fatal("no cell changed between the states: the test proves little")
+	}
+}
