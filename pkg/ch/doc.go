@@ -37,6 +37,7 @@ const NoMiddle = ^uint32(0)
 type Hierarchy struct {
 	UpFirst, Up []uint32
 	DnFirst, Dn []uint32
+	core        *core // the nodes left uncontracted, nil for none (see SetCore)
 }
 
 // NumNodes returns the number of nodes.

@@ -48,6 +48,9 @@ type Query struct {
 	fwd, bwd side
 	buckets  bucketIndex  // a table's buckets, while ParallelTable runs
 	filled   []bucket     // the buckets its backward searches left, reused
+	hits     []coreHit    // where a table's search reached the core
+	reach    coreReach    // the same while it runs
+	cols     coreColumns  // a table's targets' columns across the core
 	st       *graph.State // conditions in force, nil for none
 	via      *viaScratch  // for Vias, allocated on first use
 	hops     []hop        // a path's hierarchy edges, while unpacking it

@@ -43,6 +43,7 @@ func Load(f *artifact.File, g *graph.Graph) (*Hierarchy, error) {
 		4*int(h.UpFirst[arcs]) != len(h.Up) || 4*int(h.DnFirst[arcs]) != len(h.Dn) {
 		return nil, fmt.Errorf("ch: %w: %s hierarchy does not match its %d arcs", artifact.ErrCorrupt, g.Profile, arcs)
 	}
+	h.SetCore(g.MarkedSet()) // FromGraph contracts around the marked arcs
 	return h, nil
 }
 

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"fmt"
+	bits64 "math/bits"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -48,8 +49,17 @@ func (c *Conditions) record(off uint32) (schedules, payload []uint32) {
 // means the graph has no conditions: every method then returns the graph's
 // own values. A State is read-only and safe for concurrent use.
 type State struct {
-	g      *Graph
-	times  []uint32 // per conditional arc: its travel time now
+	g *Graph
+	// times is per marked arc, by its rank among them (Graph.markRank):
+	// a conditional arc's travel time now, another marked arc's own time.
+	// Indexing by rank makes a relaxation's look-up O(1): a binary search
+	// of Cond.Arcs per edge into the core was over half of a table's CPU
+	// on the 3M synthetic country (docs/benchmarks-history.md).
+	times []uint32
+	// extra is per marked arc, by rank, what its time now adds to its
+	// fastest (the graph's own), NoWay where it is closed: Edge adds it
+	// without reading the arc's own time from the graph's arrays.
+	extra  []uint32
 	banned []uint64 // from<<32 | to of the turns forbidden now, ascending
 }
 
@@ -86,10 +96,21 @@ func (g *Graph) evaluate(t time.Time) *State {
 	for i := range g.Net.Schedules {
 		active[i] = g.Net.Schedules[i].Active(local)
 	}
-	st := &State{g: g, times: make([]uint32, len(c.Arcs))}
+	st := &State{g: g, times: make([]uint32, g.markCount())}
+	for w, bits := range g.condMark {
+		for ; bits != 0; bits &= bits - 1 {
+			a := uint32(w)<<6 | uint32(bits64.TrailingZeros64(bits))
+			st.times[g.markRank(a)] = g.ArcTime(a)
+		}
+	}
+	st.extra = make([]uint32, len(st.times))
 	for i, off := range c.ArcAt {
 		sched, times := c.record(off)
-		st.times[i] = times[stateOf(sched, active)]
+		r := g.markRank(c.Arcs[i])
+		st.times[r] = times[stateOf(sched, active)]
+		if st.extra[r] = NoWay; st.times[r] != NoWay {
+			st.extra[r] = st.times[r] - g.ArcTime(c.Arcs[i])
+		}
 	}
 	for i := 0; i < len(c.Turns); i += 3 {
 		sched, mask := c.record(c.Turns[i+2])
@@ -116,12 +137,35 @@ func (g *Graph) Marked(a uint32) bool {
 	return g.condMark != nil && g.condMark[a>>6]>>(a&63)&1 != 0
 }
 
-// markConditions derives the bit set Marked reads from Cond.
+// MarkedSet returns the bit set Marked reads (bit a%64 of word a/64 is
+// arc a's), nil when g has no conditions. The caller must not change it.
+func (g *Graph) MarkedSet() []uint64 { return g.condMark }
+
+// markRank returns the number of marked arcs below a, a marked arc: its
+// index in State.times. condRank holds that count at each word's start.
+func (g *Graph) markRank(a uint32) uint32 {
+	w := a >> 6
+	return g.condRank[w] + uint32(bits64.OnesCount64(g.condMark[w]&(1<<(a&63)-1)))
+}
+
+// markCount returns the number of marked arcs.
+func (g *Graph) markCount() int {
+	if len(g.condMark) == 0 {
+		return 0
+	}
+	last := len(g.condMark) - 1
+	return int(g.condRank[last]) + bits64.OnesCount64(g.condMark[last])
+}
+
+// markConditions derives the bit set Marked reads from Cond, and its rank
+// index: a popcount per 64 arcs, 4 bytes per 64 arcs, derived in one pass
+// over the set rather than over the graph.
 func (g *Graph) markConditions() {
 	if g.Cond.Empty() {
-		g.condMark, g.lastState = nil, nil
+		g.condMark, g.condRank, g.lastState = nil, nil, nil
 		return
 	}
+	defer g.rankMarks()
 	g.lastState = new(atomic.Pointer[minuteState])
 	g.condMark = make([]uint64, (len(g.Fwd.Edges)/3+63)/64)
 	mark := func(a uint32) { g.condMark[a>>6] |= 1 << (a & 63) }
@@ -134,13 +178,30 @@ func (g *Graph) markConditions() {
 	}
 }
 
+func (g *Graph) rankMarks() {
+	g.condRank = make([]uint32, len(g.condMark))
+	n := uint32(0)
+	for w, bits := range g.condMark {
+		g.condRank[w] = n
+		n += uint32(bits64.OnesCount64(bits))
+	}
+}
+
+// Same reports whether s and o say the same of every arc and turn (both
+// nil, or states of the same graph with equal times and banned turns):
+// a result computed under one holds under the other.
+func (s *State) Same(o *State) bool {
+	if s == nil || o == nil {
+		return s == o
+	}
+	return s.g == o.g && slices.Equal(s.times, o.times) && slices.Equal(s.banned, o.banned)
+}
+
 // ArcTime returns arc a of g's travel time now, NoWay when it is closed;
 // s is g's state or nil.
 func (s *State) ArcTime(g *Graph, a uint32) uint32 {
 	if s != nil && g.Marked(a) {
-		if i, ok := slices.BinarySearch(g.Cond.Arcs, a); ok {
-			return s.times[i]
-		}
+		return s.times[g.markRank(a)]
 	}
 	return g.ArcTime(a)
 }
@@ -150,22 +211,33 @@ func (s *State) ArcTime(g *Graph, a uint32) uint32 {
 // shortcut of a hierarchy built on it); original is true for a turn, which
 // a restriction may forbid. NoWay means the edge may not be used now.
 func (s *State) Edge(tail, head, w uint32, original bool) uint32 {
-	if s == nil || !s.g.Marked(head) {
+	if s.Fixed(head) {
 		return w
 	}
 	if original && s.g.Marked(tail) && s.isBanned(tail, head) {
 		return NoWay
 	}
-	i, ok := slices.BinarySearch(s.g.Cond.Arcs, head)
-	if !ok {
-		return w
-	}
-	t := s.times[i]
-	if t == NoWay {
+	x := s.extra[s.g.markRank(head)]
+	if x == NoWay {
 		return NoWay
 	}
-	return w - s.g.ArcTime(head) + t
+	return w + x
 }
+
+// Marks reports whether set is the set of arcs s marks (Graph.MarkedSet),
+// which a hierarchy's core is (ch.Hierarchy.SetCore); any set for a nil s.
+func (s *State) Marks(set []uint64) bool {
+	if s == nil {
+		return true
+	}
+	m := s.g.condMark
+	return len(m) == len(set) && (len(m) == 0 || &m[0] == &set[0] || slices.Equal(m, set))
+}
+
+// Fixed reports whether every edge into head weighs what the graph says
+// under s (head is not marked, or s is nil); it inlines, so that a search
+// calls Edge only for the few edges into marked arcs.
+func (s *State) Fixed(head uint32) bool { return s == nil || !s.g.Marked(head) }
 
 func (s *State) isBanned(from, to uint32) bool {
 	_, ok := slices.BinarySearch(s.banned, uint64(from)<<32|uint64(to))

@@ -119,6 +119,7 @@ type Graph struct {
 	// Cond holds the arcs and turns that depend on the time of day.
 	Cond      Conditions
 	condMark  []uint64                     // Marked's bit set, derived from Cond
+	condRank  []uint32                     // marked arcs before each word of condMark
 	lastState *atomic.Pointer[minuteState] // StateAt's cache, when Cond is not empty
 }
 

@@ -3,6 +3,7 @@ package matrix_test
 import (
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/mapsco/maps/pkg/ch"
 	"github.com/mapsco/maps/pkg/compile/compiletest"
@@ -19,6 +20,26 @@ import (
 func BenchmarkSynthTable(b *testing.B) {
 	r := compiletest.OpenSynth(b).Routers["car"]
 	q := ch.NewQuery(r.Hierarchy())
+	rng := rand.New(rand.NewPCG(5, 6))
+	src, dst := randomPoints(rng, r, 100), randomPoints(rng, r, 100)
+	matrix.Compute(r, q, src, dst) // the first table faults the mapping in
+	defer benchcpu.Report(b)()
+	for b.Loop() {
+		matrix.Compute(r, q, src, dst)
+	}
+}
+
+// BenchmarkSynthTableAt is BenchmarkSynthTable under the conditions at a
+// departure time, as the server computes every table (departure_time
+// defaults to now): the searches then weigh each edge into a conditional
+// arc by the state (graph.State.Edge), and the hierarchy's core (those
+// arcs) is crossed under it.
+//
+//	MAPS_SYNTH_RELEASE=/work/s3m/releases/s3m go test -run X -bench SynthTableAt -count 6 ./pkg/matrix
+func BenchmarkSynthTableAt(b *testing.B) {
+	r := compiletest.OpenSynth(b).Routers["car"]
+	q := ch.NewQuery(r.Hierarchy())
+	q.SetState(r.StateAt(time.Date(2026, 11, 24, 8, 0, 0, 0, time.UTC)))
 	rng := rand.New(rand.NewPCG(5, 6))
 	src, dst := randomPoints(rng, r, 100), randomPoints(rng, r, 100)
 	matrix.Compute(r, q, src, dst) // the first table faults the mapping in

@@ -1,0 +1,241 @@
+package ch
+
+import (
+	"math/bits"
+	"sync"
+	"sync/atomic"
+
+	"github.com/mapsco/maps/pkg/graph"
+	"github.com/mapsco/maps/pkg/search"
+)
+
+// A hierarchy built around a core (Input.Core: the arcs whose weights
+// depend on the time of day) keeps the core uncontracted on top, with every
+// edge among its nodes. An upward search that reaches the core explores it
+// whole: on the 3M synthetic country's car hierarchy the 312 core nodes
+// hold about 23,000 edges, and each bucket search of a table spent nearly
+// all its time relaxing them (393 nodes settled, 23,587 edges relaxed, of
+// which all but a few hundred inside the core).
+//
+// Tables therefore stop their upward searches at the core and cross it
+// with a distance table: the cost and distance between every two core
+// nodes under a state, computed once per distinct state (conditions change
+// at schedule boundaries, not per request) and shared by every table. A
+// path that enters the core goes up to a core node a, across the core to
+// a core node b, and up from the target's side to b, because no upward
+// edge leaves the core; so a cell is the best of its buckets (paths below
+// the core) and of f(a) + D(a, b) + g(b) over the core nodes a and b its
+// two searches reach.
+
+// maxCoreNodes bounds the cores tables cross by a distance table: its
+// memory is 12 bytes per pair (1.2 MiB for the 3M country's 312 car core
+// nodes, 12 MiB at this bound; a hierarchy keeps up to keptTables)
+// and its computation one search of the core per node. A larger core is
+// explored by each search as before.
+const maxCoreNodes = 1024
+
+// core is a hierarchy's set of core nodes, with a rank index (the core
+// nodes before each 64-node word) numbering them 0 to len(nodes)−1.
+type core struct {
+	bits  []uint64
+	rank  []uint32
+	nodes []uint32                  // ascending
+	last  atomic.Pointer[coreTable] // the table of the last state asked for
+	mu    sync.Mutex
+	kept  []*coreTable // the last keptTables computed, oldest first
+}
+
+// keptTables is how many core tables (of distinct states) a hierarchy
+// keeps, within keptBytes: requests at a few departure times (now, a
+// commute) alternate without recomputing one each time (19 ms for the 3M
+// country's car core), and a large core keeps only its last.
+const (
+	keptTables = 4
+	keptBytes  = 16 << 20
+)
+
+// coreTable is the cost and distance across the core between every two of
+// its nodes under one state, stored by destination: cost[b*k+a] is from a
+// to b, so that a target's column is one pass over contiguous rows.
+type coreTable struct {
+	st   *graph.State
+	k    int
+	cost []uint32
+	dist []int64
+	// extra is per core node what the state adds to the weight of an edge
+	// into it from below the core (graph.State.Edge), NoWay if it is
+	// closed; 0 without a state.
+	extra []uint32
+}
+
+// SetCore names h's core: the nodes whose bit is set in set (bit v%64 of
+// word v/64, as graph.Graph.MarkedSet), which must be the core h was
+// contracted around (Input.Core). Load sets it; a nil or empty set means
+// none. It costs a pass over the set, 4 bytes per 64 nodes.
+func (h *Hierarchy) SetCore(set []uint64) {
+	h.core = nil
+	c := &core{bits: set, rank: make([]uint32, len(set))}
+	for w, b := range set {
+		c.rank[w] = uint32(len(c.nodes))
+		for ; b != 0; b &= b - 1 {
+			c.nodes = append(c.nodes, uint32(w)<<6|uint32(bits.TrailingZeros64(b)))
+		}
+	}
+	if len(c.nodes) > 0 {
+		h.core = c
+	}
+}
+
+// in reports whether v is a core node.
+func (c *core) in(v uint32) bool {
+	w := v >> 6
+	return int(w) < len(c.bits) && c.bits[w]>>(v&63)&1 != 0
+}
+
+// index numbers core node v among the core's nodes.
+func (c *core) index(v uint32) uint32 {
+	w := v >> 6
+	return c.rank[w] + uint32(bits.OnesCount64(c.bits[w]&(1<<(v&63)-1)))
+}
+
+// coreTable returns the table of h's core under st, computing it unless
+// one of the tables kept is for the same state (graph.State.Same); nil when
+// h has no core, one too large for a table, or st is of another graph.
+func (h *Hierarchy) coreTable(st *graph.State) *coreTable {
+	c := h.core
+	if c == nil || len(c.nodes) > maxCoreNodes || !st.Marks(c.bits) {
+		return nil
+	}
+	if t := c.last.Load(); t != nil && t.st.Same(st) {
+		return t
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, t := range c.kept {
+		if t.st.Same(st) {
+			c.last.Store(t)
+			return t
+		}
+	}
+	t := h.crossCore(st)
+	keep := min(keptTables, max(1, keptBytes/(12*t.k*t.k)))
+	for len(c.kept) >= keep {
+		c.kept = append(c.kept[:0], c.kept[1:]...)
+	}
+	c.kept = append(c.kept, t)
+	c.last.Store(t)
+	return t
+}
+
+// coreEdge is an edge between core nodes, by their indexes, weighed under
+// a state.
+type coreEdge struct {
+	to, weight uint32
+	dist       int64
+}
+
+// crossCore computes the core's table under st by a Dijkstra from each core
+// node over the core's edges (all of them are in its nodes' Up lists).
+func (h *Hierarchy) crossCore(st *graph.State) *coreTable {
+	c := h.core
+	k := len(c.nodes)
+	first := make([]uint32, k+1)
+	var edges []coreEdge
+	for a, u := range c.nodes {
+		for i := h.UpFirst[u]; i < h.UpFirst[u+1]; i++ {
+			e := at(h.Up, i)
+			w := e.weight
+			if st != nil {
+				w = st.Edge(u, e.other, e.weight, e.middle == NoMiddle)
+			}
+			if w != graph.NoWay && c.in(e.other) {
+				edges = append(edges, coreEdge{to: c.index(e.other), weight: w, dist: int64(e.dist)})
+			}
+		}
+		first[a+1] = uint32(len(edges))
+	}
+	t := &coreTable{st: st, k: k, cost: make([]uint32, k*k), dist: make([]int64, k*k), extra: make([]uint32, k)}
+	for a, u := range c.nodes {
+		if st != nil {
+			t.extra[a] = st.Edge(graph.NoArc, u, 0, false) // no tail below the core is marked
+		}
+	}
+	cost, dist := make([]uint32, k), make([]int64, k)
+	var heap search.Heap
+	for a := range uint32(k) {
+		for i := range cost {
+			cost[i] = search.Unreached
+		}
+		cost[a], dist[a] = 0, 0
+		heap.Push(0, a)
+		for heap.Len() > 0 {
+			cu, u := heap.Pop()
+			if cu != cost[u] {
+				continue
+			}
+			for _, e := range edges[first[u]:first[u+1]] {
+				if cv := search.Add(cu, e.weight); cv < cost[e.to] {
+					cost[e.to], dist[e.to] = cv, dist[u]+e.dist
+					heap.Push(cv, e.to)
+				}
+			}
+		}
+		for b := range k {
+			t.cost[b*k+int(a)], t.dist[b*k+int(a)] = cost[b], dist[b]
+		}
+	}
+	return t
+}
+
+// column fills col with the cost (and dist with the distance) from every
+// core node to the target whose backward search reached the core at hits:
+// col[a] = min over hits b of D(a, b) + the hit's cost.
+func (t *coreTable) column(hits []coreHit, col []uint32, dist []int64) {
+	for a := range col {
+		col[a] = search.Unreached
+	}
+	for _, h := range hits {
+		row := t.cost[int(h.index)*t.k : int(h.index+1)*t.k]
+		rowDist := t.dist[int(h.index)*t.k : int(h.index+1)*t.k]
+		for a, d := range row {
+			if c := search.Add(h.cost, d); c < col[a] {
+				col[a], dist[a] = c, h.dist+rowDist[a]
+			}
+		}
+	}
+}
+
+// prune drops from hits, in ascending cost as an upward search lists them,
+// those another hit reaches as cheaply through the core: a forward hit a
+// when some kept hit a' has f(a') + D(a', a) ≤ f(a), a backward one b when
+// some kept b' has D(b, b') + g(b') ≤ g(b). Every path through a dropped
+// hit costs at least as much through the one that covers it, so cells keep
+// their costs; of the 136 core nodes a search of the 3M country's car table
+// reaches, few remain, and columns and cells read only those.
+func (t *coreTable) prune(hits []coreHit, forward bool) []coreHit {
+	kept := hits[:0]
+	for _, h := range hits {
+		covered := false
+		for _, o := range kept {
+			d := t.cost[int(h.index)*t.k+int(o.index)] // o to h
+			if !forward {
+				d = t.cost[int(o.index)*t.k+int(h.index)] // h to o
+			}
+			if search.Add(o.cost, d) <= h.cost {
+				covered = true
+				break
+			}
+		}
+		if !covered {
+			kept = append(kept, h)
+		}
+	}
+	return kept
+}
+
+// coreHit is a core node an upward search of a table reached (and did not
+// explore from): its index in the core, cost and distance.
+type coreHit struct {
+	index, cost uint32
+	dist        int64
+}
