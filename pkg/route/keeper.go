@@ -50,5 +50,5 @@ func (k *keeper) consider(leg Leg) {
 	}
 	leg.Arcs = slices.Clone(leg.Arcs)
 	k.kept = append(k.kept, &Route{DistanceM: leg.DistanceM, DurationS: leg.DurationS, Legs: []Leg{leg},
-		Shape: k.r.appendShape(nil, a, b, leg), Snapped: k.best.Snapped, st: k.best.st})
+		Snapped: k.best.Snapped, st: k.best.st, g: k.r.g})
 }
