@@ -19,8 +19,8 @@ import (
 // other ends), then a sweep labels it.
 //
 // Its memory is kept small, as a sweep's speed is its memory's (a cone has
-// about a thousand nodes for a route across Andorra): one int32 per
-// hierarchy node, set back by reset, and a few per cone node.
+// about a thousand nodes for a route across Andorra): one int32 per node
+// marked (nodeMarks), set back by reset, and a few per cone node.
 type cone struct {
 	first, list []uint32 // the hierarchy's DnFirst and Dn, or UpFirst and Up
 	backward    bool     // the up cone, towards the targets
@@ -28,7 +28,7 @@ type cone struct {
 	// at is, per node, its position once placed, onStack while open,
 	// settledAt−k when the upward search settled it (its label is pre[k]),
 	// notSeen otherwise; reset puts notSeen back.
-	at    []int32
+	at    *nodeMarks
 	pre   []preLabel
 	preAt []int32 // by position: the node's index in pre, or -1
 	stack []coneFrame
@@ -56,12 +56,7 @@ type preLabel struct {
 // reset forgets the last sweep: its nodes and the nodes its upward search
 // settled get notSeen again.
 func (c *cone) reset(settled []uint32) {
-	for _, x := range c.nodes {
-		c.at[x&^onCycle] = notSeen
-	}
-	for _, u := range settled {
-		c.at[u] = notSeen
-	}
+	c.at.forget(c.nodes, settled)
 	c.nodes = c.nodes[:0]
 }
 
@@ -85,7 +80,7 @@ func (q *Query) sweep(c *cone, seeds []uint32) {
 		}
 		if x&onCycle == 0 {
 			for j := c.first[u]; j < c.first[u+1]; j++ {
-				o := c.at[c.list[4*j]]
+				o := c.at.get(c.list[4*j])
 				t := c.cost[o]
 				if t == search.Unreached {
 					continue
@@ -104,7 +99,7 @@ func (q *Query) sweep(c *cone, seeds []uint32) {
 				route = q.through(c.route[from], c.list[4*edge+2], c.backward)
 			}
 		}
-		if r := q.via.onRoute[u]; r >= 0 {
+		if r := q.via.onRoute.get(u); r >= 0 {
 			route = r
 		}
 		c.cost[i], c.edge[i], c.from[i], c.route[i] = cost, edge, from, route
@@ -117,7 +112,7 @@ func (q *Query) sweep(c *cone, seeds []uint32) {
 func (c *cone) order(seeds []uint32) {
 	c.preAt = c.preAt[:0]
 	for _, x := range seeds {
-		if c.at[x] >= 0 {
+		if c.at.get(x) >= 0 {
 			continue // placed already, by an earlier seed's search
 		}
 		c.stack = append(c.stack[:0], c.open(x))
@@ -126,7 +121,7 @@ func (c *cone) order(seeds []uint32) {
 			if f.next < c.first[f.node&^cycleFrame+1] { // the flag is no part of the node
 				t := c.list[4*f.next]
 				f.next++
-				switch a := c.at[t]; {
+				switch a := c.at.get(t); {
 				case a == onStack:
 					f.node |= cycleFrame
 				case a < 0:
@@ -138,7 +133,7 @@ func (c *cone) order(seeds []uint32) {
 			if f.node&cycleFrame != 0 {
 				x |= onCycle
 			}
-			c.at[u] = int32(len(c.nodes))
+			c.at.set(u, int32(len(c.nodes)))
 			c.nodes, c.preAt = append(c.nodes, x), append(c.preAt, f.pre)
 			c.stack = c.stack[:len(c.stack)-1]
 		}
@@ -159,10 +154,10 @@ const cycleFrame = onCycle
 // open starts node u's frame.
 func (c *cone) open(u uint32) coneFrame {
 	f := coneFrame{node: u, next: c.first[u], pre: -1}
-	if a := c.at[u]; a <= settledAt {
+	if a := c.at.get(u); a <= settledAt {
 		f.pre = settledAt - a
 	}
-	c.at[u] = onStack
+	c.at.set(u, onStack)
 	return f
 }
 
@@ -181,7 +176,7 @@ func (q *Query) through(i int32, middle uint32, backward bool) int32 {
 	if middle >= seedMark {
 		return i
 	}
-	if r := q.via.onRoute[middle]; r >= 0 && r != i && (r > i) != backward {
+	if r := q.via.onRoute.get(middle); r >= 0 && r != i && (r > i) != backward {
 		return r
 	}
 	return i

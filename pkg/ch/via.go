@@ -24,7 +24,7 @@ type Via struct {
 // the two cones.
 type viaScratch struct {
 	route   []uint32
-	onRoute []int32 // per node: its index in route, or -1
+	onRoute *nodeMarks // per node: its index in route, or -1 (notSeen)
 	settled [2][]uint32
 	cones   [2]cone
 }
@@ -52,12 +52,10 @@ const fromSearch = ^uint32(0)
 func (q *Query) Vias(sources, targets []search.Seed, route, around []uint32, limit uint32, out []Via) []Via {
 	shift := q.seed(sources, targets)
 	v := q.viaScratch()
-	for _, a := range v.route {
-		v.onRoute[a] = -1
-	}
+	v.onRoute.forget(v.route)
 	v.route = append(v.route[:0], route...)
 	for i, a := range route {
-		v.onRoute[a] = int32(i)
+		v.onRoute.set(a, int32(i))
 	}
 	// A path through u costs f(u) + b(u) − shift with both at least 0.
 	stop := search.Add(limit, shift)
@@ -72,7 +70,7 @@ func (q *Query) Vias(sources, targets []search.Seed, route, around []uint32, lim
 	down, up := &v.cones[0], &v.cones[1]
 	for i, x := range down.nodes {
 		u := x &^ onCycle
-		j := up.at[u]
+		j := up.at.get(u)
 		if j < 0 || down.cost[i] == search.Unreached || up.cost[j] == search.Unreached {
 			continue
 		}
@@ -90,19 +88,11 @@ func (q *Query) Vias(sources, targets []search.Seed, route, around []uint32, lim
 func (q *Query) viaScratch() *viaScratch {
 	if q.via == nil {
 		n := q.h.NumNodes()
-		q.via = &viaScratch{onRoute: unseenArray(n)}
-		q.via.cones[0] = cone{first: q.h.DnFirst, list: q.h.Dn, none: -1, at: unseenArray(n)}
-		q.via.cones[1] = cone{first: q.h.UpFirst, list: q.h.Up, backward: true, at: unseenArray(n)}
+		q.via = &viaScratch{onRoute: newNodeMarks(n)}
+		q.via.cones[0] = cone{first: q.h.DnFirst, list: q.h.Dn, none: -1, at: newNodeMarks(n)}
+		q.via.cones[1] = cone{first: q.h.UpFirst, list: q.h.Up, backward: true, at: newNodeMarks(n)}
 	}
 	return q.via
-}
-
-func unseenArray(n int) []int32 {
-	a := make([]int32, n)
-	for i := range a {
-		a[i] = notSeen
-	}
-	return a
 }
 
 // settleBelow runs side s's upward search until its smallest key reaches
@@ -127,12 +117,12 @@ func (q *Query) markSettled(c *cone, s *side, settled []uint32) {
 	c.pre = c.pre[:0]
 	for k, u := range settled {
 		i := c.none
-		if r := q.via.onRoute[u]; r >= 0 {
+		if r := q.via.onRoute.get(u); r >= 0 {
 			i = r
 		} else if l := s.labels.Get(u); l.middle != seedMark {
-			i = q.through(c.pre[settledAt-c.at[l.parent]].route, l.middle, c.backward)
+			i = q.through(c.pre[settledAt-c.at.get(l.parent)].route, l.middle, c.backward)
 		}
-		c.at[u] = settledAt - int32(k)
+		c.at.set(u, settledAt-int32(k))
 		c.pre = append(c.pre, preLabel{cost: s.labels.Get(u).cost, route: i})
 	}
 }
@@ -153,7 +143,7 @@ func (q *Query) ViaPath(v Via, buf []uint32) Result {
 	}
 	buf, r.Source = q.appendIn(buf, chain, u)
 	// The way out: cone edges, then the upward tree.
-	u, i = v.Node, up.at[v.Node]
+	u, i = v.Node, up.at.get(v.Node)
 	for ; up.edge[i] != fromSearch; i = up.from[i] {
 		e := at(up.list, up.edge[i])
 		buf = q.expand(buf, hop{from: u, to: e.other, middle: e.middle, weight: e.weight})
