@@ -215,7 +215,6 @@ type altScratch struct {
 	around  []uint32    // the arcs the via search looks above
 	overlap overlap
 	seen    segMap[int32]
-	cum     []uint64
 	checked []uint64 // hashes of the candidate paths checked in this call
 	best    overlap  // the best route's footprint, held once per call
 }

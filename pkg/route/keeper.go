@@ -39,9 +39,7 @@ func (k *keeper) consider(leg Leg, simple bool) {
 	if !k.shareLittle(fp, simple) {
 		return
 	}
-	ok, cum := k.r.locallyOptimal(k.t, k.e, leg, k.bestCost, k.w.cum)
-	k.w.cum = cum
-	if !ok {
+	if !k.r.locallyOptimal(k.t, leg, k.bestCost) {
 		return
 	}
 	leg.Arcs = slices.Clone(leg.Arcs)
