@@ -78,7 +78,7 @@ func (r *Router) Alternatives(ctx context.Context, best *Route, n int) []*Route 
 	if len(w.prints) < n+2 {
 		w.prints = make([]footprint, n+2)
 	}
-	w.checked = w.checked[:0]
+	w.shareMuch = w.shareMuch[:0]
 	k := keeper{r: r, w: w, best: best, bestCost: bestCost, e: e}
 	k.start()
 	defer k.finish()
@@ -88,8 +88,12 @@ func (r *Router) Alternatives(ctx context.Context, best *Route, n int) []*Route 
 		w.arcs = res.Arcs
 		cost := uint64(v.Cost)
 		arcs, at, ok := r.unloop(res.Arcs, slices.Index(res.Arcs, v.Node), &w.seen)
-		if !ok || w.checkedBefore(arcs) {
+		if !ok {
 			continue
+		}
+		h := pathHash(arcs)
+		if slices.Contains(w.shareMuch, h) {
+			continue // this path shares too much, whichever its via node
 		}
 		if len(arcs) < len(res.Arcs) {
 			if cost, ok = r.pathCost(st, e, arcs); !ok || cost >= uint64(limit) {
@@ -98,7 +102,9 @@ func (r *Router) Alternatives(ctx context.Context, best *Route, n int) []*Route 
 		}
 		leg := r.makeLeg(st, a, b, arcs, uint32(cost))
 		leg.via = at
-		k.consider(leg, true)
+		if k.consider(leg, true) == sharesMuch {
+			w.shareMuch = append(w.shareMuch, h)
+		}
 	}
 	if n >= 2 && len(k.kept) <= n && ctx.Err() == nil {
 		r.penaltyAlternatives(ctx, &k, n, limit)
@@ -178,20 +184,18 @@ func (w *altScratch) rank(bestCost uint32) {
 	})
 }
 
-// checkedBefore reports whether a path of these arcs was checked already
-// in this call, and notes it. Nodes along one detour, or at the tips of
-// spurs off it, lead to one path once unlooped: on Andorra about 40 % of
-// the candidates checked by car repeated one checked before.
-func (w *altScratch) checkedBefore(arcs []uint32) bool {
-	h := uint64(14695981039346656037) // FNV-1a over the arcs
+// pathHash identifies a path by its arcs (FNV-1a). Nodes along one detour,
+// or at the tips of spurs off it, lead to one path once unlooped: on
+// Andorra about 40 % of the candidates checked by car repeated one checked
+// before. Whether a path shares too much does not depend on its via node,
+// so such a path is not measured twice; the T-test, which looks around the
+// via node, is run again.
+func pathHash(arcs []uint32) uint64 {
+	h := uint64(14695981039346656037)
 	for _, a := range arcs {
 		h = (h ^ uint64(a)) * 1099511628211
 	}
-	if slices.Contains(w.checked, h) {
-		return true
-	}
-	w.checked = append(w.checked, h)
-	return false
+	return h
 }
 
 // seedCost is the cost of seed arc in seeds, 0 if it is none of them.
@@ -208,15 +212,15 @@ func seedCost(seeds []search.Seed, arc uint32) uint32 {
 // routers and releases: it holds buffers only, stamped or overwritten per
 // use, so nothing one call leaves behind is visible to the next.
 type altScratch struct {
-	vias    []ch.Via
-	prints  []footprint // the kept routes', then the candidate's
-	arcs    []uint32    // the candidate's
-	cumEnd  []uint64    // time from a to each best route arc's end
-	around  []uint32    // the arcs the via search looks above
-	overlap overlap
-	seen    segMap[int32]
-	checked []uint64 // hashes of the candidate paths checked in this call
-	best    overlap  // the best route's footprint, held once per call
+	vias      []ch.Via
+	prints    []footprint // the kept routes', then the candidate's
+	arcs      []uint32    // the candidate's
+	cumEnd    []uint64    // time from a to each best route arc's end
+	around    []uint32    // the arcs the via search looks above
+	overlap   overlap
+	seen      segMap[int32]
+	shareMuch []uint64 // pathHash of the candidates found to share too much in this call
+	best      overlap  // the best route's footprint, held once per call
 }
 
 var altWork = sync.Pool{New: func() any { return new(altScratch) }}

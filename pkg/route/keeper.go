@@ -29,22 +29,32 @@ func (k *keeper) start() {
 
 func (k *keeper) finish() { k.r.tests.Put(k.t) }
 
+// verdict is what consider made of a candidate.
+type verdict int
+
+const (
+	taken      verdict = iota
+	sharesMuch         // not simple, or shares more than MaxShare with a route kept
+	notLocal           // fails the T-test
+)
+
 // consider keeps leg when it is simple, shares at most MaxShare with every
 // route kept and passes the T-test. simple says that leg is known to be
 // simple (unloop leaves no segment travelled twice).
-func (k *keeper) consider(leg Leg, simple bool) {
+func (k *keeper) consider(leg Leg, simple bool) verdict {
 	a, b := k.best.Snapped[0], k.best.Snapped[1]
 	fp := &k.w.prints[len(k.kept)]
 	k.r.footprintOf(fp, leg, a, b)
 	if !k.shareLittle(fp, simple) {
-		return
+		return sharesMuch
 	}
 	if !k.r.locallyOptimal(k.t, leg, k.bestCost) {
-		return
+		return notLocal
 	}
 	leg.Arcs = slices.Clone(leg.Arcs)
 	k.kept = append(k.kept, &Route{DistanceM: leg.DistanceM, DurationS: leg.DurationS, Legs: []Leg{leg},
 		Shape: k.r.appendShape(nil, a, b, leg), Snapped: k.best.Snapped, st: k.best.st})
+	return taken
 }
 
 // shareLittle reports whether footprint fp is simple and shares at most
