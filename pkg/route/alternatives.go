@@ -117,8 +117,8 @@ func (r *Router) Alternatives(ctx context.Context, best *Route, n int) []*Route 
 // aside: no detour worth showing starts by turning back). The route's own
 // arcs are no seeds: a via node on the route gives the route itself, and
 // the cones above the arcs off it hold the route's arcs that matter
-// anyway; without them the cones are a third smaller and alternatives
-// are found on as many trips (docs/benchmarks-history.md).
+// anyway; without them the cones are a quarter smaller by car and
+// alternatives are found on as many trips (docs/benchmarks-history.md).
 func (w *altScratch) aroundRoute(g *graph.Graph, arcs []uint32) []uint32 {
 	out := w.around[:0]
 	for i, a := range arcs {
