@@ -29,6 +29,9 @@ func classify(pr *pairResult) (cause, detail string) {
 	if w, ok := first(pr.OnlyOurs, func(w wayUse) bool { return w.OSKmh == 0 }); ok {
 		return "mapd drives a way car.lua refuses", fmt.Sprintf("way %d (%.0f m): %s", w.ID, w.Len, w.Tags)
 	}
+	if o.UTurns > s.UTurns {
+		return "mapd turns back at a junction, where car.lua allows no U-turn", fmt.Sprintf("%d U-turn(s)", o.UTurns)
+	}
 	if w, ok := first(pr.OnlyOurs, restrictedInOSRM); ok {
 		return "mapd goes through a way car.lua restricts (destination, private, delivery, customers)", fmt.Sprintf("way %d (%.0f m): %s", w.ID, w.Len, w.Tags)
 	}

@@ -20,6 +20,7 @@ type index struct {
 	pos     map[int64][2]float64 // lon, lat
 	byPos   map[[2]int32]int64   // position rounded to 1e-6 degree -> node id
 	pairWay map[[2]int64]int64   // consecutive nodes (either order) -> way id
+	degree  map[int64]uint16     // node -> highway segments that meet there
 	carNode []int64              // nodes of car-class ways, sorted
 	bbox    [4]float64           // min lon, min lat, max lon, max lat of carNode
 }
@@ -29,7 +30,7 @@ func key6(lon, lat float64) [2]int32 {
 }
 
 func loadIndex(ctx context.Context, path string) (*index, error) {
-	ix := &index{ways: map[int64]*osm.Way{}, pos: map[int64][2]float64{}, byPos: map[[2]int32]int64{}, pairWay: map[[2]int64]int64{}}
+	ix := &index{ways: map[int64]*osm.Way{}, pos: map[int64][2]float64{}, byPos: map[[2]int32]int64{}, pairWay: map[[2]int64]int64{}, degree: map[int64]uint16{}}
 	car := map[int64]struct{}{}
 	err := osm.Scan(ctx, path, osm.Handlers{Way: func(w *osm.Way) error {
 		if w.Tags["highway"] == "" || len(w.NodeIDs) < 2 {
@@ -41,6 +42,8 @@ func loadIndex(ctx context.Context, path string) (*index, error) {
 			if i > 0 {
 				a, b := w.NodeIDs[i-1], id
 				ix.pairWay[[2]int64{min(a, b), max(a, b)}] = w.ID
+				ix.degree[a]++
+				ix.degree[b]++
 			}
 		}
 		if slices.Contains(carClasses, w.Tags["highway"]) && w.Tags["access"] != "private" && w.Tags["access"] != "no" {
@@ -102,6 +105,18 @@ func (ix *index) waysOf(nodes []int64, sp speeds) []wayUse {
 		out = append(out, wayUse{ID: wid, Len: d, Tags: summary(w.Tags), OurKmh: sp.ours(w.Tags, fwd), OSKmh: osrmSpeed(w.Tags, fwd)})
 	}
 	return out
+}
+
+// uTurns counts where a node sequence turns straight back (a, b, a) at a node where more than one segment
+// meets: the U-turns car.lua's intersection analysis does not allow (it allows them at dead ends).
+func (ix *index) uTurns(nodes []int64) int {
+	n := 0
+	for i := 2; i < len(nodes); i++ {
+		if nodes[i] == nodes[i-2] && ix.degree[nodes[i-1]] > 1 {
+			n++
+		}
+	}
+	return n
 }
 
 // nodesOfGeometry maps a decoded polyline6 geometry back to node ids; points that are no node (the snapped

@@ -126,8 +126,9 @@ func compare(ix *index, sp speeds, i int, a, b [2]float64, ours, osrm *routeResu
 		pr.Cause = "routed by mapd only"
 		return pr
 	}
-	ours.Ways = ix.waysOf(ix.nodesOfGeometry(ours.geometry), sp)
-	osrm.Ways = ix.waysOf(osrm.nodes, sp)
+	ourNodes := ix.nodesOfGeometry(ours.geometry)
+	ours.Ways, ours.UTurns = ix.waysOf(ourNodes, sp), ix.uTurns(ourNodes)
+	osrm.Ways, osrm.UTurns = ix.waysOf(osrm.nodes, sp), ix.uTurns(osrm.nodes)
 	pr.DistR = ours.Distance / math.Max(osrm.Distance, 1)
 	pr.DurR = ours.Duration / math.Max(osrm.Duration, 1)
 	pr.OnlyOurs, pr.OnlyOSRM = diffWays(ours.Ways, osrm.Ways)

@@ -19,6 +19,7 @@ type routeResult struct {
 	SnapFrom [2]float64 `json:"snap_from"`
 	SnapTo   [2]float64 `json:"snap_to"`
 	Ways     []wayUse   `json:"ways"`
+	UTurns   int        `json:"u_turns"` // turning back at a node that is not a dead end
 	geometry [][2]float64
 	nodes    []int64
 }
