@@ -101,7 +101,7 @@ func (ix *index) waysOf(nodes []int64, sp speeds) []wayUse {
 			continue
 		}
 		w := ix.ways[wid]
-		fwd := slices.Index(w.NodeIDs, a) < slices.Index(w.NodeIDs, b)
+		fwd := alongWay(w.NodeIDs, a, b)
 		out = append(out, wayUse{ID: wid, Len: d, Tags: summary(w.Tags), OurKmh: sp.ours(w.Tags, fwd), OSKmh: osrmSpeed(w.Tags, fwd)})
 	}
 	return out
@@ -117,6 +117,17 @@ func (ix *index) uTurns(nodes []int64) int {
 		}
 	}
 	return n
+}
+
+// alongWay reports whether the step a -> b follows the way's node order (a closed way, a roundabout, has its
+// first node twice: the step is looked for, not the nodes' first positions).
+func alongWay(nodes []int64, a, b int64) bool {
+	for i := 1; i < len(nodes); i++ {
+		if nodes[i-1] == a && nodes[i] == b {
+			return true
+		}
+	}
+	return false
 }
 
 // nodesOfGeometry maps a decoded polyline6 geometry back to node ids; points that are no node (the snapped
