@@ -139,14 +139,14 @@ func (c *contractor) findShortcuts(v uint32) int {
 	c.shortcuts, c.sources = c.shortcuts[:0], c.sources[:0]
 	for _, in := range c.in[v] {
 		u := in.other
-		var limit uint32
+		limit, through := uint32(0), false
 		for _, out := range c.out[v] {
 			if out.other != u {
-				limit = max(limit, in.weight+out.weight)
+				limit, through = max(limit, in.weight+out.weight), true
 			}
 		}
-		if limit == 0 {
-			continue
+		if !through {
+			continue // a limit of 0 says nothing: zero-weight edges exist
 		}
 		c.witness.run(c, u, v, limit, c.out[v])
 		for _, out := range c.out[v] {
