@@ -2,8 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"os"
+	"runtime/pprof"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -15,6 +17,7 @@ import (
 
 func newBuildCmd(log *slog.Logger) *cobra.Command {
 	var o compile.Options
+	var cpuProfile string
 	cmd := &cobra.Command{
 		Use:   "build",
 		Short: "Compile an OSM extract into a new release directory OUT/DATA_VERSION",
@@ -30,7 +33,12 @@ when complete; it refuses to overwrite an existing release.`,
 			} else {
 				o.Progress = &compile.LogProgress{Log: log, Interval: 5 * time.Second}
 			}
+			stop, err := startCPUProfile(cpuProfile)
+			if err != nil {
+				return err
+			}
 			m, dir, err := compile.Build(cmd.Context(), o)
+			stop()
 			if err != nil {
 				return err
 			}
@@ -52,8 +60,26 @@ when complete; it refuses to overwrite an existing release.`,
 	f.StringVar(&o.DataVersion, "data-version", "", "release name, 1-32 of [A-Za-z0-9._-] (default: today's date, UTC)")
 	f.StringVar(&o.Out, "out", "releases", "directory that holds releases")
 	f.StringVar(&o.TimeZone, "timezone", "Europe/Andorra", "the country's IANA time zone, in which conditional restrictions' times are read")
+	f.StringVar(&cpuProfile, "cpuprofile", "", "write a pprof CPU profile of the build to this file")
 	cmd.MarkFlagRequired("osm")
 	return cmd
+}
+
+// startCPUProfile starts a CPU profile into path, if not empty, and
+// returns what stops it.
+func startCPUProfile(path string) (stop func(), err error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("mapc build: --cpuprofile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("mapc build: --cpuprofile %s: %w", path, err)
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
 
 // barProgress draws a spinner with a count on a terminal.
