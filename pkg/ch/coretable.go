@@ -25,7 +25,8 @@ import (
 // a core node b, and up from the target's side to b, because no upward
 // edge leaves the core; so a cell is the best of its buckets (paths below
 // the core) and of f(a) + D(a, b) + g(b) over the core nodes a and b its
-// two searches reach.
+// two searches reach. Point-to-point queries do the same (Query.meet), and
+// unpack the path across the core from the table's via entries.
 
 // maxCoreNodes bounds the cores searches cross by a distance table: its
 // memory is 16 bytes per pair (1.5 MiB for the 3M country's 312 car core
