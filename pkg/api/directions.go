@@ -1,11 +1,11 @@
 package api
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"slices"
 
-	"github.com/mapsco/maps/pkg/polyline"
 	"github.com/mapsco/maps/pkg/route"
 )
 
@@ -90,9 +90,7 @@ func appendRoute(dst []byte, rc *runContext, req DirectionsRequest, id int, rt *
 	dst = appendKey(dst, "summary", true)
 	dst = appendTotals(dst, rt.DistanceM, rt.DurationS)
 	dst = appendKey(dst, "geometry", true)
-	// A polyline6 point takes 2 to 8 bytes: grow once rather than by doubling.
-	dst = slices.Grow(dst, 6*len(rt.Shape)+256)
-	dst = appendGeometry(dst, req.GeometryFormat, rt.Shape)
+	dst = appendGeometry(dst, req.GeometryFormat, rt)
 	dst = appendKey(dst, "legs", true)
 	dst = append(dst, '[')
 	for i, leg := range rt.Legs {
@@ -136,24 +134,43 @@ func appendTotals(dst []byte, distanceM, durationS float64) []byte {
 	return append(dst, '}')
 }
 
-// appendGeometry writes the shape as an encoded polyline6 string or as a
-// serialised GeoJSON LineString (spec behaviour rule 3).
-func appendGeometry(dst []byte, format string, pts []route.Point) []byte {
+// appendGeometry writes the route's shape as an encoded polyline6 string
+// or as a serialised GeoJSON LineString (spec behaviour rule 3). The
+// polyline is encoded as the route is walked, with no slice of points.
+func appendGeometry(dst []byte, format string, rt *route.Route) []byte {
 	if format == GeometryGeoJSON {
-		return appendString(dst, string(appendLineString(nil, pts)))
+		return appendString(dst, string(appendLineString(nil, rt.Shape())))
 	}
+	// A polyline6 point takes 2 to 8 bytes: grow once rather than by doubling.
+	dst = slices.Grow(dst, 6*rt.MaxPoints()+256)
 	dst = append(dst, '"')
 	start := len(dst)
-	dst = polyline.Append(dst, pts, 6)
-	// Polyline characters are ASCII 63-126; of those only the backslash
-	// needs escaping in JSON.
-	for i := start; i < len(dst); i++ {
-		if dst[i] == '\\' {
-			dst = append(dst[:i+1], dst[i:]...)
-			i++
-		}
-	}
+	dst = rt.AppendPolyline(dst, 6)
+	dst = escapeBackslashes(dst, start)
 	return append(dst, '"')
+}
+
+// escapeBackslashes doubles every backslash in dst[start:]: polyline
+// characters are ASCII 63-126, and of those only the backslash needs
+// escaping in JSON. It moves each run between backslashes once, from the
+// end (escaping in place, one backslash at a time, moved the rest of the
+// string each time).
+func escapeBackslashes(dst []byte, start int) []byte {
+	n := bytes.Count(dst[start:], []byte{'\\'})
+	if n == 0 {
+		return dst
+	}
+	end := len(dst)
+	dst = slices.Grow(dst, n)[:end+n]
+	// dst[start:r] is still to be moved, to end at w: w−r is n, the
+	// backslashes left in it.
+	for r, w := end, end+n; n > 0; n-- {
+		i := start + bytes.LastIndexByte(dst[start:r], '\\')
+		w -= copy(dst[w-(r-i-1):w], dst[i+1:r])
+		dst[w-1], dst[w-2] = '\\', '\\'
+		w, r = w-2, i
+	}
+	return dst
 }
 
 // appendLineString writes a GeoJSON LineString.

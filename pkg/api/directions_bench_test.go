@@ -23,7 +23,7 @@ type directionsBench struct {
 	s   *Server
 }
 
-func newDirectionsBench(b *testing.B) *directionsBench {
+func newDirectionsBench(b testing.TB) *directionsBench {
 	rel, err := serving.Open(compiletest.Andorra(b))
 	if err != nil {
 		b.Fatal(err)
@@ -92,7 +92,7 @@ func BenchmarkDirectionsHandler(b *testing.B) {
 
 // handle posts body to path through the handler in ctx, reused, and
 // fails the benchmark unless the answer is a 200.
-func (d *directionsBench) handle(b *testing.B, ctx *fasthttp.RequestCtx, path string, body []byte) {
+func (d *directionsBench) handle(b testing.TB, ctx *fasthttp.RequestCtx, path string, body []byte) {
 	ctx.Request.Reset()
 	ctx.Response.Reset()
 	ctx.Request.Header.SetMethod("POST")
@@ -147,5 +147,31 @@ func BenchmarkDirectionsHTTP(b *testing.B) {
 				}
 			})
 		})
+	}
+}
+
+// BenchmarkSynthDirectionsHandler is BenchmarkDirectionsHandler's car row,
+// without alternatives, on the ~3M-node synthetic country (issue 25 item
+// 3): random pairs anywhere in the country, so routes run hundreds of
+// kilometres and the answer's geometry, not the search, is most of it:
+//
+//	MAPS_SYNTH_RELEASE=DIR go test -run X -bench SynthDirectionsHandler -count 6 ./pkg/api
+func BenchmarkSynthDirectionsHandler(b *testing.B) {
+	rel := compiletest.OpenSynth(b)
+	s, err := New(Config{Releases: serving.NewHolder(rel)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	d := &directionsBench{rel: rel, s: s}
+	bodies := d.bodies(0)
+	var ctx fasthttp.RequestCtx
+	for _, body := range bodies { // fault the release's pages in, as a warm server has
+		d.handle(b, &ctx, "/v1/directions", body)
+	}
+	i := 0
+	defer benchcpu.Report(b)()
+	for b.Loop() {
+		d.handle(b, &ctx, "/v1/directions", bodies[i%len(bodies)])
+		i++
 	}
 }

@@ -19,16 +19,17 @@ import (
 // other ends), then a sweep labels it.
 //
 // Its memory is kept small, as a sweep's speed is its memory's (a cone has
-// about a thousand nodes for a route across Andorra): one int32 per
-// hierarchy node, set back by reset, and a few per cone node.
+// about a thousand nodes for a route across Andorra): one int32 per node
+// marked (nodeMarks), set back by reset, and a few per cone node.
 type cone struct {
 	first, list []uint32 // the hierarchy's DnFirst and Dn, or UpFirst and Up
 	backward    bool     // the up cone, towards the targets
 	none        int32    // the route index of a path that never met the route
 	// at is, per node, its position once placed, onStack while open,
 	// settledAt−k when the upward search settled it (its label is pre[k]),
-	// notSeen otherwise; reset puts notSeen back.
-	at    []int32
+	// notSeen otherwise; Vias puts notSeen back.
+	at    *nodeMarks // field mark
+	mark  int
 	pre   []preLabel
 	preAt []int32 // by position: the node's index in pre, or -1
 	stack []coneFrame
@@ -53,18 +54,6 @@ type preLabel struct {
 	route int32
 }
 
-// reset forgets the last sweep: its nodes and the nodes its upward search
-// settled get notSeen again.
-func (c *cone) reset(settled []uint32) {
-	for _, x := range c.nodes {
-		c.at[x&^onCycle] = notSeen
-	}
-	for _, u := range settled {
-		c.at[u] = notSeen
-	}
-	c.nodes = c.nodes[:0]
-}
-
 // sweep labels the cone above seeds in two passes: a depth-first search
 // lays the cone out in post-order, every node after the nodes its edges
 // come from, then a linear sweep gives each node the best of its upward
@@ -85,7 +74,7 @@ func (q *Query) sweep(c *cone, seeds []uint32) {
 		}
 		if x&onCycle == 0 {
 			for j := c.first[u]; j < c.first[u+1]; j++ {
-				o := c.at[c.list[4*j]]
+				o := c.at.get(c.list[4*j], c.mark)
 				t := c.cost[o]
 				if t == search.Unreached {
 					continue
@@ -104,7 +93,7 @@ func (q *Query) sweep(c *cone, seeds []uint32) {
 				route = q.through(c.route[from], c.list[4*edge+2], c.backward)
 			}
 		}
-		if r := q.via.onRoute[u]; r >= 0 {
+		if r := q.via.marks.get(u, markRoute); r >= 0 {
 			route = r
 		}
 		c.cost[i], c.edge[i], c.from[i], c.route[i] = cost, edge, from, route
@@ -117,7 +106,7 @@ func (q *Query) sweep(c *cone, seeds []uint32) {
 func (c *cone) order(seeds []uint32) {
 	c.preAt = c.preAt[:0]
 	for _, x := range seeds {
-		if c.at[x] >= 0 {
+		if c.at.get(x, c.mark) >= 0 {
 			continue // placed already, by an earlier seed's search
 		}
 		c.stack = append(c.stack[:0], c.open(x))
@@ -126,7 +115,7 @@ func (c *cone) order(seeds []uint32) {
 			if f.next < c.first[f.node&^cycleFrame+1] { // the flag is no part of the node
 				t := c.list[4*f.next]
 				f.next++
-				switch a := c.at[t]; {
+				switch a := c.at.get(t, c.mark); {
 				case a == onStack:
 					f.node |= cycleFrame
 				case a < 0:
@@ -138,7 +127,7 @@ func (c *cone) order(seeds []uint32) {
 			if f.node&cycleFrame != 0 {
 				x |= onCycle
 			}
-			c.at[u] = int32(len(c.nodes))
+			c.at.set(u, c.mark, int32(len(c.nodes)))
 			c.nodes, c.preAt = append(c.nodes, x), append(c.preAt, f.pre)
 			c.stack = c.stack[:len(c.stack)-1]
 		}
@@ -159,10 +148,10 @@ const cycleFrame = onCycle
 // open starts node u's frame.
 func (c *cone) open(u uint32) coneFrame {
 	f := coneFrame{node: u, next: c.first[u], pre: -1}
-	if a := c.at[u]; a <= settledAt {
+	if a := c.at.get(u, c.mark); a <= settledAt {
 		f.pre = settledAt - a
 	}
-	c.at[u] = onStack
+	c.at.set(u, c.mark, onStack)
 	return f
 }
 
@@ -181,7 +170,7 @@ func (q *Query) through(i int32, middle uint32, backward bool) int32 {
 	if middle >= seedMark {
 		return i
 	}
-	if r := q.via.onRoute[middle]; r >= 0 && r != i && (r > i) != backward {
+	if r := q.via.marks.get(middle, markRoute); r >= 0 && r != i && (r > i) != backward {
 		return r
 	}
 	return i

@@ -24,7 +24,7 @@ type Via struct {
 // the two cones.
 type viaScratch struct {
 	route   []uint32
-	onRoute []int32 // per node: its index in route, or -1
+	marks   *nodeMarks // the cones' positions and the route's indexes
 	settled [2][]uint32
 	cones   [2]cone
 }
@@ -35,7 +35,7 @@ const fromSearch = ^uint32(0)
 // source seed to a target seed (its arcs, as Shortest returns them), by
 // the via-node method with exact distances, as X-BDV does on the whole
 // graph (Abraham et al. 2010), restricted to the hierarchy above the nodes
-// around (typically the route's arcs and their neighbours): both upward
+// around (typically the arcs one turn off the route): both upward
 // searches run to limit, then PHAST's downward sweep over the cone above
 // around in each direction (see cone) gives each of its nodes its exact
 // cost from the sources and to the targets, and each node of both cones
@@ -52,19 +52,17 @@ const fromSearch = ^uint32(0)
 func (q *Query) Vias(sources, targets []search.Seed, route, around []uint32, limit uint32, out []Via) []Via {
 	shift := q.seed(sources, targets)
 	v := q.viaScratch()
-	for _, a := range v.route {
-		v.onRoute[a] = -1
-	}
+	v.marks.forget(v.route, v.cones[0].nodes, v.settled[0], v.cones[1].nodes, v.settled[1])
 	v.route = append(v.route[:0], route...)
 	for i, a := range route {
-		v.onRoute[a] = int32(i)
+		v.marks.set(a, markRoute, int32(i))
 	}
 	// A path through u costs f(u) + b(u) − shift with both at least 0.
 	stop := search.Add(limit, shift)
 	v.cones[1].none = int32(len(route))
 	for d, s := range [2]*side{&q.fwd, &q.bwd} {
 		c := &v.cones[d]
-		c.reset(v.settled[d])
+		c.nodes = c.nodes[:0]
 		v.settled[d] = q.settleBelow(s, stop, v.settled[d][:0])
 		q.markSettled(c, s, v.settled[d])
 		q.sweep(c, around)
@@ -72,7 +70,7 @@ func (q *Query) Vias(sources, targets []search.Seed, route, around []uint32, lim
 	down, up := &v.cones[0], &v.cones[1]
 	for i, x := range down.nodes {
 		u := x &^ onCycle
-		j := up.at[u]
+		j := up.at.get(u, markUp)
 		if j < 0 || down.cost[i] == search.Unreached || up.cost[j] == search.Unreached {
 			continue
 		}
@@ -89,20 +87,19 @@ func (q *Query) Vias(sources, targets []search.Seed, route, around []uint32, lim
 // viaScratch returns the query's Vias memory, allocated on first use.
 func (q *Query) viaScratch() *viaScratch {
 	if q.via == nil {
-		n := q.h.NumNodes()
-		q.via = &viaScratch{onRoute: unseenArray(n)}
-		q.via.cones[0] = cone{first: q.h.DnFirst, list: q.h.Dn, none: -1, at: unseenArray(n)}
-		q.via.cones[1] = cone{first: q.h.UpFirst, list: q.h.Up, backward: true, at: unseenArray(n)}
+		q.via = newViaScratch(q.h, q.h.NumNodes() <= denseMarks)
 	}
 	return q.via
 }
 
-func unseenArray(n int) []int32 {
-	a := make([]int32, n)
-	for i := range a {
-		a[i] = notSeen
-	}
-	return a
+// newViaScratch returns Vias memory for h, its marks an array by node when
+// dense (see nodeMarks).
+func newViaScratch(h *Hierarchy, dense bool) *viaScratch {
+	m := newNodeMarks(h.NumNodes(), dense)
+	v := &viaScratch{marks: m}
+	v.cones[0] = cone{first: h.DnFirst, list: h.Dn, none: -1, at: m, mark: markDown}
+	v.cones[1] = cone{first: h.UpFirst, list: h.Up, backward: true, at: m, mark: markUp}
+	return v
 }
 
 // settleBelow runs side s's upward search until its smallest key reaches
@@ -127,12 +124,12 @@ func (q *Query) markSettled(c *cone, s *side, settled []uint32) {
 	c.pre = c.pre[:0]
 	for k, u := range settled {
 		i := c.none
-		if r := q.via.onRoute[u]; r >= 0 {
+		if r := q.via.marks.get(u, markRoute); r >= 0 {
 			i = r
 		} else if l := s.labels.Get(u); l.middle != seedMark {
-			i = q.through(c.pre[settledAt-c.at[l.parent]].route, l.middle, c.backward)
+			i = q.through(c.pre[settledAt-c.at.get(l.parent, c.mark)].route, l.middle, c.backward)
 		}
-		c.at[u] = settledAt - int32(k)
+		c.at.set(u, c.mark, settledAt-int32(k))
 		c.pre = append(c.pre, preLabel{cost: s.labels.Get(u).cost, route: i})
 	}
 }
@@ -153,7 +150,7 @@ func (q *Query) ViaPath(v Via, buf []uint32) Result {
 	}
 	buf, r.Source = q.appendIn(buf, chain, u)
 	// The way out: cone edges, then the upward tree.
-	u, i = v.Node, up.at[v.Node]
+	u, i = v.Node, up.at.get(v.Node, markUp)
 	for ; up.edge[i] != fromSearch; i = up.from[i] {
 		e := at(up.list, up.edge[i])
 		buf = q.expand(buf, hop{from: u, to: e.other, middle: e.middle, weight: e.weight})

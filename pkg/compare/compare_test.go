@@ -189,7 +189,7 @@ func (s testSide) touches(t *testing.T, c PairChange, nodes map[[2]int32]bool, d
 	if err != nil {
 		return false
 	}
-	for _, p := range rt.Shape {
+	for _, p := range rt.Shape() {
 		if nodes[[2]int32{geo.Fixed(p[0]), geo.Fixed(p[1])}] {
 			return true
 		}

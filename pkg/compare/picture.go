@@ -87,7 +87,7 @@ func shape(ctx context.Context, r *route.Router, st *graph.State, c PairChange) 
 		}
 		return nil, nil // no route: the table says why
 	}
-	return rt.Shape, nil
+	return rt.Shape(), nil
 }
 
 // view maps degrees to pixels, north up, with a local equirectangular

@@ -8,8 +8,9 @@
 // path. Each signed integer is zigzag-encoded (sign in the low bit) and written in 5-bit groups, least significant
 // first, as bytes 63..126: 0x20 is added to every group but the last.
 //
-// The functions hold no state and are safe for concurrent use. Append never allocates when dst has room; Decode
-// returns a fresh slice owned by the caller and never panics, whatever its input.
+// The functions hold no state and are safe for concurrent use; an Encoder is one line's state, for one goroutine.
+// Append never allocates when dst has room; Decode returns a fresh slice owned by the caller and never panics,
+// whatever its input.
 package polyline
 
 import (
@@ -26,17 +27,41 @@ const MaxPrecision = 10
 // Coordinates must be finite and within ±2^53/10^precision (any WGS84 coordinate is); others encode to
 // meaningless values. Append panics when precision is outside 0..MaxPrecision: that is a programming error.
 func Append(dst []byte, pts [][2]float64, precision int) []byte {
+	e := NewEncoder(precision)
+	for _, p := range pts {
+		dst = e.Append(dst, p)
+	}
+	return dst
+}
+
+// Encoder encodes a line one point at a time, for callers that walk a shape rather than hold it: the bytes it
+// appends, point after point, are Append's for the whole line. The zero Encoder is not ready: use NewEncoder.
+type Encoder struct {
+	factor           float64
+	prevLat, prevLon int64
+}
+
+// NewEncoder starts a line at the given precision; it panics when precision is outside 0..MaxPrecision.
+func NewEncoder(precision int) Encoder {
 	factor := scale(precision)
 	if factor == 0 {
 		panic(fmt.Sprintf("polyline: precision %d outside 0..%d", precision, MaxPrecision))
 	}
-	var prevLat, prevLon int64
-	for _, p := range pts {
-		lat, lon := round(p[1], factor), round(p[0], factor)
-		dst = appendValue(dst, lat-prevLat)
-		dst = appendValue(dst, lon-prevLon)
-		prevLat, prevLon = lat, lon
-	}
+	return Encoder{factor: factor}
+}
+
+// Append appends the encoding of the line's next point p ([lon, lat]) to dst.
+func (e *Encoder) Append(dst []byte, p [2]float64) []byte {
+	return e.AppendScaled(dst, round(p[1], e.factor), round(p[0], e.factor))
+}
+
+// AppendScaled appends the line's next point given as Append would make it of [lon, lat]: lat and lon times
+// 10^precision, rounded half away from zero. A caller that holds fixed-point coordinates can so skip the float
+// arithmetic.
+func (e *Encoder) AppendScaled(dst []byte, lat, lon int64) []byte {
+	dst = appendValue(dst, lat-e.prevLat)
+	dst = appendValue(dst, lon-e.prevLon)
+	e.prevLat, e.prevLon = lat, lon
 	return dst
 }
 

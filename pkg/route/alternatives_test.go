@@ -70,7 +70,7 @@ func checkAlternatives(t *testing.T, profile string, pts []route.Point, r *route
 		if stretch < 1-1e-9 || stretch > route.MaxStretch+1e-6 {
 			t.Fatalf("%s %v: alternative %d takes %.3f s, %.3f times the best route's", profile, pts, i+1, alt.DurationS, stretch)
 		}
-		if len(alt.Shape) < 2 || len(alt.Legs) != 1 || alt.DistanceM <= 0 {
+		if len(alt.Shape()) < 2 || len(alt.Legs) != 1 || alt.DistanceM <= 0 {
 			t.Fatalf("%s %v: alternative %d has no shape or leg", profile, pts, i+1)
 		}
 		var sum float64

@@ -53,7 +53,7 @@ func TestTimedTown(t *testing.T) {
 		if !(d8 > d10) || d10 != dSat {
 			t.Fatalf("Tuesday 08:00 %.1f s, 10:00 %.1f s, Saturday 08:00 %.1f s: want only Tuesday 08:00 slower", d8, d10, dSat)
 		}
-		if maxLat(rt10.Shape) > town.Corner(0, 0)[1]+1e-6 || maxLat(rt8.Shape) < town.Corner(1, 0)[1]-1e-6 {
+		if maxLat(rt10.Shape()) > town.Corner(0, 0)[1]+1e-6 || maxLat(rt8.Shape()) < town.Corner(1, 0)[1]-1e-6 {
 			t.Fatalf("10:00 should follow Carrer Major, 08:00 go round by row 1")
 		}
 		// Walking is not motor traffic: the closure does not apply.

@@ -31,7 +31,7 @@ func TestEnvaliraTunnel(t *testing.T) {
 		t.Fatal("the car route does not take the Envalira tunnel")
 	}
 	road := r.Elevation(rel.DEM, rel.Terrain, rt)
-	mountain := elevation.RouteClimb(rel.DEM, rt.Shape, nil) // every piece read from the DEM
+	mountain := elevation.RouteClimb(rel.DEM, rt.Shape(), nil) // every piece read from the DEM
 	t.Logf("road: ascent %.0f m, descent %.0f m, max grade %.3f, %.0f → %.0f m", road.AscentM, road.DescentM, road.MaxGrade, road.StartM, road.EndM)
 	t.Logf("read over the mountain: ascent %.0f m, descent %.0f m, max grade %.3f", mountain.AscentM, mountain.DescentM, mountain.MaxGrade)
 	if top := road.StartM + road.AscentM; top > 2250 {
@@ -152,7 +152,7 @@ func TestClimbBalances(t *testing.T) {
 				continue // islands
 			}
 			c := r.Elevation(rel.DEM, rel.Terrain, rt)
-			first, last := rt.Shape[0], rt.Shape[len(rt.Shape)-1]
+			first, last := rt.Shape()[0], rt.Shape()[len(rt.Shape())-1]
 			h0, ok0 := rel.DEM.At(first[0], first[1])
 			h1, ok1 := rel.DEM.At(last[0], last[1])
 			if !c.Covered || !ok0 || !ok1 {

@@ -10,40 +10,34 @@ import (
 // alternative from LocalWindow of the best route's time before its via arc
 // to as much after it must itself be a shortest path. A path that passes
 // makes no detour a driver would see through (a loop around a block, a
-// side trip up a valley and back). cum is scratch memory, returned grown.
-func (r *Router) locallyOptimal(q *ch.Query, e Ends, leg Leg, bestCost uint32, cum []uint64) (bool, []uint64) {
-	arcs := leg.Arcs
-	cum = cum[:0]
-	for i := range arcs {
-		if i == 0 {
-			var c uint64
-			for _, s := range e.Sources {
-				if s.Node == arcs[0] {
-					c = uint64(s.Cost)
-				}
-			}
-			cum = append(cum, c) // time to each arc's end along the alternative
-			continue
-		}
-		w, ok := turnWeight(r.g, q.State(), arcs[i-1], arcs[i])
-		if !ok {
-			return false, cum
-		}
-		cum = append(cum, cum[i-1]+uint64(w))
-	}
+// side trip up a valley and back). Only the turns inside the window are
+// read.
+func (r *Router) locallyOptimal(q *ch.Query, leg Leg, bestCost uint32) bool {
+	arcs, st := leg.Arcs, q.State()
 	window := uint64(LocalWindow * float64(bestCost))
 	x, y := leg.via, leg.via
-	for x > 0 && cum[leg.via]-cum[x] < window {
+	var before, after uint64 // time from x's end to the via arc's, from its end to y's
+	for x > 0 && before < window {
+		w, ok := turnWeight(r.g, st, arcs[x-1], arcs[x])
+		if !ok {
+			return false
+		}
+		before += uint64(w)
 		x--
 	}
-	for y < len(arcs)-1 && cum[y]-cum[leg.via] < window {
+	for y < len(arcs)-1 && after < window {
+		w, ok := turnWeight(r.g, st, arcs[y], arcs[y+1])
+		if !ok {
+			return false
+		}
+		after += uint64(w)
 		y++
 	}
 	if x == y {
-		return true, cum
+		return true
 	}
 	c, ok := q.Cost([]search.Seed{{Node: arcs[x]}}, []search.Seed{{Node: arcs[y]}})
-	return ok && uint64(c) == cum[y]-cum[x], cum
+	return ok && uint64(c) == before+after
 }
 
 // turnWeight is the weight of the turn a→b under st; ok is false when there

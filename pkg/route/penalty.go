@@ -18,6 +18,19 @@ const (
 	penaltyRounds = 3
 )
 
+// A penalised search settles at most penaltyPerArc arcs per arc of the
+// best route, and never fewer than penaltyMinSettled, before it gives up
+// with the rounds after it. Its ellipse of acceptable detours grows with
+// the square of the route's length: on Andorra no search settles more than
+// 13,000 arcs (150 per route arc at most, 12–25 typically), but across the
+// 3M-node synthetic country a 700 km route's settled 90 per route arc in
+// the median and up to 600, about 100 ms a call, for a second or third
+// alternative on 3 % more trips (docs/benchmarks-history.md).
+const (
+	penaltyPerArc     = 16
+	penaltyMinSettled = 1 << 15
+)
+
 // penaltySearch is the penalty method's search (Bader, Dees, Geisberger and
 // Sanders, "Alternative route graphs in road networks", 2011): the arcs of
 // the routes found so far cost penaltyFactor more per time they were
@@ -105,12 +118,17 @@ func (r *Router) penaltyAlternatives(ctx context.Context, k *keeper, n int, limi
 	defer penaltyWork.Put(s)
 	s.begin(len(r.g.Turns.First) - 1)
 	a, b := k.best.Snapped[0], k.best.Snapped[1]
+	budget := max(penaltyMinSettled, penaltyPerArc*len(k.best.Legs[0].Arcs))
 	for round := 0; round < penaltyRounds && len(k.kept) <= n && ctx.Err() == nil; round++ {
 		for _, kept := range k.kept {
 			s.penalize(kept.Legs[0].Arcs)
 		}
-		if leg, ok := r.penaltyLeg(s, k.best.st, k.e, a, b, limit); ok {
-			k.consider(leg)
+		leg, ok, spent := r.penaltyLeg(s, k.best.st, k.e, a, b, limit, budget)
+		if spent {
+			return // later rounds, dearer still, would search wider
+		}
+		if ok {
+			k.consider(leg, false)
 		}
 	}
 }
@@ -121,8 +139,9 @@ func (r *Router) penaltyAlternatives(ctx context.Context, k *keeper, n int, limi
 var penaltyWork = sync.Pool{New: func() any { return new(penaltySearch) }}
 
 // penaltyLeg finds the fastest path from a to b under the current
-// penalties and returns it with its true cost, when that is within limit.
-func (r *Router) penaltyLeg(s *penaltySearch, st *graph.State, e Ends, a, b snap.Result, limit uint32) (Leg, bool) {
+// penalties and returns it with its true cost, when that is within limit
+// and found settling at most budget arcs (spent is true when it was not).
+func (r *Router) penaltyLeg(s *penaltySearch, st *graph.State, e Ends, a, b snap.Result, limit uint32, budget int) (leg Leg, ok, spent bool) {
 	if !s.potReady {
 		s.pot.reset(r.h, e.Targets)
 		s.potReady = true
@@ -141,24 +160,25 @@ func (r *Router) penaltyLeg(s *penaltySearch, st *graph.State, e Ends, a, b snap
 			s.label(src.Node, s.penalisedTime(src.Node, src.Cost), src.Cost, graph.NoArc, p)
 		}
 	}
-	end, best := r.searchPenalised(s, st, e, maxTarget, bound)
-	if end == graph.NoArc {
-		return Leg{}, false
+	end, best, spent := r.searchPenalised(s, st, e, maxTarget, bound, budget)
+	if end == graph.NoArc || spent {
+		return Leg{}, false, spent
 	}
 	arcs := s.path(end)
 	total := uint64(s.labels.Get(end).real) - uint64(targetCost(e, end))
 	if total > uint64(limit) || best == search.Unreached {
-		return Leg{}, false
+		return Leg{}, false, false
 	}
-	leg := r.makeLeg(st, a, b, arcs, uint32(total))
+	leg = r.makeLeg(st, a, b, arcs, uint32(total))
 	leg.via = len(arcs) / 2
-	return leg, true
+	return leg, true, false
 }
 
 // searchPenalised runs the A* queued by penaltyLeg and returns the target
 // arc of the best path and that path's penalised cost to the target point
-// plus maxTarget (the potentials' shift), or NoArc.
-func (r *Router) searchPenalised(s *penaltySearch, st *graph.State, e Ends, maxTarget uint32, bound uint64) (end, best uint32) {
+// plus maxTarget (the potentials' shift), or NoArc; spent when it gave up
+// after settling budget arcs.
+func (r *Router) searchPenalised(s *penaltySearch, st *graph.State, e Ends, maxTarget uint32, bound uint64, budget int) (end, best uint32, spent bool) {
 	g := r.g
 	end, best = graph.NoArc, search.Unreached
 	for s.heap.Len() > 0 {
@@ -170,6 +190,9 @@ func (r *Router) searchPenalised(s *penaltySearch, st *graph.State, e Ends, maxT
 		c := lu.cost
 		if search.Add(c, lu.pot) != key {
 			continue // superseded
+		}
+		if budget--; budget < 0 {
+			return graph.NoArc, search.Unreached, true
 		}
 		if isTarget(e.Targets, u) {
 			if obj := search.Add(c, maxTarget-targetCost(e, u)); obj < best {
@@ -190,7 +213,7 @@ func (r *Router) searchPenalised(s *penaltySearch, st *graph.State, e Ends, maxT
 			s.label(to, search.Add(search.Add(c, turn), s.penalisedTime(to, w-turn)), uint32(real), u, p)
 		}
 	}
-	return end, best
+	return end, best, false
 }
 
 // path follows parents back from end.

@@ -17,7 +17,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
+	"sync"
 	"time"
 
 	"github.com/mapsco/maps/pkg/ch"
@@ -120,6 +120,7 @@ type Leg struct {
 	Arcs      []uint32 // arcs travelled, the first and last only in part
 	Direct    bool     // along one segment, from point to point
 	via       int      // for an alternative: index in Arcs of its via arc
+	points    int      // at least the points its shape adds (Route.MaxPoints)
 	st        *graph.State
 }
 
@@ -128,12 +129,12 @@ type Route struct {
 	DistanceM float64
 	DurationS float64
 	Legs      []Leg
-	Shape     []Point       // at least two points: a route of no length repeats its one
 	Snapped   []snap.Result // where each waypoint was placed, fallbacks applied
 	// Steps (per leg) and Climb are filled by Directions when asked for.
 	Steps [][]guidance.Step
 	Climb elevation.Climb // Covered is false when not computed or out of the DEM
 	st    *graph.State    // the conditions it was found under
+	g     *graph.Graph    // whose network draws its Shape
 }
 
 // Snap places every waypoint on the graph by the default rule, with no
@@ -198,30 +199,55 @@ func (r *Router) Route(ctx context.Context, pts []Point, st *graph.State) (*Rout
 func (r *Router) Leg(q *ch.Query, a, b snap.Result) (Leg, bool) {
 	st := q.State()
 	e := MakeEnds(r.g, st, a, b)
-	res, ok := q.Shortest(e.Sources, e.Targets, nil)
+	scratch := arcScratch.Get().(*[]uint32)
+	defer arcScratch.Put(scratch)
+	res, ok := q.Shortest(e.Sources, e.Targets, (*scratch)[:0])
+	if ok {
+		*scratch = res.Arcs[:0] // grown to this path: keep it for the next
+	}
 	if e.Direct != search.Unreached && (!ok || e.Direct <= res.Cost) {
-		return Leg{DurationS: float64(e.Direct) / 1000, Direct: true, st: st,
+		begin, end := r.g.Net.Points(a.Seg)
+		return Leg{DurationS: float64(e.Direct) / 1000, Direct: true, st: st, points: int(end-begin) + 2,
 			DistanceM: abs(b.Frac-a.Frac) * float64(r.g.Net.SegLength[a.Seg])}, true
 	}
 	if !ok {
 		return Leg{}, false
 	}
-	arcs := res.Arcs
+	// The leg keeps its arcs in one slice of their size: unpacked into the
+	// pooled buffer, they cost one allocation rather than one per doubling.
+	arcs := make([]uint32, 0, len(res.Arcs)+1)
 	if origin := e.Origin[res.Source]; origin != e.Sources[res.Source].Node {
-		arcs = append([]uint32{origin}, arcs...)
+		arcs = append(arcs, origin)
 	}
+	arcs = append(arcs, res.Arcs...)
 	return r.makeLeg(st, a, b, arcs, res.Cost), true
 }
 
+// arcScratch pools the buffers paths are unpacked into (*[]uint32), each
+// grown to the longest path it has held; it holds no state a caller sees.
+var arcScratch = sync.Pool{New: func() any { return new([]uint32) }}
+
 // makeLeg measures a leg that travels arcs (the first and last in part)
-// from a to b in cost milliseconds.
+// from a to b in cost milliseconds. One pass over the arcs gives both its
+// length and the size of its shape (each arc's segment is a cache miss on
+// a country: reading them twice showed in profiles).
 func (r *Router) makeLeg(st *graph.State, a, b snap.Result, arcs []uint32, cost uint32) Leg {
 	leg := Leg{DurationS: float64(cost) / 1000, Arcs: arcs, st: st}
 	net := r.g.Net
 	leg.DistanceM = r.partLength(a, arcs[0], true) + r.partLength(b, arcs[len(arcs)-1], false)
+	points := 0
 	for _, arc := range arcs[1 : len(arcs)-1] {
-		leg.DistanceM += float64(net.SegLength[r.segOf(arc)])
+		s := r.segOf(arc)
+		leg.DistanceM += float64(net.SegLength[s])
+		begin, end := net.Points(s)
+		points += int(end - begin)
 	}
+	// The end arcs are drawn in part: their points and the two cut points.
+	for _, s := range [2]uint32{a.Seg, b.Seg} {
+		begin, end := net.Points(s)
+		points += int(end-begin) + 2
+	}
+	leg.points = points
 	return leg
 }
 
@@ -239,41 +265,6 @@ func (r *Router) partLength(p snap.Result, arc uint32, first bool) float64 {
 		return p.Frac * length
 	}
 	return (1 - p.Frac) * length
-}
-
-// appendShape adds a leg's shape to the route's.
-func (r *Router) appendShape(pts []Point, a, b snap.Result, leg Leg) []Point {
-	net := r.g.Net
-	if leg.Direct {
-		return AppendPart(pts, net, a.Seg, a.Frac, b.Frac)
-	}
-	pts = slices.Grow(pts, r.shapePoints(leg))
-	first, last := leg.Arcs[0], leg.Arcs[len(leg.Arcs)-1]
-	if _, rev := r.g.ArcSegment(first); rev {
-		pts = AppendPart(pts, net, a.Seg, a.Frac, 0)
-	} else {
-		pts = AppendPart(pts, net, a.Seg, a.Frac, 1)
-	}
-	for _, arc := range leg.Arcs[1 : len(leg.Arcs)-1] {
-		pts = appendSegment(pts, net, r.g.ArcSegRef(arc))
-	}
-	if _, rev := r.g.ArcSegment(last); rev {
-		return AppendPart(pts, net, b.Seg, 1, b.Frac)
-	}
-	return AppendPart(pts, net, b.Seg, 0, b.Frac)
-}
-
-// shapePoints is at most how many points appendShape adds for leg, so that
-// a route's shape is allocated once at its size rather than grown by
-// doubling (which made most of a directions request's garbage).
-func (r *Router) shapePoints(leg Leg) int {
-	n := 0
-	for _, arc := range leg.Arcs {
-		s, _ := r.g.ArcSegment(arc)
-		begin, end := r.g.Net.Points(s)
-		n += int(end-begin) + 1 // +1: a partial segment adds its cut point
-	}
-	return n
 }
 
 func abs(x float64) float64 {

@@ -72,7 +72,7 @@ func usesRef(rel *serving.Release, rt *route.Route, ref string) bool {
 }
 
 func sameSegments(a, b *route.Route) bool {
-	return len(a.Shape) == len(b.Shape) && a.DistanceM == b.DistanceM
+	return len(a.Shape()) == len(b.Shape()) && a.DistanceM == b.DistanceM
 }
 
 // TestOneWayStreet routes between two points of a real one-way street:

@@ -1,10 +1,12 @@
 package route_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/mapsco/maps/pkg/compile/compiletest"
 	"github.com/mapsco/maps/pkg/internal/benchcpu"
+	"github.com/mapsco/maps/pkg/route"
 )
 
 // BenchmarkSynthLeg is the issue's "car route under 0.5 ms of compute on the
@@ -34,4 +36,31 @@ func BenchmarkSynthLeg(b *testing.B) {
 		km += leg.DistanceM / 1000
 	}
 	b.ReportMetric(km/float64(i), "km/route")
+}
+
+// BenchmarkSynthPolyline is the answer's geometry alone on the ~3M-node
+// synthetic country: walking a route found between random car-road points
+// and encoding its shape as polyline6, as a directions answer does.
+//
+//	MAPS_SYNTH_RELEASE=DIR go test -run X -bench SynthPolyline -count 6 ./pkg/route
+func BenchmarkSynthPolyline(b *testing.B) {
+	r := compiletest.OpenSynth(b).Routers["car"]
+	var routes []*route.Route
+	points := 0
+	for _, p := range legPairs(r, 200) {
+		rt, err := r.Route(context.Background(), []route.Point{{p[0].Lon, p[0].Lat}, {p[1].Lon, p[1].Lat}}, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		routes = append(routes, rt)
+		points += len(rt.Shape())
+	}
+	var buf []byte
+	i := 0
+	defer benchcpu.Report(b)()
+	for b.Loop() {
+		buf = routes[i%len(routes)].AppendPolyline(buf[:0], 6)
+		i++
+	}
+	b.ReportMetric(float64(points)/float64(len(routes)), "points/route")
 }

@@ -59,18 +59,13 @@ func (r *Router) RouteThrough(ctx context.Context, placed []snap.Snapped, st *gr
 	}
 }
 
-// assemble totals the legs and draws the route's shape.
+// assemble totals the legs; the route's shape is drawn from them when
+// asked for (Route.Shape, Route.AppendPolyline).
 func (r *Router) assemble(snapped []snap.Result, legs []Leg, st *graph.State) *Route {
-	rt := &Route{Snapped: snapped, Legs: legs, st: st}
-	for i, leg := range legs {
-		rt.Shape = r.appendShape(rt.Shape, snapped[i], snapped[i+1], leg)
+	rt := &Route{Snapped: snapped, Legs: legs, st: st, g: r.g}
+	for _, leg := range legs {
 		rt.DistanceM += leg.DistanceM
 		rt.DurationS += leg.DurationS
-	}
-	// RFC 7946 wants two positions in a LineString: a route of no length
-	// (two waypoints at one place) is drawn from the place to itself.
-	if len(rt.Shape) == 1 {
-		rt.Shape = append(rt.Shape, rt.Shape[0])
 	}
 	return rt
 }

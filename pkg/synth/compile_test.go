@@ -53,7 +53,7 @@ func TestCompiledCountryRoutesAcrossTiles(t *testing.T) {
 	// latitudes 43.7233 to 43.7519).
 	above0, below2 := geo.Fixed(43.7519)+s.Plan.Tiles[0].DLat, geo.Fixed(43.7233)+s.Plan.Tiles[2].DLat
 	gap := 0
-	for _, p := range r.Shape {
+	for _, p := range r.Shape() {
 		if lat := geo.Fixed(p[1]); lat > above0 && lat < below2 {
 			gap++
 		}

@@ -1,0 +1,44 @@
+package route_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/mapsco/maps/pkg/compile/compiletest"
+	"github.com/mapsco/maps/pkg/internal/benchcpu"
+)
+
+// BenchmarkSynthAlternatives is one Alternatives call, asking for 1 (the
+// default request) and for 3, after the best route between random car-road
+// points anywhere in the ~3M-node synthetic country, so most routes cross
+// it: CPU and memory allocated per call, the share of trips given an
+// alternative and the route's length. It needs a release of `mapc synth
+// --nodes 3000000` in MAPS_SYNTH_RELEASE:
+//
+//	MAPS_SYNTH_RELEASE=DIR go test -run X -bench SynthAlternatives -benchtime 100x ./pkg/route
+func BenchmarkSynthAlternatives(b *testing.B) {
+	r := compiletest.OpenSynth(b).Routers["car"]
+	trips := pairs(b, r, 21, 100, 0)
+	for _, rt := range trips[:10] { // fault the hierarchy's pages in, as a warm server has
+		r.Alternatives(context.Background(), rt, 3)
+	}
+	for _, ask := range []int{1, 3} {
+		b.Run(fmt.Sprintf("n=%d", ask), func(b *testing.B) {
+			var km float64
+			found, i := 0, 0
+			b.ReportAllocs()
+			defer benchcpu.Report(b)()
+			for b.Loop() {
+				rt := trips[i%len(trips)]
+				i++
+				if len(r.Alternatives(context.Background(), rt, ask)) > 0 {
+					found++
+				}
+				km += rt.DistanceM / 1000
+			}
+			b.ReportMetric(km/float64(i), "km/route")
+			b.ReportMetric(100*float64(found)/float64(i), "%found")
+		})
+	}
+}
