@@ -25,14 +25,24 @@ import (
 // a core node b, and up from the target's side to b, because no upward
 // edge leaves the core; so a cell is the best of its buckets (paths below
 // the core) and of f(a) + D(a, b) + g(b) over the core nodes a and b its
-// two searches reach.
+// two searches reach. Point-to-point queries do the same (Query.meet), and
+// unpack the path across the core from the table's via entries.
 
-// maxCoreNodes bounds the cores tables cross by a distance table: its
-// memory is 12 bytes per pair (1.2 MiB for the 3M country's 312 car core
-// nodes, 12 MiB at this bound; a hierarchy keeps up to keptTables)
+// maxCoreNodes bounds the cores searches cross by a distance table: its
+// memory is 16 bytes per pair (1.5 MiB for the 3M country's 312 car core
+// nodes, 16 MiB at this bound; a hierarchy keeps up to keptTables)
 // and its computation one search of the core per node. A larger core is
 // explored by each search as before.
 const maxCoreNodes = 1024
+
+// A coreTable's via entry packs the core index of a path's last core node
+// before its end (10 bits: maxCoreNodes) with the offset, in that node's Up
+// list, of the edge from it (22 bits); noVia where there is none.
+const (
+	viaShift = 22
+	viaMask  = 1<<viaShift - 1
+	noVia    = ^uint32(0)
+)
 
 // core is a hierarchy's set of core nodes, with a rank index (the core
 // nodes before each 64-node word) numbering them 0 to len(nodes)−1.
@@ -40,6 +50,7 @@ type core struct {
 	bits  []uint64
 	rank  []uint32
 	nodes []uint32                  // ascending
+	wide  bool                      // a node's Up list is too long for a via entry
 	last  atomic.Pointer[coreTable] // the table of the last state asked for
 	mu    sync.Mutex
 	kept  []*coreTable // the last keptTables computed, oldest first
@@ -62,6 +73,11 @@ type coreTable struct {
 	k    int
 	cost []uint32
 	dist []int64
+	// via is by source: via[a*k+b] is the last edge of the path from a to b
+	// whose cost is cost[b*k+a] (see viaShift), so that a point-to-point
+	// query unpacks the very path it found, one edge per step, from b back
+	// to a along one row.
+	via []uint32
 	// extra is per core node what the state adds to the weight of an edge
 	// into it from below the core (graph.State.Edge), NoWay if it is
 	// closed; 0 without a state.
@@ -80,6 +96,9 @@ func (h *Hierarchy) SetCore(set []uint64) {
 		for ; b != 0; b &= b - 1 {
 			c.nodes = append(c.nodes, uint32(w)<<6|uint32(bits.TrailingZeros64(b)))
 		}
+	}
+	for _, u := range c.nodes {
+		c.wide = c.wide || h.UpFirst[u+1]-h.UpFirst[u] > viaMask
 	}
 	if len(c.nodes) > 0 {
 		h.core = c
@@ -103,7 +122,7 @@ func (c *core) index(v uint32) uint32 {
 // h has no core, one too large for a table, or st is of another graph.
 func (h *Hierarchy) coreTable(st *graph.State) *coreTable {
 	c := h.core
-	if c == nil || len(c.nodes) > maxCoreNodes || !st.Marks(c.bits) {
+	if c == nil || len(c.nodes) > maxCoreNodes || c.wide || !st.Marks(c.bits) {
 		return nil
 	}
 	if t := c.last.Load(); t != nil && t.st.Same(st) {
@@ -118,7 +137,7 @@ func (h *Hierarchy) coreTable(st *graph.State) *coreTable {
 		}
 	}
 	t := h.crossCore(st)
-	keep := min(keptTables, max(1, keptBytes/(12*t.k*t.k)))
+	keep := min(keptTables, max(1, keptBytes/(16*t.k*t.k)))
 	for len(c.kept) >= keep {
 		c.kept = append(c.kept[:0], c.kept[1:]...)
 	}
@@ -131,6 +150,7 @@ func (h *Hierarchy) coreTable(st *graph.State) *coreTable {
 // a state.
 type coreEdge struct {
 	to, weight uint32
+	via        uint32 // its tail and offset in the tail's Up list (see viaShift)
 	dist       int64
 }
 
@@ -149,12 +169,13 @@ func (h *Hierarchy) crossCore(st *graph.State) *coreTable {
 				w = st.Edge(u, e.other, e.weight, e.middle == NoMiddle)
 			}
 			if w != graph.NoWay && c.in(e.other) {
-				edges = append(edges, coreEdge{to: c.index(e.other), weight: w, dist: int64(e.dist)})
+				via := uint32(a)<<viaShift | (i - h.UpFirst[u])
+				edges = append(edges, coreEdge{to: c.index(e.other), weight: w, via: via, dist: int64(e.dist)})
 			}
 		}
 		first[a+1] = uint32(len(edges))
 	}
-	t := &coreTable{st: st, k: k, cost: make([]uint32, k*k), dist: make([]int64, k*k), extra: make([]uint32, k)}
+	t := &coreTable{st: st, k: k, cost: make([]uint32, k*k), dist: make([]int64, k*k), via: make([]uint32, k*k), extra: make([]uint32, k)}
 	for a, u := range c.nodes {
 		if st != nil {
 			t.extra[a] = st.Edge(graph.NoArc, u, 0, false) // no tail below the core is marked
@@ -166,6 +187,10 @@ func (h *Hierarchy) crossCore(st *graph.State) *coreTable {
 		for i := range cost {
 			cost[i] = search.Unreached
 		}
+		via := t.via[int(a)*k : int(a+1)*k]
+		for i := range via {
+			via[i] = noVia
+		}
 		cost[a], dist[a] = 0, 0
 		heap.Push(0, a)
 		for heap.Len() > 0 {
@@ -175,7 +200,7 @@ func (h *Hierarchy) crossCore(st *graph.State) *coreTable {
 			}
 			for _, e := range edges[first[u]:first[u+1]] {
 				if cv := search.Add(cu, e.weight); cv < cost[e.to] {
-					cost[e.to], dist[e.to] = cv, dist[u]+e.dist
+					cost[e.to], dist[e.to], via[e.to] = cv, dist[u]+e.dist, e.via
 					heap.Push(cv, e.to)
 				}
 			}
@@ -185,6 +210,23 @@ func (h *Hierarchy) crossCore(st *graph.State) *coreTable {
 		}
 	}
 	return t
+}
+
+// path appends to chain the hierarchy edges of the path across the core
+// from core node a to core node b whose cost the table holds, last first
+// (as appendIn takes them), and returns it.
+func (t *coreTable) path(h *Hierarchy, a, b uint32, chain []hop) []hop {
+	c := h.core
+	ia, v := c.index(a), c.index(b)
+	row := t.via[int(ia)*t.k : int(ia+1)*t.k]
+	for v != ia {
+		p := row[v]
+		tail := c.nodes[p>>viaShift]
+		e := at(h.Up, h.UpFirst[tail]+p&viaMask)
+		chain = append(chain, hop{from: tail, to: c.nodes[v], middle: e.middle, weight: e.weight})
+		v = p >> viaShift
+	}
+	return chain
 }
 
 // column fills col with the cost (and dist with the distance) from every

@@ -1,6 +1,8 @@
 package ch
 
 import (
+	"slices"
+
 	"github.com/mapsco/maps/pkg/graph"
 	"github.com/mapsco/maps/pkg/search"
 )
@@ -22,7 +24,10 @@ type side struct {
 	heap   search.Heap
 	list   []uint32 // Up for the forward side, Dn for the backward side
 	first  []uint32
-	up     bool // list is Up: an entry of node u is an edge u→other
+	up     bool     // list is Up: an entry of node u is an edge u→other
+	core   []uint32 // the core nodes it reached, when it stops at the core
+	keys   []uint64 // coreHits'
+	hits   []coreHit
 }
 
 func (s *side) cost(v uint32) uint32 {
@@ -36,6 +41,7 @@ func (s *side) cost(v uint32) uint32 {
 func (s *side) reset() {
 	s.labels.Reset()
 	s.heap.Reset()
+	s.core = s.core[:0]
 }
 
 // Query runs point-to-point searches on one hierarchy; it is reusable but
@@ -123,61 +129,101 @@ type Result struct {
 // time (550 → 364 µs), and on Andorra the same within the noise
 // (docs/benchmarks-history.md, "Stall-on-demand").
 func (q *Query) Shortest(sources, targets []search.Seed, buf []uint32) (Result, bool) {
-	best, meet, bias := q.meet(sources, targets)
-	if best == search.Unreached || best < bias {
+	m := q.meet(sources, targets)
+	if m.best == search.Unreached || m.best < m.shift {
 		return Result{}, false
 	}
-	return q.unpackPath(best-bias, meet, buf), true
+	if m.from != m.to {
+		return q.unpackAcross(m, buf), true
+	}
+	return q.unpackPath(m.best-m.shift, m.from, buf), true
 }
 
 // Cost is Shortest's cost alone, without unpacking the path.
 func (q *Query) Cost(sources, targets []search.Seed) (uint32, bool) {
-	best, _, bias := q.meet(sources, targets)
-	if best == search.Unreached || best < bias {
+	m := q.meet(sources, targets)
+	if m.best == search.Unreached || m.best < m.shift {
 		return 0, false
 	}
-	return best - bias, true
+	return m.best - m.shift, true
 }
 
-// meet runs Shortest's search and returns the best meeting cost (shifted
-// by the targets' bias), the node where it was found and that bias.
-func (q *Query) meet(sources, targets []search.Seed) (best, meet, shift uint32) {
-	shift = q.seed(sources, targets)
-	best, meet = search.Unreached, search.Unreached
+// meeting is where Shortest's two searches meet: at node from (= to), or
+// across the core from core node from to core node to, by table ct.
+type meeting struct {
+	best, shift uint32 // the meeting's cost, shifted by the targets' bias
+	from, to    uint32
+	ct          *coreTable
+}
+
+// meet runs Shortest's search and returns the best meeting.
+//
+// With a core table (see coretable.go), both searches stop at the core, as
+// a table's do: a path that enters the core goes up to a core node a, across
+// to a core node b, and up from the target's side to b, so the best
+// meeting is the best of those below the core and of f(a) + D(a, b) + g(b)
+// over the core nodes a and b the two searches reach. Every search used to
+// explore the whole core (on the 3M synthetic country's car hierarchy 312
+// nodes and about 23,000 edges); now each settles what lies below it.
+// The searches below the core stop as before at the best meeting found
+// there; a core node a reached at f(a) no lower than it cannot improve it
+// (g ≥ 0), and one reached below it was reached from settled nodes only,
+// so at its exact cost.
+func (q *Query) meet(sources, targets []search.Seed) meeting {
+	ct := q.h.coreTable(q.st)
+	m := meeting{best: search.Unreached, from: search.Unreached, to: search.Unreached, ct: ct}
+	m.shift = q.seedAt(sources, targets, ct)
 	for _, s := range sources {
-		if c := search.Add(q.fwd.cost(s.Node), q.bwd.cost(s.Node)); c < best {
-			best, meet = c, s.Node
+		if c := search.Add(q.fwd.cost(s.Node), q.bwd.cost(s.Node)); c < m.best {
+			m.best, m.from, m.to = c, s.Node, s.Node
 		}
 	}
 	for {
 		kf, kb := q.fwd.heap.MinCost(), q.bwd.heap.MinCost()
-		doneF, doneB := kf >= best, kb >= best
+		doneF, doneB := kf >= m.best, kb >= m.best
 		if doneF && doneB {
 			break
 		}
 		if !doneF && (doneB || kf <= kb) {
-			best, meet = q.step(&q.fwd, &q.bwd, best, meet)
+			q.step(&q.fwd, &q.bwd, &m)
 		} else {
-			best, meet = q.step(&q.bwd, &q.fwd, best, meet)
+			q.step(&q.bwd, &q.fwd, &m)
 		}
 	}
-	return best, meet, shift
+	if ct != nil {
+		q.cross(&m)
+	}
+	return m
 }
 
 // seed starts a search: both sides emptied, both queues holding their
 // seeds, targets at shift − cost, where shift, returned, is the largest
 // target cost.
 func (q *Query) seed(sources, targets []search.Seed) (shift uint32) {
+	return q.seedAt(sources, targets, nil)
+}
+
+// seedAt is seed for a search that stops at the core when ct is not nil:
+// seeds on core nodes are labelled but not queued.
+func (q *Query) seedAt(sources, targets []search.Seed, ct *coreTable) (shift uint32) {
 	shift = bias(targets)
 	q.fwd.reset()
 	q.bwd.reset()
 	for i, s := range sources {
-		q.improve(&q.fwd, s.Node, s.Cost, uint32(i), seedMark, 0)
+		q.seedOne(&q.fwd, s.Node, s.Cost, uint32(i), ct)
 	}
 	for i, t := range targets {
-		q.improve(&q.bwd, t.Node, shift-t.Cost, uint32(i), seedMark, 0)
+		q.seedOne(&q.bwd, t.Node, shift-t.Cost, uint32(i), ct)
 	}
 	return shift
+}
+
+func (q *Query) seedOne(s *side, v, c, i uint32, ct *coreTable) {
+	if ct != nil && q.h.core.in(v) {
+		q.reachCore(s, v, c, i, seedMark, 0)
+	} else {
+		q.improve(s, v, c, i, seedMark, 0)
+	}
 }
 
 // improve labels v on side s with cost c, arriving from parent over an edge
@@ -199,16 +245,19 @@ func (q *Query) improve(s *side, v, c, parent, middle, weight uint32) *label {
 
 // step settles the head of side a, records a meeting with side b, and
 // relaxes the head's upward edges.
-func (q *Query) step(a, b *side, best, meet uint32) (uint32, uint32) {
+func (q *Query) step(a, b *side, m *meeting) {
 	c, u := a.heap.Pop()
 	if c != a.labels.Get(u).cost {
-		return best, meet
+		return
 	}
-	if m := search.Add(c, b.cost(u)); m < best {
-		best, meet = m, u
+	if x := search.Add(c, b.cost(u)); x < m.best {
+		m.best, m.from, m.to = x, u, u
 	}
-	q.relax(a, u, c)
-	return best, meet
+	if m.ct != nil {
+		q.relaxBelow(a, u, c, m.ct)
+	} else {
+		q.relax(a, u, c)
+	}
 }
 
 // relax offers u's edges on side a, reached at cost c, to their ends. The
@@ -220,4 +269,98 @@ func (q *Query) relax(a *side, u, c uint32) {
 			q.improve(a, e.other, search.Add(c, w), u, e.middle, e.weight)
 		}
 	}
+}
+
+// relaxBelow is relax for a search that stops at the core of table ct:
+// the core nodes it reaches are labelled, not queued. As in a table's
+// search (see upward), the state changes no edge below the core but those
+// into it, by ct.extra.
+func (q *Query) relaxBelow(a *side, u, c uint32, ct *coreTable) {
+	core := q.h.core
+	for i := a.first[u]; i < a.first[u+1]; i++ {
+		e := at(a.list, i)
+		w := e.weight
+		if !core.in(e.other) {
+			q.improve(a, e.other, search.Add(c, w), u, e.middle, e.weight)
+			continue
+		}
+		if a.up { // the edge enters the core node
+			x := ct.extra[core.index(e.other)]
+			if x == graph.NoWay {
+				continue
+			}
+			w += x
+		}
+		q.reachCore(a, e.other, search.Add(c, w), u, e.middle, e.weight)
+	}
+}
+
+// reachCore is improve for core node v, which is labelled but not queued,
+// and listed in s.core when first reached.
+func (q *Query) reachCore(s *side, v, c, parent, middle, weight uint32) {
+	l := s.labels.Get(v)
+	if l == nil {
+		l, _ = s.labels.Add(v)
+		s.core = append(s.core, v)
+	} else if l.cost <= c {
+		return
+	}
+	*l = label{cost: c, parent: parent, middle: middle, weight: weight}
+}
+
+// cross improves m with the paths across the core of m.ct: the best of
+// f(a) + D(a, b) + g(b) over the core nodes a and b both sides reached.
+// Hits another hit covers through the core are dropped first (see
+// coreTable.prune), and the pairs are tried by ascending f and g so that
+// they stop at the best meeting.
+func (q *Query) cross(m *meeting) {
+	if len(q.fwd.core) == 0 || len(q.bwd.core) == 0 {
+		return
+	}
+	ct := m.ct
+	fh := ct.prune(q.fwd.coreHits(q.h.core, m.best), true)
+	bh := ct.prune(q.bwd.coreHits(q.h.core, m.best), false)
+	for _, b := range bh {
+		row := ct.cost[int(b.index)*ct.k : int(b.index+1)*ct.k]
+		for _, a := range fh {
+			if uint64(a.cost)+uint64(b.cost) >= uint64(m.best) {
+				break
+			}
+			if x := search.Add(search.Add(a.cost, row[a.index]), b.cost); x < m.best {
+				m.best, m.from, m.to = x, q.h.core.nodes[a.index], q.h.core.nodes[b.index]
+			}
+		}
+	}
+}
+
+// coreHits lists the core nodes s reached below cost below, by ascending
+// cost (then core index, so that the order does not depend on the order
+// they were reached in).
+func (s *side) coreHits(c *core, below uint32) []coreHit {
+	keys := s.keys[:0]
+	for _, v := range s.core {
+		if l := s.labels.Get(v); l.cost < below {
+			keys = append(keys, uint64(l.cost)<<32|uint64(c.index(v)))
+		}
+	}
+	slices.Sort(keys)
+	hits := s.hits[:0]
+	for _, k := range keys {
+		hits = append(hits, coreHit{index: uint32(k), cost: uint32(k >> 32)})
+	}
+	s.keys, s.hits = keys, hits
+	return hits
+}
+
+// unpackAcross unpacks a meeting across the core: the forward search's
+// tree up to core node m.from, the core table's path to m.to, and the
+// backward search's tree down from it.
+func (q *Query) unpackAcross(m meeting, buf []uint32) Result {
+	r := Result{Cost: m.best - m.shift}
+	start := len(buf)
+	chain := m.ct.path(q.h, m.from, m.to, q.hops[:0])
+	buf, r.Source = q.appendIn(buf, chain, m.from)
+	buf, r.Target = q.appendOut(buf, m.to)
+	r.Arcs = buf[start:]
+	return r
 }

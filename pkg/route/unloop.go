@@ -1,7 +1,10 @@
 package route
 
 import (
+	"slices"
+
 	"github.com/mapsco/maps/pkg/graph"
+	"github.com/mapsco/maps/pkg/search"
 )
 
 // unloop removes the excursions from a path that come back on themselves,
@@ -48,8 +51,15 @@ func (r *Router) unloop(arcs []uint32, via int, seen *segMap[int32]) (out []uint
 
 // pathCost is the time of a path from a to b along arcs under st, from the
 // source seed cost of its first arc to the target seed cost of its last;
-// ok is false when a turn between two arcs is missing or forbidden now.
+// ok is false when a turn between two arcs is missing or forbidden now, or
+// when the path no longer ends on a target seed's arc: unloop drops a spur
+// that passes the target point and comes back the other way, target arc
+// and all (on a grid town such a path was kept at the cost of its truncated
+// arcs, 14 s faster than the best route).
 func (r *Router) pathCost(st *graph.State, e Ends, arcs []uint32) (uint64, bool) {
+	if !slices.ContainsFunc(e.Targets, func(s search.Seed) bool { return s.Node == arcs[len(arcs)-1] }) {
+		return 0, false
+	}
 	c := uint64(seedCost(e.Sources, arcs[0]))
 	for i := 1; i < len(arcs); i++ {
 		w, ok := turnWeight(r.g, st, arcs[i-1], arcs[i])
