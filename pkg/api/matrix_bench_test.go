@@ -7,7 +7,9 @@ import (
 
 	"github.com/valyala/fasthttp"
 
+	"github.com/mapsco/maps/pkg/compile/compiletest"
 	"github.com/mapsco/maps/pkg/internal/benchcpu"
+	"github.com/mapsco/maps/pkg/serving"
 )
 
 // matrixBody returns a car matrix request from n random car-road points
@@ -49,5 +51,27 @@ func BenchmarkMatrixHandler(b *testing.B) {
 				d.handle(b, &ctx, "/v1/matrix", body)
 			}
 		})
+	}
+}
+
+// BenchmarkSynthMatrixHandler is BenchmarkMatrixHandler's 100×100 car table
+// on the ~3M-node synthetic country (MAPS_SYNTH_RELEASE, as
+// BenchmarkSynthDirectionsHandler): the handler's share of the table's
+// price over HTTP.
+//
+//	MAPS_SYNTH_RELEASE=/work/s3m/releases/s3m go test -run X -bench SynthMatrixHandler -count 6 ./pkg/api
+func BenchmarkSynthMatrixHandler(b *testing.B) {
+	rel := compiletest.OpenSynth(b)
+	s, err := New(Config{Releases: serving.NewHolder(rel)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	d := &directionsBench{rel: rel, s: s}
+	body := d.matrixBody(100)
+	var ctx fasthttp.RequestCtx
+	d.handle(b, &ctx, "/v1/matrix", body) // the first table faults the mapping in
+	defer benchcpu.Report(b)()
+	for b.Loop() {
+		d.handle(b, &ctx, "/v1/matrix", body)
 	}
 }

@@ -64,55 +64,49 @@ func ComputeWith(r *route.Router, q *ch.Query, sources, targets []route.Point, s
 	ends := placeAll(qs, r, q.State(), append(sources[:len(sources):len(sources)], targets...), opts)
 	src, dst := ends[:len(sources)], ends[len(sources):]
 	t := newTable(len(src), len(dst))
-	t.fill(r, q, qs, src, dst, func(i, j int) bool { return src[i].Err == nil && dst[j].Err == nil })
-	fbSrc, fbDst := fallbacks(r.Graph(), q.State(), src), fallbacks(r.Graph(), q.State(), dst)
-	t.fill(r, q, qs, fbSrc, fbDst, func(i, j int) bool {
-		return math.IsNaN(t.Durations[i][j]) && src[i].Err == nil && dst[j].Err == nil && (src[i].HasFallback || dst[j].HasFallback)
-	})
+	t.fill(r, q, qs, src, dst, fallbacks(r.Graph(), q.State(), src), fallbacks(r.Graph(), q.State(), dst))
 	t.Sources, t.Targets = placements(src), placements(dst)
 	return t
 }
 
-// fill computes the cells (i, j) that want selects, from src[i] to dst[j],
-// searching only the rows and columns that hold one.
-func (t *Table) fill(r *route.Router, q *ch.Query, qs []*ch.Query, src, dst []end, want func(i, j int) bool) {
-	var rows, cols []int
-	for i := range src {
-		for j := range dst {
-			if want(i, j) {
-				rows = append(rows, i)
-				break
-			}
-		}
-	}
-	for j := range dst {
-		for _, i := range rows {
-			if want(i, j) {
-				cols = append(cols, j)
-				break
-			}
-		}
-	}
-	if len(rows) == 0 {
+// fill computes every cell between placed points in one table whose rows
+// are the placed sources and then the fallbacks of those that have one
+// (fbSrc[i], as package route falls back), its columns likewise: a cell
+// that no path joins is then read again from the fallbacks' row and column.
+// A point off the main component with a fallback leaves most of its cells
+// unreached, so a second table of the cells left would search from nearly
+// every source and target again; here a fallback costs one more search.
+// A cell does not depend on the table's other rows and columns (see
+// ch.ParallelTable).
+func (t *Table) fill(r *route.Router, q *ch.Query, qs []*ch.Query, src, dst, fbSrc, fbDst []end) {
+	sl, sAt, sFb := lineUp(src, fbSrc)
+	dl, dAt, dFb := lineUp(dst, fbDst)
+	if len(sl) == 0 || len(dl) == 0 {
 		return
 	}
-	se, te := make([]ch.Endpoint, len(rows)), make([]ch.Endpoint, len(cols))
-	for k, i := range rows {
-		se[k] = src[i].Endpoint
+	se, te := make([]ch.Endpoint, len(sl)), make([]ch.Endpoint, len(dl))
+	for a, e := range sl {
+		se[a] = e.Endpoint
 	}
-	for k, j := range cols {
-		te[k] = withDuplicates(r.Graph(), dst[j].Endpoint)
+	for b, e := range dl {
+		te[b] = withDuplicates(r.Graph(), e.Endpoint)
 	}
-	cells := make([]ch.Cell, len(rows)*len(cols))
+	cells := make([]ch.Cell, len(sl)*len(dl))
 	ch.ParallelTable(qs, se, te, cells)
-	for a, i := range rows {
-		for b, j := range cols {
-			if !want(i, j) {
+	cell := func(a, b int) ch.Cell {
+		if sharesArc(se[a], te[b]) {
+			return pointToPoint(r, q, sl[a].Result, dl[b].Result)
+		}
+		return cells[a*len(dl)+b]
+	}
+	for i, a := range sAt {
+		for j, b := range dAt {
+			if a < 0 || b < 0 {
 				continue
 			}
-			c := cells[a*len(cols)+b]
-			if sharesArc(se[a], te[b]) {
-				c = pointToPoint(r, q, src[i].Result, dst[j].Result)
+			c := cell(a, b)
+			if c.Cost == search.Unreached && (src[i].HasFallback || dst[j].HasFallback) {
+				c = cell(sFb[i], dFb[j])
 			}
 			if c.Cost != search.Unreached {
 				t.Durations[i][j] = float64(c.Cost) / 1000
@@ -120,6 +114,27 @@ func (t *Table) fill(r *route.Router, q *ch.Query, qs []*ch.Query, src, dst []en
 			}
 		}
 	}
+}
+
+// lineUp lists the placed ends and then the fallbacks (fbs[i]) of those
+// that have one: at[i] is end i's place in list (-1 if it was not placed),
+// fb[i] its fallback's (at[i] if it has none).
+func lineUp(ends, fbs []end) (list []end, at, fb []int) {
+	at, fb = make([]int, len(ends)), make([]int, len(ends))
+	for i, e := range ends {
+		at[i], fb[i] = -1, -1
+		if e.Err == nil {
+			at[i], fb[i] = len(list), len(list)
+			list = append(list, e)
+		}
+	}
+	for i, e := range ends {
+		if e.Err == nil && e.HasFallback {
+			fb[i] = len(list)
+			list = append(list, fbs[i])
+		}
+	}
+	return list, at, fb
 }
 
 // fallbacks is each point moved to its fallback where it has one, and
