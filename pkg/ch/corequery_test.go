@@ -20,22 +20,8 @@ func TestCoreQueryMatchesDijkstra(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
 	reached, across, pairs := 0, 0, 0
 	for round := range 8 {
-		n := 200 + rng.IntN(400)
-		g := randomTurns(rng, n)
-		share := 10
-		if round%4 == 3 {
-			share = 1 // the whole graph is the core
-		}
-		set := make([]uint64, (n+63)/64)
-		for v := range n {
-			if rng.IntN(share) == 0 {
-				set[v>>6] |= 1 << (v & 63)
-			}
-		}
-		h := contract(t, g, func(v uint32) bool { return set[v>>6]>>(v&63)&1 != 0 })
-		explored := *h
-		h.SetCore(set)
-		q, old := ch.NewQuery(h), ch.NewQuery(&explored)
+		g, n, h, explored := aroundCore(t, rng, round)
+		q, old := ch.NewQuery(h), ch.NewQuery(explored)
 		for range 400 {
 			src, dst := randomSeeds(rng, n), randomSeeds(rng, n)
 			for i := range dst {

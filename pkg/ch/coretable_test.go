@@ -7,6 +7,7 @@ import (
 
 	"github.com/mapsco/maps/pkg/ch"
 	"github.com/mapsco/maps/pkg/compile/compiletest"
+	"github.com/mapsco/maps/pkg/graph"
 	"github.com/mapsco/maps/pkg/search"
 )
 
@@ -18,22 +19,7 @@ func TestCoreTableMatchesDijkstra(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	reached, cells := 0, 0
 	for round := range 8 {
-		n := 200 + rng.IntN(400)
-		g := randomTurns(rng, n)
-		share := 10
-		if round%4 == 3 {
-			share = 1 // the whole graph is the core
-		}
-		set := make([]uint64, (n+63)/64)
-		for v := range n {
-			if rng.IntN(share) == 0 {
-				set[v>>6] |= 1 << (v & 63)
-			}
-		}
-		inCore := func(v uint32) bool { return set[v>>6]>>(v&63)&1 != 0 }
-		h := contract(t, g, inCore)
-		explored := *h // the same hierarchy without its core named
-		h.SetCore(set)
+		g, n, h, explored := aroundCore(t, rng, round)
 		// A target seed's cost is the part of its arc beyond the point,
 		// at most the arc's own time: kept small here, as ch_test's are.
 		ends := func(k int, most uint32) []ch.Endpoint {
@@ -49,7 +35,7 @@ func TestCoreTableMatchesDijkstra(t *testing.T) {
 		}
 		src, dst := ends(23, 2000), ends(31, 50)
 		old := make([]ch.Cell, len(src)*len(dst))
-		ch.NewQuery(&explored).Table(src, dst, old)
+		ch.NewQuery(explored).Table(src, dst, old)
 		for _, workers := range []int{1, 2} {
 			qs := []*ch.Query{ch.NewQuery(h), ch.NewQuery(h)}[:workers]
 			got := make([]ch.Cell, len(src)*len(dst))
@@ -77,6 +63,31 @@ func TestCoreTableMatchesDijkstra(t *testing.T) {
 		t.Fatalf("only %d of %d cells reached: the test proves little", reached, cells)
 	}
 	t.Logf("%d of %d cells reached", reached, cells)
+}
+
+// aroundCore draws a random turn graph of 200–600 nodes and contracts it
+// around a random core: a tenth of the nodes, or all of them every fourth
+// round. It returns the graph, the hierarchy that crosses its core by the
+// core table, and the same hierarchy without its core named, which
+// explores the core as before.
+func aroundCore(t *testing.T, rng *rand.Rand, round int) (g *graph.Graph, n int, h, explored *ch.Hierarchy) {
+	t.Helper()
+	n = 200 + rng.IntN(400)
+	g = randomTurns(rng, n)
+	share := 10
+	if round%4 == 3 {
+		share = 1 // the whole graph is the core
+	}
+	set := make([]uint64, (n+63)/64)
+	for v := range n {
+		if rng.IntN(share) == 0 {
+			set[v>>6] |= 1 << (v & 63)
+		}
+	}
+	h = contract(t, g, func(v uint32) bool { return set[v>>6]>>(v&63)&1 != 0 })
+	without := *h
+	h.SetCore(set)
+	return g, n, h, &without
 }
 
 func sharesNode(a, b []search.Seed) bool {
