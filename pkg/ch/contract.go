@@ -2,6 +2,7 @@ package ch
 
 import (
 	"context"
+	"runtime"
 
 	"github.com/mapsco/maps/pkg/search"
 )
@@ -37,10 +38,17 @@ type contractor struct {
 	done       []bool
 	neighbours []uint32 // contracted neighbours, a priority term
 	level      []uint32 // depth in the hierarchy, a priority term
-	witness    *witnessSearch
-	core       func(v uint32) bool
-	shortcuts  []dynEdge // scratch: shortcuts needed by the node examined
-	sources    []uint32  // scratch: their tails
+	core       []bool   // Input.Core read once: witness searches ask per settled node
+	sim        *simulation
+}
+
+// simulation is what examining a node needs besides the graph: a witness
+// search and the shortcuts found. Each goroutine that examines nodes has
+// its own.
+type simulation struct {
+	witness   *witnessSearch
+	shortcuts []dynEdge // the shortcuts needed by the node examined
+	sources   []uint32  // their tails
 }
 
 // Build contracts g. Node order follows the usual lazy-update heuristic:
@@ -52,10 +60,13 @@ func Build(ctx context.Context, g Input) (*Hierarchy, error) {
 	n := len(g.First) - 1
 	c := newContractor(g)
 	var queue search.Heap
-	for v := range uint32(n) {
-		if !c.isCore(v) {
-			queue.Push(c.priority(v), v)
+	for v, p := range c.initialPriorities(ctx, runtime.GOMAXPROCS(0)) {
+		if !c.isCore(uint32(v)) {
+			queue.Push(p, uint32(v))
 		}
+	}
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
 	}
 	up := make([][]dynEdge, n)
 	dn := make([][]dynEdge, n)
@@ -64,7 +75,7 @@ func Build(ctx context.Context, g Input) (*Hierarchy, error) {
 		if c.done[v] {
 			continue
 		}
-		if p := c.priority(v); queue.Len() > 0 && p > queue.MinCost() {
+		if p := c.priority(c.sim, v); queue.Len() > 0 && p > queue.MinCost() {
 			queue.Push(p, v)
 			continue
 		}
@@ -81,12 +92,18 @@ func Build(ctx context.Context, g Input) (*Hierarchy, error) {
 	return pack(up, dn), nil
 }
 
-func (c *contractor) isCore(v uint32) bool { return c.core != nil && c.core(v) }
+func (c *contractor) isCore(v uint32) bool { return c.core != nil && c.core[v] }
 
 func newContractor(g Input) *contractor {
 	n := len(g.First) - 1
 	c := &contractor{out: make([][]dynEdge, n), in: make([][]dynEdge, n), done: make([]bool, n),
-		neighbours: make([]uint32, n), level: make([]uint32, n), witness: newWitnessSearch(n), core: g.Core}
+		neighbours: make([]uint32, n), level: make([]uint32, n), sim: newSimulation(n)}
+	if g.Core != nil {
+		c.core = make([]bool, n)
+		for v := range uint32(n) {
+			c.core[v] = g.Core(v)
+		}
+	}
 	for u := range uint32(n) {
 		for _, e := range g.Edges[g.First[u]:g.First[u+1]] {
 			if e.Head == u {
@@ -125,18 +142,20 @@ func (c *contractor) addEdge(u uint32, e dynEdge) {
 // sameKind reports whether both edges are original or both shortcuts.
 func sameKind(a, b dynEdge) bool { return (a.middle == NoMiddle) == (b.middle == NoMiddle) }
 
-// priority simulates contracting v.
-func (c *contractor) priority(v uint32) uint32 {
-	added := c.findShortcuts(v)
+func newSimulation(n int) *simulation { return &simulation{witness: newWitnessSearch(n)} }
+
+// priority simulates contracting v, leaving its shortcuts in sim.
+func (c *contractor) priority(sim *simulation, v uint32) uint32 {
+	added := c.findShortcuts(sim, v)
 	removed := len(c.in[v]) + len(c.out[v])
 	p := 2*int64(added) - int64(removed) + int64(c.neighbours[v]) + int64(c.level[v])
 	return uint32(p + 1<<20) // keep it non-negative for the heap
 }
 
-// findShortcuts fills c.shortcuts/c.sources with the shortcuts contracting v
-// needs and returns how many.
-func (c *contractor) findShortcuts(v uint32) int {
-	c.shortcuts, c.sources = c.shortcuts[:0], c.sources[:0]
+// findShortcuts fills sim.shortcuts/sim.sources with the shortcuts
+// contracting v needs and returns how many. It only reads the graph.
+func (c *contractor) findShortcuts(sim *simulation, v uint32) int {
+	sim.shortcuts, sim.sources = sim.shortcuts[:0], sim.sources[:0]
 	for _, in := range c.in[v] {
 		u := in.other
 		limit, through := uint32(0), false
@@ -148,26 +167,26 @@ func (c *contractor) findShortcuts(v uint32) int {
 		if !through {
 			continue // a limit of 0 says nothing: zero-weight edges exist
 		}
-		c.witness.run(c, u, v, limit, c.out[v])
+		sim.witness.run(c, u, v, limit, c.out[v])
 		for _, out := range c.out[v] {
 			w := out.other
 			if w == u {
 				continue
 			}
 			via := in.weight + out.weight
-			if c.witness.cost(w) <= via {
+			if sim.witness.cost(w) <= via {
 				continue
 			}
-			c.shortcuts = append(c.shortcuts, dynEdge{other: w, weight: via, middle: v, dist: in.dist + out.dist})
-			c.sources = append(c.sources, u)
+			sim.shortcuts = append(sim.shortcuts, dynEdge{other: w, weight: via, middle: v, dist: in.dist + out.dist})
+			sim.sources = append(sim.sources, u)
 		}
 	}
-	return len(c.shortcuts)
+	return len(sim.shortcuts)
 }
 
 // contract removes v, adds its shortcuts, and returns its edges to and
 // from the nodes still in the graph (all more important than v). The
-// shortcuts are those findShortcuts(v) left in c.shortcuts, which must be
+// shortcuts are those findShortcuts(c.sim, v) left in c.sim, which must be
 // the last call: the graph has not changed since, so searching the
 // witnesses again would find the same ones (it was a third of a build).
 func (c *contractor) contract(v uint32) (up, dn []dynEdge) {
@@ -181,8 +200,8 @@ func (c *contractor) contract(v uint32) (up, dn []dynEdge) {
 		c.out[e.other] = removeEdge(c.out[e.other], v)
 		c.touch(v, e.other)
 	}
-	for i, s := range c.shortcuts {
-		c.addEdge(c.sources[i], s)
+	for i, s := range c.sim.shortcuts {
+		c.addEdge(c.sim.sources[i], s)
 	}
 	c.out[v], c.in[v] = nil, nil
 	return up, dn

@@ -60,9 +60,6 @@ func (s *witnessSearch) run(c *contractor, u, avoid, limit uint32, targets []dyn
 		if d != lx.cost || lx.stamp != s.gen {
 			continue
 		}
-		if d > limit {
-			return
-		}
 		settled++
 		if lx.target == s.gen {
 			lx.target = 0
@@ -75,7 +72,9 @@ func (s *witnessSearch) run(c *contractor, u, avoid, limit uint32, targets []dyn
 			if e.other == avoid {
 				continue
 			}
-			if nd := d + e.weight; nd < s.cost(e.other) {
+			// A node beyond limit could only be popped to end the search:
+			// queuing it would only grow the heap every pop sifts through.
+			if nd := d + e.weight; nd <= limit && nd < s.cost(e.other) {
 				s.set(e.other, nd)
 				s.heap.Push(nd, e.other)
 			}

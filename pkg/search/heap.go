@@ -29,38 +29,49 @@ func (h *Heap) MinCost() uint32 {
 // Push queues node at cost.
 func (h *Heap) Push(cost, node uint32) {
 	h.a = append(h.a, pack(cost, node))
-	i := len(h.a) - 1
+	a := h.a
+	i := len(a) - 1
+	x := a[i]
 	for i > 0 {
-		p := (i - 1) / 2
-		if h.a[p] <= h.a[i] {
+		p := (i - 1) / 4
+		if a[p] <= x {
 			break
 		}
-		h.a[p], h.a[i] = h.a[i], h.a[p]
+		a[i] = a[p]
 		i = p
 	}
+	a[i] = x
 }
 
 // Pop removes and returns the cheapest entry.
 func (h *Heap) Pop() (cost, node uint32) {
-	x := h.a[0]
-	last := len(h.a) - 1
-	h.a[0] = h.a[last]
-	h.a = h.a[:last]
+	a := h.a
+	top := a[0]
+	last := len(a) - 1
+	x := a[last]
+	a = a[:last]
+	h.a = a
 	i := 0
 	for {
-		l := 2*i + 1
-		if l >= last {
+		c := 4*i + 1
+		if c >= last {
 			break
 		}
-		m := l
-		if r := l + 1; r < last && h.a[r] < h.a[l] {
-			m = r
+		m, mv := c, a[c]
+		end := min(c+4, last)
+		for j := c + 1; j < end; j++ {
+			if a[j] < mv {
+				m, mv = j, a[j]
+			}
 		}
-		if h.a[i] <= h.a[m] {
+		if x <= mv {
 			break
 		}
-		h.a[i], h.a[m] = h.a[m], h.a[i]
+		a[i] = mv
 		i = m
 	}
-	return unpack(x)
+	if last > 0 {
+		a[i] = x
+	}
+	return unpack(top)
 }
