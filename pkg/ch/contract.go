@@ -47,8 +47,10 @@ type contractor struct {
 // its own.
 type simulation struct {
 	witness   *witnessSearch
+	budget    int       // nodes a witness search may settle
 	shortcuts []dynEdge // the shortcuts needed by the node examined
 	sources   []uint32  // their tails
+	cut       bool      // a search ran out of budget: shortcuts may be superfluous
 }
 
 // Build contracts g. Node order follows the usual lazy-update heuristic:
@@ -56,11 +58,18 @@ type simulation struct {
 // edge difference is the shortcuts a contraction would add minus the edges
 // it removes; a node whose recomputed priority is no longer the smallest
 // goes back to the queue.
+//
+// The first priorities are simulated on GOMAXPROCS goroutines; the
+// hierarchy is the same for any number.
 func Build(ctx context.Context, g Input) (*Hierarchy, error) {
+	return build(ctx, g, runtime.GOMAXPROCS(0))
+}
+
+func build(ctx context.Context, g Input, workers int) (*Hierarchy, error) {
 	n := len(g.First) - 1
 	c := newContractor(g)
 	var queue search.Heap
-	for v, p := range c.initialPriorities(ctx, runtime.GOMAXPROCS(0)) {
+	for v, p := range c.initialPriorities(ctx, workers) {
 		if !c.isCore(uint32(v)) {
 			queue.Push(p, uint32(v))
 		}
@@ -82,7 +91,12 @@ func Build(ctx context.Context, g Input) (*Hierarchy, error) {
 		if count++; count%4096 == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		up[v], dn[v] = c.contract(v) // with the shortcuts priority(v) just found
+		if c.sim.cut { // the simulation's shortcuts would do, but fewer may
+			c.sim.budget = contractionBudget
+			c.findShortcuts(c.sim, v)
+			c.sim.budget = simulationBudget
+		}
+		up[v], dn[v] = c.contract(v) // with the shortcuts just found
 	}
 	for v := range uint32(n) {
 		if c.isCore(v) {
@@ -142,7 +156,9 @@ func (c *contractor) addEdge(u uint32, e dynEdge) {
 // sameKind reports whether both edges are original or both shortcuts.
 func sameKind(a, b dynEdge) bool { return (a.middle == NoMiddle) == (b.middle == NoMiddle) }
 
-func newSimulation(n int) *simulation { return &simulation{witness: newWitnessSearch(n)} }
+func newSimulation(n int) *simulation {
+	return &simulation{witness: newWitnessSearch(n), budget: simulationBudget}
+}
 
 // priority simulates contracting v, leaving its shortcuts in sim.
 func (c *contractor) priority(sim *simulation, v uint32) uint32 {
@@ -156,6 +172,7 @@ func (c *contractor) priority(sim *simulation, v uint32) uint32 {
 // contracting v needs and returns how many. It only reads the graph.
 func (c *contractor) findShortcuts(sim *simulation, v uint32) int {
 	sim.shortcuts, sim.sources = sim.shortcuts[:0], sim.sources[:0]
+	sim.cut = false
 	for _, in := range c.in[v] {
 		u := in.other
 		limit, through := uint32(0), false
@@ -167,7 +184,9 @@ func (c *contractor) findShortcuts(sim *simulation, v uint32) int {
 		if !through {
 			continue // a limit of 0 says nothing: zero-weight edges exist
 		}
-		sim.witness.run(c, u, v, limit, c.out[v])
+		if sim.witness.run(c, u, v, limit, c.out[v], sim.budget) {
+			sim.cut = true
+		}
 		for _, out := range c.out[v] {
 			w := out.other
 			if w == u {
@@ -188,7 +207,8 @@ func (c *contractor) findShortcuts(sim *simulation, v uint32) int {
 // from the nodes still in the graph (all more important than v). The
 // shortcuts are those findShortcuts(c.sim, v) left in c.sim, which must be
 // the last call: the graph has not changed since, so searching the
-// witnesses again would find the same ones (it was a third of a build).
+// witnesses again with the same budget would find the same ones (it was a
+// third of a build).
 func (c *contractor) contract(v uint32) (up, dn []dynEdge) {
 	up, dn = c.out[v], c.in[v]
 	c.done[v] = true

@@ -156,13 +156,7 @@ func build(ctx context.Context, o Options, profiles []*profile.Profile, dir stri
 		"restrictions_unsupported", rstats.Unsupported, "restrictions_unresolved", rstats.Unresolved, "elapsed", since(t))
 	in = graph.Input{} // let the extracted ways go before the index is built
 	debug.FreeOSMemory()
-	t = time.Now()
-	ix, err := snap.Build(net, graphs)
-	if err != nil {
-		return nil, fmt.Errorf("compile: %w", err)
-	}
-	o.Log.Info("snapping index built", "elapsed", since(t))
-	hierarchies, err := contractAll(ctx, o, graphs)
+	ix, hierarchies, err := indexAndContract(ctx, o, net, graphs)
 	if err != nil {
 		return nil, err
 	}
@@ -188,6 +182,31 @@ func build(ctx context.Context, o Options, profiles []*profile.Profile, dir stri
 		m.Profiles = append(m.Profiles, release.ProfileInfo{Name: p.Name, SpeedModelVersion: p.SpeedModelVersion, SpeedModelStatus: p.SpeedModelStatus})
 	}
 	return m, nil
+}
+
+// indexAndContract builds the snapping index while the hierarchies are
+// contracted: both only read the graphs, and the index would otherwise
+// hold both cores' contractions back for a second.
+func indexAndContract(ctx context.Context, o Options, net *graph.Network, graphs []*graph.Graph) (*snap.Index, []*ch.Hierarchy, error) {
+	var ix *snap.Index
+	var ixErr error
+	indexed := make(chan struct{})
+	go func() {
+		defer close(indexed)
+		t := time.Now()
+		if ix, ixErr = snap.Build(net, graphs); ixErr == nil {
+			o.Log.Info("snapping index built", "elapsed", since(t))
+		}
+	}()
+	hierarchies, err := contractAll(ctx, o, graphs)
+	<-indexed
+	if err != nil {
+		return nil, nil, err
+	}
+	if ixErr != nil {
+		return nil, nil, fmt.Errorf("compile: %w", ixErr)
+	}
+	return ix, hierarchies, nil
 }
 
 func writeGraph(o Options, dir string, net *graph.Network, graphs []*graph.Graph, hs []*ch.Hierarchy, ix *snap.Index, terr *terrain) error {
