@@ -2,10 +2,12 @@ package ch_test
 
 import (
 	"context"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/mapsco/maps/pkg/ch"
 	"github.com/mapsco/maps/pkg/compile/compiletest"
+	"github.com/mapsco/maps/pkg/graph"
 	"github.com/mapsco/maps/pkg/internal/benchcpu"
 )
 
@@ -29,15 +31,19 @@ func BenchmarkBuild(b *testing.B) {
 
 // BenchmarkSynthBuild contracts one profile's turn graph of the ~3M-node
 // synthetic country (mapc build contracts six, two at a time), from the
-// release in MAPS_SYNTH_RELEASE (pedestrian is the largest, ~45 s a run):
+// release in MAPS_SYNTH_RELEASE (pedestrian is the largest, ~30 s a run),
+// and reports the hierarchy's size and its queries' reach: the nodes an
+// upward search from a random arc could settle, on average (the search
+// space's bound, which orders of contraction are judged by).
 //
 //	MAPS_SYNTH_RELEASE=DIR go test -run X -bench SynthBuild/car -benchtime 1x -count 6 ./pkg/ch
 func BenchmarkSynthBuild(b *testing.B) {
 	rel := compiletest.OpenSynth(b)
 	for _, profile := range []string{"car", "bicycle", "pedestrian"} {
 		b.Run(profile, func(b *testing.B) {
-			in := ch.FromGraph(rel.Routers[profile].Graph())
-			defer benchcpu.Report(b)()
+			g := rel.Routers[profile].Graph()
+			in := ch.FromGraph(g)
+			stop := benchcpu.Report(b)
 			var h *ch.Hierarchy
 			for b.Loop() {
 				var err error
@@ -45,7 +51,43 @@ func BenchmarkSynthBuild(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+			stop()
 			b.ReportMetric(float64(len(h.Up)+len(h.Dn))/4, "edges")
+			b.ReportMetric(upwardReach(h, g, 400), "up-nodes")
 		})
 	}
+}
+
+// upwardReach returns the average number of nodes reachable from n random
+// arcs of g's main network over h's upward edges, stopping at the core as
+// the queries do.
+func upwardReach(h *ch.Hierarchy, g *graph.Graph, n int) float64 {
+	rng := rand.New(rand.NewPCG(1, 2))
+	seen := make([]int, h.NumNodes())
+	var stack []uint32
+	total := 0
+	for i := 1; i <= n; {
+		a := rng.Uint32N(g.NumArcs())
+		if s, _ := g.ArcSegment(a); g.Big[s] != 1 {
+			continue
+		}
+		stack = append(stack[:0], a)
+		seen[a] = i
+		for len(stack) > 0 {
+			u := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			total++
+			if g.Marked(u) {
+				continue
+			}
+			for e := h.UpFirst[u]; e < h.UpFirst[u+1]; e++ {
+				if v := h.Up[4*e]; seen[v] != i {
+					seen[v] = i
+					stack = append(stack, v)
+				}
+			}
+		}
+		i++
+	}
+	return float64(total) / float64(n)
 }

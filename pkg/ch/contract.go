@@ -54,10 +54,13 @@ type simulation struct {
 }
 
 // Build contracts g. Node order follows the usual lazy-update heuristic:
-// priority = 2 × edge difference + contracted neighbours + level, where the
-// edge difference is the shortcuts a contraction would add minus the edges
-// it removes; a node whose recomputed priority is no longer the smallest
-// goes back to the queue.
+// priority = 4 × shortcuts added − 2 × edges removed + contracted
+// neighbours + 4 × level; a node whose recomputed priority is no longer the
+// smallest goes back to the queue. The level's weight (1 before) keeps the
+// hierarchy shallow: on the 3M-node country's car graph the nodes an
+// upward search can reach fell from 282 to 258 on average, with 0.7 %
+// fewer edges (bicycle: 915 to 894, 1 % fewer) for about a tenth more
+// contraction time.
 //
 // The first priorities are simulated on GOMAXPROCS goroutines; the
 // hierarchy is the same for any number.
@@ -164,7 +167,7 @@ func newSimulation(n int) *simulation {
 func (c *contractor) priority(sim *simulation, v uint32) uint32 {
 	added := c.findShortcuts(sim, v)
 	removed := len(c.in[v]) + len(c.out[v])
-	p := 2*int64(added) - int64(removed) + int64(c.neighbours[v]) + int64(c.level[v])
+	p := 4*int64(added) - 2*int64(removed) + int64(c.neighbours[v]) + 4*int64(c.level[v])
 	return uint32(p + 1<<20) // keep it non-negative for the heap
 }
 
