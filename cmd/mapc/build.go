@@ -31,6 +31,9 @@ when complete; it refuses to overwrite an existing release.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.Log = log
+			if memoryLimit < 0 {
+				return fmt.Errorf("mapc build: --memory-limit %d: want 0 (no limit) or a number of MiB", memoryLimit)
+			}
 			setMemoryLimit(cmd, memoryLimit)
 			if term.IsTerminal(int(os.Stderr.Fd())) {
 				o.Progress = &barProgress{}
@@ -81,7 +84,7 @@ func setMemoryLimit(cmd *cobra.Command, mib int64) {
 	if !cmd.Flags().Changed("memory-limit") && os.Getenv("GOMEMLIMIT") != "" {
 		return
 	}
-	if mib <= 0 {
+	if mib == 0 {
 		debug.SetMemoryLimit(math.MaxInt64)
 		return
 	}
