@@ -230,21 +230,45 @@ func (t *coreTable) path(h *Hierarchy, a, b uint32, chain []hop) []hop {
 }
 
 // column fills col with the cost (and dist with the distance) from every
-// core node to the target whose backward search reached the core at hits:
-// col[a] = min over hits b of D(a, b) + the hit's cost.
-func (t *coreTable) column(hits []coreHit, col []uint32, dist []int64) {
+// core node to the target whose backward search reached the core at hits,
+// by ascending cost: col[a] = min over hits b of D(a, b) + the hit's cost.
+// It returns the least of col, which bounds what the column adds to any
+// path.
+//
+// It prunes the hits as it goes, as prune would: a hit b is skipped when
+// col[b], from the hits before it, is already at most its cost (then
+// D(a, b) + g(b) ≥ D(a, b) + col[b] ≥ col[a] for every a). That reads one
+// entry a hit, where prune read for each hit one entry of every kept hit's
+// row, a cache line each. The pass over a hit's row reads costs only, and dist
+// holds the index of the hit that gives col[a] until a last pass turns it
+// into the distance: reading the 8-byte distances alongside the costs
+// made the passes three times the memory.
+func (t *coreTable) column(hits []coreHit, col []uint32, dist []int64) (least uint32) {
 	for a := range col {
 		col[a] = search.Unreached
 	}
-	for _, h := range hits {
+	for i, h := range hits {
+		if col[h.index] <= h.cost {
+			continue
+		}
 		row := t.cost[int(h.index)*t.k : int(h.index+1)*t.k]
-		rowDist := t.dist[int(h.index)*t.k : int(h.index+1)*t.k]
+		row = row[:len(col)]
 		for a, d := range row {
-			if c := search.Add(h.cost, d); c < col[a] {
-				col[a], dist[a] = c, h.dist+rowDist[a]
+			// A sum of Unreached is never below col[a], so it needs no saturation.
+			if c := uint64(h.cost) + uint64(d); c < uint64(col[a]) {
+				col[a], dist[a] = uint32(c), int64(i)
 			}
 		}
 	}
+	least = search.Unreached
+	for a, c := range col {
+		if c != search.Unreached {
+			h := hits[dist[a]]
+			dist[a] = h.dist + t.dist[int(h.index)*t.k+a]
+			least = min(least, c)
+		}
+	}
+	return least
 }
 
 // prune drops from hits, in ascending cost as an upward search lists them,

@@ -34,11 +34,13 @@ type bucket struct {
 }
 
 // entry is a bucket once grouped by node (the node is implied by where it
-// sits): 16 bytes, so that a node's entries share a cache line or two.
+// sits), without its distance (bucketIndex.dists): 8 bytes, so that a
+// node's entries share a cache line or two. A 100×100 table's forward
+// searches on the 3M synthetic country read 550,000 of them, and improve
+// a cell with few.
 type entry struct {
 	target uint32
 	cost   uint32
-	dist   int64
 }
 
 // Table fills out[i*len(targets)+j] with the fastest path from sources[i]
@@ -92,11 +94,12 @@ func ParallelTable(qs []*Query, sources, targets []Endpoint, out []Cell) {
 
 // coreColumns are, for each target of a table, the cost and distance from
 // every core node to it (coreTable.column), held by the table's first
-// query and reused.
+// query and reused; least[j] is the least of column j.
 type coreColumns struct {
-	k    int
-	cost []uint32
-	dist []int64
+	k     int
+	cost  []uint32
+	dist  []int64
+	least []uint32
 }
 
 // columns readies q's columns for n targets across ct's core.
@@ -109,18 +112,27 @@ func (q *Query) columns(ct *coreTable, n int) *coreColumns {
 	if cap(c.cost) < n*ct.k {
 		c.cost, c.dist = make([]uint32, n*ct.k), make([]int64, n*ct.k)
 	}
-	c.cost, c.dist = c.cost[:n*ct.k], c.dist[:n*ct.k]
+	if cap(c.least) < n {
+		c.least = make([]uint32, n)
+	}
+	c.cost, c.dist, c.least = c.cost[:n*ct.k], c.dist[:n*ct.k], c.least[:n]
 	return c
 }
 
 // cross improves a source's row with the paths across the core: the
-// source's search reached the core at hits, target j reaches core node a
-// at column j's cost. A cell keeps a bucket's answer on a tie.
+// source's search reached the core at hits, by ascending cost, target j
+// reaches core node a at column j's cost. A cell keeps a bucket's answer on
+// a tie. A target's hits stop at the first whose cost plus the least of
+// the column cannot beat the cell.
 func (c *coreColumns) cross(hits []coreHit, biases []uint32, row []Cell) {
 	for j := range row {
 		col := c.cost[j*c.k : (j+1)*c.k]
 		bias, cell := uint64(biases[j]), &row[j]
+		least := uint64(c.least[j])
 		for _, h := range hits {
+			if uint64(h.cost)+least >= bias+uint64(cell.Cost) {
+				break
+			}
 			cj := col[h.index]
 			if cj == search.Unreached {
 				continue
@@ -162,7 +174,7 @@ func (q *Query) fillBuckets(targets []Endpoint, ct *coreTable, cols *coreColumns
 			buf = append(buf, bucket{node: u, target: uint32(j), cost: cost, dist: dist})
 		})
 		if ct != nil {
-			ct.column(ct.prune(q.hits, false), cols.cost[j*ct.k:(j+1)*ct.k], cols.dist[j*ct.k:(j+1)*ct.k])
+			cols.least[j] = ct.column(q.hits, cols.cost[j*ct.k:(j+1)*ct.k], cols.dist[j*ct.k:(j+1)*ct.k])
 		}
 	}
 	return buf
@@ -177,13 +189,13 @@ func (q *Query) scanBuckets(s Endpoint, ix *bucketIndex, ct *coreTable, biases [
 		if span == nil {
 			return
 		}
-		for _, b := range ix.entries[span.begin:span.end] {
+		for k, b := range ix.entries[span.begin:span.end] {
 			total, bias := uint64(cost)+uint64(b.cost), uint64(biases[b.target])
 			if total < bias {
 				continue
 			}
 			if c := &row[b.target]; total-bias < uint64(c.Cost) {
-				c.Cost, c.DistCM = uint32(total-bias), dist+b.dist
+				c.Cost, c.DistCM = uint32(total-bias), dist+ix.dists[int(span.begin)+k]
 			}
 		}
 	})
