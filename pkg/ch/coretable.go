@@ -54,6 +54,9 @@ type core struct {
 	last  atomic.Pointer[coreTable] // the table of the last state asked for
 	mu    sync.Mutex
 	kept  []*coreTable // the last keptTables computed, oldest first
+	// up and dn are the fringes of the core (fringe.go), made with the
+	// first table under mu.
+	up, dn *fringe
 }
 
 // keptTables is how many core tables (of distinct states) a hierarchy
@@ -82,6 +85,8 @@ type coreTable struct {
 	// into it from below the core (graph.State.Edge), NoWay if it is
 	// closed; 0 without a state.
 	extra []uint32
+	// up and dn are the core's fringes, the same in every table.
+	up, dn *fringe
 }
 
 // SetCore names h's core: the nodes whose bit is set in set (bit v%64 of
@@ -137,6 +142,10 @@ func (h *Hierarchy) coreTable(st *graph.State) *coreTable {
 		}
 	}
 	t := h.crossCore(st)
+	if c.up == nil {
+		c.up, c.dn = newFringe(h.UpFirst, h.Up, c), newFringe(h.DnFirst, h.Dn, c)
+	}
+	t.up, t.dn = c.up, c.dn
 	keep := min(keptTables, max(1, keptBytes/(16*t.k*t.k)))
 	for len(c.kept) >= keep {
 		c.kept = append(c.kept[:0], c.kept[1:]...)

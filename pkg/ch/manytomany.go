@@ -210,8 +210,9 @@ func (q *Query) scanBuckets(s Endpoint, ix *bucketIndex, ct *coreTable, biases [
 // by ascending cost once it is done (see coretable.go). Three quarters of
 // the edges such a search relaxes on the 3M synthetic country lead into
 // the core (2,773 of 3,672, into 136 core nodes), so their labels are kept
-// apart, in an array by core index (coreReach), not in the hash table.
-// Below the core no arc is marked, so the state changes no edge there but
+// apart, in an array by core index (coreReach), not in the hash table, and
+// the nodes that have them have their edges split in two in advance
+// (fringe.go): the search asks nothing of any edge. Below the core no arc is marked, so the state changes no edge there but
 // those into the core, by what ct.extra says (the core is the marked arcs,
 // and a turn a state forbids joins two of them).
 //
@@ -225,8 +226,13 @@ func (q *Query) scanBuckets(s Endpoint, ix *bucketIndex, ct *coreTable, biases [
 func (q *Query) upward(s *side, e Endpoint, bias uint32, ct *coreTable, visit func(u, cost uint32, dist int64)) {
 	s.reset()
 	core := q.h.core
+	var f *fringe
 	if ct != nil {
 		q.reach.reset(ct.k)
+		f = ct.dn
+		if s.up {
+			f = ct.up
+		}
 	}
 	backward := s == &q.bwd
 	for i, sd := range e.Seeds {
@@ -248,33 +254,56 @@ func (q *Query) upward(s *side, e Endpoint, bias uint32, ct *coreTable, visit fu
 		}
 		du := lu.dist // lu moves when a label is added
 		visit(u, c, du)
-		for i := s.first[u]; i < s.first[u+1]; i++ {
-			e := at(s.list, i)
-			w := e.weight
-			switch {
-			case ct == nil:
-				if w = q.now(u, e, s.up); w == graph.NoWay {
-					continue
-				}
-			case core.in(e.other):
-				a := core.index(e.other)
-				if s.up { // the edge enters the core node
-					x := ct.extra[a]
-					if x == graph.NoWay {
-						continue
-					}
-					w += x
-				}
-				q.reach.lower(a, search.Add(c, w), du+int64(e.dist))
-				continue
-			}
-			if l := q.improve(s, e.other, search.Add(c, w), u, e.middle, e.weight); l != nil {
+		if ct == nil {
+			q.relaxWithDist(s, u, c, du)
+			continue
+		}
+		list, lo, hi := s.list, s.first[u], s.first[u+1]
+		if into, below, blo, bhi, ok := f.edges(u); ok {
+			q.enterCore(into, c, du, ct, s.up)
+			list, lo, hi = below, blo, bhi
+		}
+		for i := lo; i < hi; i++ {
+			e := at(list, i)
+			if l := q.improve(s, e.other, search.Add(c, e.weight), u, e.middle, e.weight); l != nil {
 				l.dist = du + int64(e.dist)
 			}
 		}
 	}
 	if ct != nil {
 		q.hits = q.reach.sorted(q.hits[:0])
+	}
+}
+
+// relaxWithDist is relax for a table's search, whose labels carry the
+// distance.
+func (q *Query) relaxWithDist(s *side, u, c uint32, du int64) {
+	for i := s.first[u]; i < s.first[u+1]; i++ {
+		e := at(s.list, i)
+		w := q.now(u, e, s.up)
+		if w == graph.NoWay {
+			continue
+		}
+		if l := q.improve(s, e.other, search.Add(c, w), u, e.middle, e.weight); l != nil {
+			l.dist = du + int64(e.dist)
+		}
+	}
+}
+
+// enterCore offers q.reach a fringe node's edges into the core, the node
+// settled at cost c and distance du; up when they enter it, and the state
+// adds ct.extra to their weights.
+func (q *Query) enterCore(into []coreArc, c uint32, du int64, ct *coreTable, up bool) {
+	for _, a := range into {
+		w := a.weight
+		if up {
+			x := ct.extra[a.index]
+			if x == graph.NoWay {
+				continue
+			}
+			w += x
+		}
+		q.reach.lower(a.index, search.Add(c, w), du+int64(a.dist))
 	}
 }
 
