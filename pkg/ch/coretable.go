@@ -85,8 +85,10 @@ type coreTable struct {
 	// into it from below the core (graph.State.Edge), NoWay if it is
 	// closed; 0 without a state.
 	extra []uint32
-	// up and dn are the core's fringes, the same in every table.
-	up, dn *fringe
+	// up and dn are the core's fringes, the same in every table, and
+	// upArcs and dnArcs their edges into the core under st.
+	up, dn         *fringe
+	upArcs, dnArcs coreArcs
 }
 
 // SetCore names h's core: the nodes whose bit is set in set (bit v%64 of
@@ -146,6 +148,7 @@ func (h *Hierarchy) coreTable(st *graph.State) *coreTable {
 		c.up, c.dn = newFringe(h.UpFirst, h.Up, c), newFringe(h.DnFirst, h.Dn, c)
 	}
 	t.up, t.dn = c.up, c.dn
+	t.upArcs, t.dnArcs = t.arcsOf(c.up, true), t.arcsOf(c.dn, false)
 	keep := min(keptTables, max(1, keptBytes/(16*t.k*t.k)))
 	for len(c.kept) >= keep {
 		c.kept = append(c.kept[:0], c.kept[1:]...)

@@ -64,3 +64,51 @@ func coreSet(h *ch.Hierarchy, n int) []bool {
 	}
 	return set
 }
+
+// TestCoreArcsDropOnlyBeaten: of a fringe node's edges into the core, a
+// core table keeps, in their order, exactly those that no other of them
+// beats strictly through the core (w' + D(a', a) < w forward, D(a, a') +
+// w' < w backward), the costs across the core checked against Dijkstra on
+// the core's own edges by TestCoreTableMatchesDijkstra.
+func TestCoreArcsDropOnlyBeaten(t *testing.T) {
+	rng := rand.New(rand.NewPCG(43, 44))
+	dropped, kept := 0, 0
+	for round := range 6 {
+		_, n, h, _ := aroundCore(t, rng, round)
+		core := coreSet(h, n)
+		for _, up := range []bool{true, false} {
+			for u := range uint32(n) {
+				if core[u] {
+					continue
+				}
+				all, got, across, ok := ch.CoreArcs(h, up, u)
+				if !ok {
+					continue
+				}
+				var want [][2]uint32
+				for _, a := range all {
+					beaten := false
+					for _, o := range all {
+						d := across(o[0], a[0])
+						if !up {
+							d = across(a[0], o[0])
+						}
+						beaten = beaten || uint64(o[1])+uint64(d) < uint64(a[1])
+					}
+					if !beaten {
+						want = append(want, a)
+					}
+				}
+				if !slices.Equal(got, want) {
+					t.Fatalf("round %d, up %v, node %d: kept %v of %v, want %v", round, up, u, got, all, want)
+				}
+				dropped += len(all) - len(got)
+				kept += len(got)
+			}
+		}
+	}
+	if dropped == 0 || kept == 0 {
+		t.Fatalf("%d edges kept, %d dropped: the test checks little", kept, dropped)
+	}
+	t.Logf("%d edges into the core kept, %d dropped", kept, dropped)
+}

@@ -227,11 +227,12 @@ func (q *Query) upward(s *side, e Endpoint, bias uint32, ct *coreTable, visit fu
 	s.reset()
 	core := q.h.core
 	var f *fringe
+	var arcs *coreArcs
 	if ct != nil {
 		q.reach.reset(ct.k)
-		f = ct.dn
+		f, arcs = ct.dn, &ct.dnArcs
 		if s.up {
-			f = ct.up
+			f, arcs = ct.up, &ct.upArcs
 		}
 	}
 	backward := s == &q.bwd
@@ -259,8 +260,8 @@ func (q *Query) upward(s *side, e Endpoint, bias uint32, ct *coreTable, visit fu
 			continue
 		}
 		list, lo, hi := s.list, s.first[u], s.first[u+1]
-		if into, below, blo, bhi, ok := f.edges(u); ok {
-			q.enterCore(into, c, du, ct, s.up)
+		if i, below, blo, bhi, ok := f.edges(u); ok {
+			q.enterCore(arcs.of(i), c, du)
 			list, lo, hi = below, blo, bhi
 		}
 		for i := lo; i < hi; i++ {
@@ -290,20 +291,11 @@ func (q *Query) relaxWithDist(s *side, u, c uint32, du int64) {
 	}
 }
 
-// enterCore offers q.reach a fringe node's edges into the core, the node
-// settled at cost c and distance du; up when they enter it, and the state
-// adds ct.extra to their weights.
-func (q *Query) enterCore(into []coreArc, c uint32, du int64, ct *coreTable, up bool) {
+// enterCore offers q.reach a fringe node's edges into the core under the
+// table's state (coreArcs), the node settled at cost c and distance du.
+func (q *Query) enterCore(into []coreArc, c uint32, du int64) {
 	for _, a := range into {
-		w := a.weight
-		if up {
-			x := ct.extra[a.index]
-			if x == graph.NoWay {
-				continue
-			}
-			w += x
-		}
-		q.reach.lower(a.index, search.Add(c, w), du+int64(a.dist))
+		q.reach.lower(a.index, search.Add(c, a.weight), du+int64(a.dist))
 	}
 }
 
