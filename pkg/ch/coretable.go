@@ -259,18 +259,24 @@ func (t *coreTable) column(hits []coreHit, col []uint32, dist []int64) (least ui
 	for a := range col {
 		col[a] = search.Unreached
 	}
+	held := -1 // a hit kept whose row waits to be passed with the next's
 	for i, h := range hits {
 		if col[h.index] <= h.cost {
 			continue
 		}
-		row := t.cost[int(h.index)*t.k : int(h.index+1)*t.k]
-		row = row[:len(col)]
-		for a, d := range row {
-			// A sum of Unreached is never below col[a], so it needs no saturation.
-			if c := uint64(h.cost) + uint64(d); c < uint64(col[a]) {
-				col[a], dist[a] = uint32(c), int64(i)
-			}
+		if held < 0 {
+			held = i
+			continue
 		}
+		p := hits[held]
+		if search.Add(p.cost, t.cost[int(p.index)*t.k+int(h.index)]) <= h.cost {
+			continue // covered by the hit held, as it would be by its row
+		}
+		t.pass2(hits, held, i, col, dist)
+		held = -1
+	}
+	if held >= 0 {
+		t.pass2(hits, held, held, col, dist)
 	}
 	least = search.Unreached
 	for a, c := range col {
@@ -281,6 +287,27 @@ func (t *coreTable) column(hits []coreHit, col []uint32, dist []int64) (least ui
 		}
 	}
 	return least
+}
+
+// pass2 lowers col with the rows of hits i and j (i < j, or the same), in
+// one pass: col[a] takes the cheaper of the two, i's on a tie, when it is
+// below col[a], and dist[a] the index of that hit, as two passes in order
+// would set them. Two rows a pass halve the passes over col and dist.
+func (t *coreTable) pass2(hits []coreHit, i, j int, col []uint32, dist []int64) {
+	hi, hj := hits[i], hits[j]
+	ri := t.cost[int(hi.index)*t.k : int(hi.index+1)*t.k]
+	rj := t.cost[int(hj.index)*t.k : int(hj.index+1)*t.k]
+	ri, rj, dist = ri[:len(col)], rj[:len(col)], dist[:len(col)]
+	for a := range col {
+		// Sums of Unreached are never below col[a], so they need no saturation.
+		c, at := uint64(hi.cost)+uint64(ri[a]), i
+		if cj := uint64(hj.cost) + uint64(rj[a]); cj < c {
+			c, at = cj, j
+		}
+		if c < uint64(col[a]) {
+			col[a], dist[a] = uint32(c), int64(at)
+		}
+	}
 }
 
 // prune drops from hits, in ascending cost as an upward search lists them,
