@@ -21,7 +21,7 @@ import (
 // edge), offers the first to the core and relaxes the second, and relaxes
 // the edges of a node outside the fringe without asking anything. It is
 // computed once per hierarchy, with the first core table, in a pass over
-// its edges.
+// its edges (10 ms and 390 KB on that country).
 
 // fringe is one direction's edges of the nodes below the core with an edge
 // into it (Up) or out of it (Dn).

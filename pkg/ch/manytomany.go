@@ -212,8 +212,9 @@ func (q *Query) scanBuckets(s Endpoint, ix *bucketIndex, ct *coreTable, biases [
 // the core (2,773 of 3,672, into 136 core nodes), so their labels are kept
 // apart, in an array by core index (coreReach), not in the hash table, and
 // the nodes that have them have their edges split in two in advance
-// (fringe.go): the search asks nothing of any edge. Below the core no arc is marked, so the state changes no edge there but
-// those into the core, by what ct.extra says (the core is the marked arcs,
+// (fringe.go): the search asks nothing of any edge. Below the core no arc
+// is marked, so the state changes no edge there but those into the core,
+// which ct holds weighed under it (coreArcs; the core is the marked arcs,
 // and a turn a state forbids joins two of them).
 //
 // Like Shortest it does not stall on demand: without it, 100×100 tables
