@@ -267,14 +267,25 @@ func (q *Query) upward(s *side, e Endpoint, bias uint32, ct *coreTable, visit fu
 		}
 		for i := lo; i < hi; i++ {
 			e := at(list, i)
-			if l := q.improve(s, e.other, search.Add(c, e.weight), u, e.middle, e.weight); l != nil {
-				l.dist = du + int64(e.dist)
-			}
+			q.improveDist(s, e.other, search.Add(c, e.weight), du+int64(e.dist))
 		}
 	}
 	if ct != nil {
 		q.hits = q.reach.sorted(q.hits[:0])
 	}
+}
+
+// improveDist is improve for a table's search, which unpacks no path: it
+// sets a label's cost and distance only.
+func (q *Query) improveDist(s *side, v, c uint32, d int64) {
+	l := s.labels.Get(v)
+	if l == nil {
+		l, _ = s.labels.Add(v)
+	} else if l.cost <= c {
+		return
+	}
+	l.cost, l.dist = c, d
+	s.heap.Push(c, v)
 }
 
 // relaxWithDist is relax for a table's search, whose labels carry the
