@@ -356,17 +356,37 @@ func (r *coreReach) lower(a, c uint32, d int64) {
 // index, so that the order is the same whatever order they were reached
 // in), and returns it. It sorts cost<<32 | index keys, which the sort
 // compares without calling back (a sort by comparison function was a tenth
-// of the table's CPU).
+// of the table's CPU), by sortNearly.
 func (r *coreReach) sorted(hits []coreHit) []coreHit {
 	keys := r.keys[:0]
 	for _, a := range r.touched {
 		keys = append(keys, uint64(r.at[a].cost)<<32|uint64(a))
 	}
-	slices.Sort(keys)
+	sortNearly(keys)
 	for _, k := range keys {
 		a := uint32(k)
 		hits = append(hits, coreHit{index: a, cost: r.at[a].cost, dist: r.at[a].dist})
 	}
 	r.keys = keys
 	return hits
+}
+
+// sortNearly sorts keys, which a search lists nearly in order: it reaches
+// the core nodes roughly by ascending cost, in the order touched keeps. An
+// insertion sort then moves few keys, and took 4 to 8 % off a 3M 100×100
+// table's CPU against slices.Sort; one that has moved more than 8 a key
+// hands over to slices.Sort, so that no order costs it n².
+func sortNearly(keys []uint64) {
+	budget := 8 * len(keys)
+	for i := 1; i < len(keys); i++ {
+		k, j := keys[i], i
+		for ; j > 0 && keys[j-1] > k; j-- {
+			keys[j] = keys[j-1]
+		}
+		keys[j] = k
+		if budget -= i - j; budget < 0 {
+			slices.Sort(keys)
+			return
+		}
+	}
 }
