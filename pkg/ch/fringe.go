@@ -187,3 +187,33 @@ func (x *nodeIndex) find(v uint32) (n uint32, ok bool) {
 
 // hashNode is Fibonacci hashing, as search.Labels hashes nodes.
 func hashNode(v, shift uint32) uint32 { return (v * 0x9E3779B9) >> shift }
+
+// uncrossed drops from one target's buckets, in place, those at a fringe
+// node u that the core beats strictly for every source: some edge u→a into
+// the core (upArcs) has w + col[a] < the bucket's cost, col being the
+// target's column (costs biased alike). A source's search that settles u
+// reaches a for at most its cost at u plus w, and its crossing to the target
+// through a, or through a hit that covers a, costs at most that plus col[a],
+// below what the bucket offers, so the bucket never sets a cell. The fringe
+// holds the nodes with the most buckets, which every forward search reads.
+func (t *coreTable) uncrossed(list []bucket, col []uint32) []bucket {
+	kept := list[:0]
+	for _, b := range list {
+		if i, ok := t.up.nodes.find(b.node); ok && crossedBelow(t.upArcs.of(i), col, b.cost) {
+			continue
+		}
+		kept = append(kept, b)
+	}
+	return kept
+}
+
+// crossedBelow reports whether one of a node's arcs into the core, then the
+// column, costs less than cost.
+func crossedBelow(arcs []coreArc, col []uint32, cost uint32) bool {
+	for _, a := range arcs {
+		if uint64(a.weight)+uint64(col[a.index]) < uint64(cost) {
+			return true
+		}
+	}
+	return false
+}

@@ -169,12 +169,14 @@ func bias(seeds []search.Seed) uint32 {
 // at the core and fill the targets' columns of cols instead.
 func (q *Query) fillBuckets(targets []Endpoint, ct *coreTable, cols *coreColumns, next *atomic.Int64, buf []bucket) []bucket {
 	for j := int(next.Add(1) - 1); j < len(targets); j = int(next.Add(1) - 1) {
-		t := targets[j]
+		t, start := targets[j], len(buf)
 		q.upward(&q.bwd, t, bias(t.Seeds), ct, func(u, cost uint32, dist int64) {
 			buf = append(buf, bucket{node: u, target: uint32(j), cost: cost, dist: dist})
 		})
 		if ct != nil {
-			cols.least[j] = ct.column(q.hits, cols.cost[j*ct.k:(j+1)*ct.k], cols.dist[j*ct.k:(j+1)*ct.k])
+			col := cols.cost[j*ct.k : (j+1)*ct.k]
+			cols.least[j] = ct.column(q.hits, col, cols.dist[j*ct.k:(j+1)*ct.k])
+			buf = append(buf[:start], ct.uncrossed(buf[start:], col)...)
 		}
 	}
 	return buf
