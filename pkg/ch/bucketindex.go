@@ -6,11 +6,13 @@ import "github.com/mapsco/maps/pkg/search"
 // forward search finds a settled node's buckets with one lookup instead of
 // a binary search over all of them (that search and the sort before it
 // were a tenth of a 100×100 table). For a node u with buckets,
-// entries[spans.Get(u).begin:spans.Get(u).end] are they, in target order.
+// entries[spans.Get(u).begin:spans.Get(u).end] are they, in target order,
+// and dists the same range of their distances.
 // Its memory is proportional to the buckets, not to the hierarchy.
 type bucketIndex struct {
 	spans   search.Labels[span]
 	entries []entry
+	dists   []int64
 }
 
 // span is where a node's buckets lie in bucketIndex.entries; while the
@@ -35,13 +37,13 @@ func (ix *bucketIndex) build(lists [][]bucket) {
 		sp.begin, sp.end, next = next, next, next+sp.end
 	}
 	if cap(ix.entries) < n {
-		ix.entries = make([]entry, n)
+		ix.entries, ix.dists = make([]entry, n), make([]int64, n)
 	}
-	ix.entries = ix.entries[:n]
+	ix.entries, ix.dists = ix.entries[:n], ix.dists[:n]
 	for _, list := range lists {
 		for _, b := range list {
 			sp := ix.spans.Get(b.node)
-			ix.entries[sp.end] = entry{target: b.target, cost: b.cost, dist: b.dist}
+			ix.entries[sp.end], ix.dists[sp.end] = entry{target: b.target, cost: b.cost}, b.dist
 			sp.end++
 		}
 	}

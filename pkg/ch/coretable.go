@@ -54,6 +54,9 @@ type core struct {
 	last  atomic.Pointer[coreTable] // the table of the last state asked for
 	mu    sync.Mutex
 	kept  []*coreTable // the last keptTables computed, oldest first
+	// up and dn are the fringes of the core (fringe.go), made with the
+	// first table under mu.
+	up, dn *fringe
 }
 
 // keptTables is how many core tables (of distinct states) a hierarchy
@@ -82,6 +85,10 @@ type coreTable struct {
 	// into it from below the core (graph.State.Edge), NoWay if it is
 	// closed; 0 without a state.
 	extra []uint32
+	// up and dn are the core's fringes, the same in every table, and
+	// upArcs and dnArcs their edges into the core under st.
+	up, dn         *fringe
+	upArcs, dnArcs coreArcs
 }
 
 // SetCore names h's core: the nodes whose bit is set in set (bit v%64 of
@@ -137,6 +144,11 @@ func (h *Hierarchy) coreTable(st *graph.State) *coreTable {
 		}
 	}
 	t := h.crossCore(st)
+	if c.up == nil {
+		c.up, c.dn = newFringe(h.UpFirst, h.Up, c), newFringe(h.DnFirst, h.Dn, c)
+	}
+	t.up, t.dn = c.up, c.dn
+	t.upArcs, t.dnArcs = t.arcsOf(c.up, true), t.arcsOf(c.dn, false)
 	keep := min(keptTables, max(1, keptBytes/(16*t.k*t.k)))
 	for len(c.kept) >= keep {
 		c.kept = append(c.kept[:0], c.kept[1:]...)
@@ -230,19 +242,70 @@ func (t *coreTable) path(h *Hierarchy, a, b uint32, chain []hop) []hop {
 }
 
 // column fills col with the cost (and dist with the distance) from every
-// core node to the target whose backward search reached the core at hits:
-// col[a] = min over hits b of D(a, b) + the hit's cost.
-func (t *coreTable) column(hits []coreHit, col []uint32, dist []int64) {
+// core node to the target whose backward search reached the core at hits,
+// by ascending cost: col[a] = min over hits b of D(a, b) + the hit's cost.
+// It returns the least of col, which bounds what the column adds to any
+// path.
+//
+// It prunes the hits as it goes, as prune would: a hit b is skipped when
+// col[b], from the hits before it, is already at most its cost (then
+// D(a, b) + g(b) ≥ D(a, b) + col[b] ≥ col[a] for every a). That reads one
+// entry a hit, where prune read for each hit one entry of every kept hit's
+// row, a cache line each. The pass over a hit's row reads costs only, and dist
+// holds the index of the hit that gives col[a] until a last pass turns it
+// into the distance: reading the 8-byte distances alongside the costs
+// made the passes three times the memory.
+func (t *coreTable) column(hits []coreHit, col []uint32, dist []int64) (least uint32) {
 	for a := range col {
 		col[a] = search.Unreached
 	}
-	for _, h := range hits {
-		row := t.cost[int(h.index)*t.k : int(h.index+1)*t.k]
-		rowDist := t.dist[int(h.index)*t.k : int(h.index+1)*t.k]
-		for a, d := range row {
-			if c := search.Add(h.cost, d); c < col[a] {
-				col[a], dist[a] = c, h.dist+rowDist[a]
-			}
+	held := -1 // a hit kept whose row waits to be passed with the next's
+	for i, h := range hits {
+		if col[h.index] <= h.cost {
+			continue
+		}
+		if held < 0 {
+			held = i
+			continue
+		}
+		p := hits[held]
+		if search.Add(p.cost, t.cost[int(p.index)*t.k+int(h.index)]) <= h.cost {
+			continue // covered by the hit held, as it would be by its row
+		}
+		t.pass2(hits, held, i, col, dist)
+		held = -1
+	}
+	if held >= 0 {
+		t.pass2(hits, held, held, col, dist)
+	}
+	least = search.Unreached
+	for a, c := range col {
+		if c != search.Unreached {
+			h := hits[dist[a]]
+			dist[a] = h.dist + t.dist[int(h.index)*t.k+a]
+			least = min(least, c)
+		}
+	}
+	return least
+}
+
+// pass2 lowers col with the rows of hits i and j (i < j, or the same), in
+// one pass: col[a] takes the cheaper of the two, i's on a tie, when it is
+// below col[a], and dist[a] the index of that hit, as two passes in order
+// would set them. Two rows a pass halve the passes over col and dist.
+func (t *coreTable) pass2(hits []coreHit, i, j int, col []uint32, dist []int64) {
+	hi, hj := hits[i], hits[j]
+	ri := t.cost[int(hi.index)*t.k : int(hi.index+1)*t.k]
+	rj := t.cost[int(hj.index)*t.k : int(hj.index+1)*t.k]
+	ri, rj, dist = ri[:len(col)], rj[:len(col)], dist[:len(col)]
+	for a := range col {
+		// Sums of Unreached are never below col[a], so they need no saturation.
+		c, at := uint64(hi.cost)+uint64(ri[a]), i
+		if cj := uint64(hj.cost) + uint64(rj[a]); cj < c {
+			c, at = cj, j
+		}
+		if c < uint64(col[a]) {
+			col[a], dist[a] = uint32(c), int64(at)
 		}
 	}
 }
