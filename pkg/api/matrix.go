@@ -38,10 +38,14 @@ func runMatrix(rc *runContext, req MatrixRequest, dst []byte) ([]byte, *failure)
 	if fail := swappedPoints(router, st, req, t, srcOpts, dstOpts); fail != nil {
 		return dst, fail
 	}
-	// One allocation for the grids (about 18 bytes a cell for both) and the
-	// places (about 60 bytes a point) rather than a dozen doublings of the
-	// 1 KiB the envelope started with.
-	dst = slices.Grow(dst, 64+18*len(req.Sources)*len(req.Targets)+60*(len(req.Sources)+len(req.Targets)))
+	// One allocation for the grids and the places rather than a dozen
+	// doublings of the 1 KiB the envelope started with. Cells take up to
+	// 11 bytes of durations (a day is 86400.000) and 10 of distances
+	// (1000 km is 1000000.0), points about 80 bytes of places: at 18 and 60,
+	// the 3M-node synthetic country's 100×100 answers (203 KB, 19 bytes a
+	// cell, 77 a point) outgrew the buffer while the places were written
+	// and copied it into one twice as large.
+	dst = slices.Grow(dst, 64+gridBytesPerCell*len(req.Sources)*len(req.Targets)+80*(len(req.Sources)+len(req.Targets)))
 	dst = appendKey(dst, "profile", true)
 	dst = appendString(dst, req.Profile)
 	dst = appendKey(dst, "durations", true)
@@ -94,6 +98,11 @@ func appendPlacements(dst []byte, rc *runContext, ps []matrix.Placement) []byte 
 	}
 	return append(dst, ']')
 }
+
+// gridBytesPerCell bounds a cell's share of the two grids for all but
+// tables of paths longer than a day or 1000 km: up to 11 bytes of
+// durations and 10 of distances.
+const gridBytesPerCell = 21
 
 // appendGrid writes rows of numbers, null for NaN (an unroutable pair,
 // spec behaviour rule 4).
