@@ -121,6 +121,16 @@ func (t *Table) fill(r *route.Router, q *ch.Query, qs []*ch.Query, src, dst, fbS
 // fb[i] its fallback's (at[i] if it has none).
 func lineUp(ends, fbs []end) (list []end, at, fb []int) {
 	at, fb = make([]int, len(ends)), make([]int, len(ends))
+	n := 0 // the list's length: one allocation of 168-byte ends, not doublings
+	for _, e := range ends {
+		if e.Err == nil {
+			n++
+			if e.HasFallback {
+				n++
+			}
+		}
+	}
+	list = make([]end, 0, n)
 	for i, e := range ends {
 		at[i], fb[i] = -1, -1
 		if e.Err == nil {
