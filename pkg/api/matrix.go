@@ -3,7 +3,6 @@ package api
 import (
 	"fmt"
 	"math"
-	"runtime"
 	"slices"
 	"strconv"
 
@@ -49,7 +48,10 @@ func runMatrix(rc *runContext, req MatrixRequest, dst []byte) ([]byte, *failure)
 	dst = slices.Grow(dst, 64+gridBytesPerCell*len(req.Sources)*len(req.Targets)+80*(len(req.Sources)+len(req.Targets)))
 	dst = appendKey(dst, "profile", true)
 	dst = appendString(dst, req.Profile)
-	dst = appendGrids(dst, t)
+	dst = appendKey(dst, "durations", true)
+	dst = appendGrid(dst, t.Durations, 3)
+	dst = appendKey(dst, "distances", true)
+	dst = appendGrid(dst, t.Distances, 1)
 	dst = appendKey(dst, "sources", true)
 	dst = appendPlacements(dst, rc, t.Sources)
 	dst = appendKey(dst, "targets", true)
@@ -97,38 +99,10 @@ func appendPlacements(dst []byte, rc *runContext, ps []matrix.Placement) []byte 
 	return append(dst, ']')
 }
 
-// parallelGridCells is the table size from which the distances are
-// written on a second goroutine: a 100×100 table's 20,000 numbers took
-// 0.4 ms on one core while the other idled; a 10×10 table's would not pay
-// for the goroutine.
-const parallelGridCells = 2500
-
 // gridBytesPerCell bounds a cell's share of the two grids for all but
 // tables of paths longer than a day or 1000 km: up to 11 bytes of
 // durations and 10 of distances.
 const gridBytesPerCell = 21
-
-// appendGrids writes the durations and the distances members. A large
-// table's distances are written into a buffer of their own by a second
-// goroutine while this one writes the durations; the request holds its
-// search query meanwhile, so these buffers are bounded by the workers.
-func appendGrids(dst []byte, t matrix.Table) []byte {
-	cells := len(t.Durations) * len(t.Targets)
-	if cells < parallelGridCells || runtime.GOMAXPROCS(0) < 2 {
-		dst = appendKey(dst, "durations", true)
-		dst = appendGrid(dst, t.Durations, 3)
-		dst = appendKey(dst, "distances", true)
-		return appendGrid(dst, t.Distances, 1)
-	}
-	distances := make(chan []byte, 1)
-	go func() {
-		buf := appendKey(make([]byte, 0, 10*cells+64), "distances", true)
-		distances <- appendGrid(buf, t.Distances, 1)
-	}()
-	dst = appendKey(dst, "durations", true)
-	dst = appendGrid(dst, t.Durations, 3)
-	return append(dst, <-distances...)
-}
 
 // appendGrid writes rows of numbers, null for NaN (an unroutable pair,
 // spec behaviour rule 4).

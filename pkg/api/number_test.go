@@ -4,9 +4,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
-
-	"github.com/mapsco/maps/pkg/internal/benchcpu"
-	"github.com/mapsco/maps/pkg/matrix"
 )
 
 // TestAppendFixedEqualsAppendNumber compares the two writers on the
@@ -60,63 +57,5 @@ func BenchmarkAppendGridNumbers(b *testing.B) {
 				}
 			}
 		})
-	}
-}
-
-// BenchmarkAppendGrids writes a 100×100 table's two grids on one goroutine
-// and as appendGrids does, the distances on a second one (wall and CPU:
-// go test -run X -bench AppendGrids ./pkg/api).
-func BenchmarkAppendGrids(b *testing.B) {
-	rng := rand.New(rand.NewPCG(5, 6))
-	t := matrix.Table{Durations: make([][]float64, 100), Distances: make([][]float64, 100), Targets: make([]matrix.Placement, 100)}
-	for i := range t.Durations {
-		t.Durations[i], t.Distances[i] = make([]float64, 100), make([]float64, 100)
-		for j := range t.Durations[i] {
-			t.Durations[i][j] = float64(rng.IntN(3_600_000)) / 1000
-			t.Distances[i][j] = float64(rng.IntN(5_000_000)) / 100
-		}
-	}
-	serial := func(dst []byte, t matrix.Table) []byte {
-		dst = appendKey(dst, "durations", true)
-		dst = appendGrid(dst, t.Durations, 3)
-		dst = appendKey(dst, "distances", true)
-		return appendGrid(dst, t.Distances, 1)
-	}
-	for _, w := range []struct {
-		name string
-		fn   func([]byte, matrix.Table) []byte
-	}{{"serial", serial}, {"appendGrids", appendGrids}} {
-		b.Run(w.name, func(b *testing.B) {
-			defer benchcpu.Report(b)()
-			for b.Loop() {
-				w.fn(make([]byte, 0, 18*10000), t)
-			}
-		})
-	}
-}
-
-// TestAppendGridsEqualsSerial checks that the grids written on two
-// goroutines are byte for byte the grids written on one, nulls included.
-func TestAppendGridsEqualsSerial(t *testing.T) {
-	rng := rand.New(rand.NewPCG(7, 8))
-	for _, n := range []int{1, 49, 50, 51, 100} {
-		tab := matrix.Table{Durations: make([][]float64, n), Distances: make([][]float64, n), Targets: make([]matrix.Placement, n)}
-		for i := range tab.Durations {
-			tab.Durations[i], tab.Distances[i] = make([]float64, n), make([]float64, n)
-			for j := range tab.Durations[i] {
-				tab.Durations[i][j], tab.Distances[i][j] = float64(rng.IntN(3_600_000))/1000, float64(rng.IntN(5_000_000))/100
-				if rng.IntN(10) == 0 {
-					tab.Durations[i][j], tab.Distances[i][j] = math.NaN(), math.NaN()
-				}
-			}
-		}
-		want := appendKey([]byte("{"), "durations", true)
-		want = appendGrid(want, tab.Durations, 3)
-		want = appendKey(want, "distances", true)
-		want = appendGrid(want, tab.Distances, 1)
-		got := appendGrids([]byte("{"), tab)
-		if string(got) != string(want) {
-			t.Fatalf("%d×%d: appendGrids wrote %.80q…, one goroutine %.80q…", n, n, got, want)
-		}
 	}
 }
