@@ -29,26 +29,7 @@ func openAndorra(t testing.TB) *serving.Release { return compiletest.OpenAndorra
 // (every fifth repeats a nearby point) so that shared-arc pairs are
 // exercised.
 func randomPoints(rng *rand.Rand, r *route.Router, n int) []route.Point {
-	g := r.Graph()
-	pts := make([]route.Point, n)
-	for i := range pts {
-		if i > 0 && i%5 == 0 {
-			p := pts[i-1]
-			pts[i] = route.Point{p[0] + (rng.Float64()-0.5)*0.0006, p[1] + (rng.Float64()-0.5)*0.0006}
-			continue
-		}
-		for {
-			s := uint32(rng.IntN(g.Net.NumSegments()))
-			if g.Big[s] == 0 {
-				continue
-			}
-			begin, end := g.Net.Points(s)
-			lon, lat := g.Net.Point(begin + uint32(rng.IntN(int(end-begin))))
-			pts[i] = route.Point{lon + (rng.Float64()-0.5)*0.0006, lat + (rng.Float64()-0.5)*0.0006}
-			break
-		}
-	}
-	return pts
+	return compiletest.NearRoadPoints(rng, r.Graph(), n)
 }
 
 // TestCellsEqualDirections compares every cell of random tables with the

@@ -48,28 +48,13 @@ func BenchmarkSynthNearest(b *testing.B) {
 	}
 }
 
-// tablePoints draws n points as pkg/matrix's randomPoints does, with the
-// table benchmarks' seed: both tables' sources then destinations.
+// tablePoints draws n points as pkg/matrix's table benchmarks do, a
+// hundred at a time with their seed: both tables' sources then targets.
 func tablePoints(f *snap.Finder, n int) [][2]float64 {
-	g := f.Graph()
 	rng := rand.New(rand.NewPCG(5, 6))
-	pts := make([][2]float64, n)
-	for i := range pts {
-		if i%100 > 0 && i%5 == 0 {
-			p := pts[i-1]
-			pts[i] = [2]float64{p[0] + (rng.Float64()-0.5)*0.0006, p[1] + (rng.Float64()-0.5)*0.0006}
-			continue
-		}
-		for {
-			s := uint32(rng.IntN(g.Net.NumSegments()))
-			if g.Big[s] == 0 {
-				continue
-			}
-			begin, end := g.Net.Points(s)
-			lon, lat := g.Net.Point(begin + uint32(rng.IntN(int(end-begin))))
-			pts[i] = [2]float64{lon + (rng.Float64()-0.5)*0.0006, lat + (rng.Float64()-0.5)*0.0006}
-			break
-		}
+	var pts [][2]float64
+	for len(pts) < n {
+		pts = append(pts, compiletest.NearRoadPoints(rng, f.Graph(), min(100, n-len(pts)))...)
 	}
 	return pts
 }
