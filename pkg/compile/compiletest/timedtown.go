@@ -2,6 +2,7 @@ package compiletest
 
 import (
 	"fmt"
+	"iter"
 	"maps"
 	"math/rand/v2"
 	"os"
@@ -46,6 +47,24 @@ type TimedTown struct {
 // Corner returns the position of corner (row, col).
 func (t TimedTown) Corner(row, col int) route.Point {
 	return route.Point{townLon + float64(col)*townStepLon, townLat + float64(row)*townStepLat}
+}
+
+// CornerPairs yields every ordered pair of distinct corners; with short
+// (testing.Short()), a fifth of them, the same fifth on every run.
+func (t TimedTown) CornerPairs(short bool) iter.Seq2[route.Point, route.Point] {
+	return func(yield func(from, to route.Point) bool) {
+		n := t.H * t.W
+		for a := range n {
+			for b := range n {
+				if a == b || (short && (a+b)%5 != 0) {
+					continue
+				}
+				if !yield(t.Corner(a/t.W, a%t.W), t.Corner(b/t.W, b%t.W)) {
+					return
+				}
+			}
+		}
+	}
 }
 
 const (
