@@ -10,54 +10,71 @@ import (
 // makeBodies pre-encodes the request bodies so that the measured loop only
 // sends bytes. Directions bodies take c.waypoints consecutive points (2 by
 // default), matrix bodies 2×size, elevation bodies size (at least 1);
-// points wrap around when there are fewer than needed.
+// points wrap around when there are fewer than needed. With c.osrm each is
+// instead the request URI that asks osrm-routed the same thing (osrmURI).
 func makeBodies(pts [][2]float64, c config) [][]byte {
 	c.waypoints = max(c.waypoints, 2)
 	bodies := make([][]byte, c.bodies)
 	next := 0
-	take := func(b []byte, n int) []byte {
-		b = append(b, '[')
-		for i := range n {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			p := pts[next%len(pts)]
+	take := func(n int) [][2]float64 {
+		out := make([][2]float64, n)
+		for i := range out {
+			out[i] = pts[next%len(pts)]
 			next++
-			b = append(b, '[')
-			b = strconv.AppendFloat(b, p[0], 'f', 7, 64)
-			b = append(b, ',')
-			b = strconv.AppendFloat(b, p[1], 'f', 7, 64)
-			b = append(b, ']')
 		}
-		return append(b, ']')
+		return out
 	}
 	for i := range bodies {
-		if c.elevation {
-			b := append([]byte(`{"coordinates":`), take(nil, max(c.size, 1))...)
+		switch {
+		case c.osrm:
+			bodies[i] = osrmURI(take(osrmPoints(c)), c)
+		case c.elevation:
+			b := append([]byte(`{"coordinates":`), appendPoints(nil, take(max(c.size, 1)))...)
 			bodies[i] = append(b, '}')
-			continue
+		default:
+			bodies[i] = mapdBody(take, c)
 		}
-		b := []byte(`{"profile":"` + c.profile + `",`)
-		if c.size == 0 {
-			if c.steps {
-				b = append(b, `"include_steps":true,`...)
-			}
-			if c.alts >= 0 {
-				b = append(b, `"alternatives":`...)
-				b = strconv.AppendInt(b, int64(c.alts), 10)
-				b = append(b, ',')
-			}
-			b = append(b, `"coordinates":`...)
-			b = take(b, c.waypoints)
-		} else {
-			b = append(b, `"sources":`...)
-			b = take(b, c.size)
-			b = append(b, `,"targets":`...)
-			b = take(b, c.size)
-		}
-		bodies[i] = append(b, '}')
 	}
 	return bodies
+}
+
+// mapdBody is one directions or matrix body of mapd's API.
+func mapdBody(take func(n int) [][2]float64, c config) []byte {
+	b := []byte(`{"profile":"` + c.profile + `",`)
+	if c.size == 0 {
+		if c.steps {
+			b = append(b, `"include_steps":true,`...)
+		}
+		if c.alts >= 0 {
+			b = append(b, `"alternatives":`...)
+			b = strconv.AppendInt(b, int64(c.alts), 10)
+			b = append(b, ',')
+		}
+		b = append(b, `"coordinates":`...)
+		b = appendPoints(b, take(c.waypoints))
+	} else {
+		b = append(b, `"sources":`...)
+		b = appendPoints(b, take(c.size))
+		b = append(b, `,"targets":`...)
+		b = appendPoints(b, take(c.size))
+	}
+	return append(b, '}')
+}
+
+// appendPoints writes points as a JSON array of [lon, lat] pairs.
+func appendPoints(b []byte, pts [][2]float64) []byte {
+	b = append(b, '[')
+	for i, p := range pts {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '[')
+		b = strconv.AppendFloat(b, p[0], 'f', 7, 64)
+		b = append(b, ',')
+		b = strconv.AppendFloat(b, p[1], 'f', 7, 64)
+		b = append(b, ']')
+	}
+	return append(b, ']')
 }
 
 // dumpBodies writes bodies to path, one per line, so that another load

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -69,5 +70,45 @@ func TestOverloadBodies(t *testing.T) {
 	elev := makeBodies(pts, config{profile: "car", bodies: 1, elevation: true})[0]
 	if string(elev) != `{"coordinates":[[1.5232153,42.5308469]]}` {
 		t.Fatalf("elevation body %s", elev)
+	}
+}
+
+// TestOSRMBodies: -osrm asks osrm-routed about the very points of the mapd
+// bodies, in the same order, with OSRM's URI syntax.
+func TestOSRMBodies(t *testing.T) {
+	pts := [][2]float64{{1.5232153, 42.5308469}, {1.5977479, 42.5704876}, {1.5898863, 42.5372645}}
+	for _, tc := range []struct {
+		c    config
+		want string
+	}{
+		{config{alts: 0, bodies: 2}, "/route/v1/driving/1.5898863,42.5372645;1.5232153,42.5308469?overview=full&geometries=polyline6&steps=false&alternatives=false"},
+		{config{alts: -1, steps: true, bodies: 1}, "/route/v1/driving/1.5232153,42.5308469;1.5977479,42.5704876?overview=full&geometries=polyline6&steps=true&alternatives=1"},
+		{config{size: 2, bodies: 1}, "/table/v1/driving/1.5232153,42.5308469;1.5977479,42.5704876;1.5898863,42.5372645;1.5232153,42.5308469" +
+			"?annotations=duration,distance&sources=0;1&destinations=2;3"},
+	} {
+		mapd := makeBodies(pts, tc.c)
+		tc.c.osrm = true
+		osrm := makeBodies(pts, tc.c)
+		got := string(osrm[len(osrm)-1])
+		if got != tc.want {
+			t.Errorf("%+v: %s, want %s", tc.c, got, tc.want)
+		}
+		var body struct {
+			Coordinates, Sources, Targets [][2]float64
+		}
+		if err := json.Unmarshal(mapd[len(mapd)-1], &body); err != nil {
+			t.Fatal(err)
+		}
+		coords := append(body.Coordinates, append(body.Sources, body.Targets...)...)
+		var b []byte
+		for i, p := range coords {
+			if i > 0 {
+				b = append(b, ';')
+			}
+			b = fmt.Appendf(b, "%.7f,%.7f", p[0], p[1])
+		}
+		if !bytes.Contains(osrm[len(osrm)-1], b) {
+			t.Errorf("%+v: OSRM's points %s are not mapd's %s", tc.c, got, b)
+		}
 	}
 }

@@ -55,13 +55,23 @@ func worker(ctx context.Context, hc *fasthttp.HostClient, c config, uri string, 
 	defer fasthttp.ReleaseResponse(resp)
 	req.Header.SetMethod(fasthttp.MethodPost)
 	req.Header.SetContentType("application/json")
+	if c.osrm {
+		req.Header.SetMethod(fasthttp.MethodGet)
+	}
+	if c.close {
+		req.Header.SetConnectionClose()
+	}
 	req.SetRequestURI(uri)
 	req.Header.SetHost(hc.Addr)
 	if c.key != "" {
 		req.Header.Set("Authorization", "Bearer "+c.key)
 	}
 	for i := w; ctx.Err() == nil; i += c.clients {
-		req.SetBodyRaw(bodies[i%len(bodies)])
+		if c.osrm {
+			req.SetRequestURIBytes(bodies[i%len(bodies)])
+		} else {
+			req.SetBodyRaw(bodies[i%len(bodies)])
+		}
 		t := time.Now()
 		err := hc.DoTimeout(req, resp, c.timeout)
 		lat := time.Since(t)

@@ -11,6 +11,7 @@
 //
 //	loadgen -url http://127.0.0.1:8080/v1/directions -pbf andorra.osm.pbf -c 4 -d 10s
 //	loadgen -url http://127.0.0.1:8080/v1/matrix -size 100 -pbf andorra.osm.pbf
+//	loadgen -url http://127.0.0.1:5000/ -osrm -close -size 100 -pbf andorra.osm.pbf   # the same tables, of osrm-routed
 package main
 
 import (
@@ -47,6 +48,10 @@ type config struct {
 	waypoints int
 	steps     bool
 	elevation bool // the URL is /v1/elevation: bodies of -size points (default 1)
+	// osrm sends each request as osrm-routed's GET (osrm.go) instead of
+	// mapd's POST; close asks for a new connection a request (osrm-routed
+	// stalls about 40 ms on each request of a kept-alive connection).
+	osrm, close bool
 	// retryAfter makes a worker honour Retry-After on a 503 or 429, as a
 	// well-behaved client does, instead of sending its next request at once.
 	retryAfter bool
@@ -72,6 +77,8 @@ func parseFlags() (config, error) {
 	flag.IntVar(&c.waypoints, "waypoints", 2, "directions: coordinates per request, 2-50")
 	flag.BoolVar(&c.steps, "steps", false, "directions: ask for turn-by-turn steps")
 	flag.BoolVar(&c.retryAfter, "retry-after", false, "honour Retry-After on 503 and 429 before a worker's next request")
+	flag.BoolVar(&c.osrm, "osrm", false, "-url is osrm-routed's (http://127.0.0.1:5000/): ask it the same points with OSRM's GET /route or /table")
+	flag.BoolVar(&c.close, "close", false, "a new connection for every request (Connection: close)")
 	headerOnly := flag.Bool("header-only", false, "print the table header and exit (scripts/bench)")
 	flag.Parse()
 	if *headerOnly {
@@ -90,11 +97,17 @@ func parseFlags() (config, error) {
 		return c, fmt.Errorf("-c, -bodies and -d must be positive")
 	}
 	c.elevation = strings.HasSuffix(u.Path, "/elevation")
+	if c.osrm && c.elevation {
+		return c, fmt.Errorf("-osrm: OSRM has no elevation service")
+	}
 	if c.waypoints < 2 || c.waypoints > 50 {
 		return c, fmt.Errorf("-waypoints %d: want 2 to 50", c.waypoints)
 	}
 	if c.label == "" {
 		c.label = strings.TrimPrefix(u.Path, "/v1/")
+		if c.osrm {
+			c.label = map[bool]string{true: "osrm table", false: "osrm route"}[c.size > 0]
+		}
 		if c.size > 0 {
 			c.label += fmt.Sprintf(" %dx%d", c.size, c.size)
 		}
