@@ -199,6 +199,12 @@ func (r *Router) Route(ctx context.Context, pts []Point, st *graph.State) (*Rout
 func (r *Router) Leg(q *ch.Query, a, b snap.Result) (Leg, bool) {
 	st := q.State()
 	e := MakeEnds(r.g, st, a, b)
+	if e.Direct == 0 {
+		// b is where a is (a table's diagonal, a repeated waypoint): no
+		// path costs less, and a tie goes to the direct way, so the search,
+		// which would look for a way around and back, is not run.
+		return r.directLeg(st, a, b, e.Direct), true
+	}
 	scratch := arcScratch.Get().(*[]uint32)
 	defer arcScratch.Put(scratch)
 	res, ok := q.Shortest(e.Sources, e.Targets, (*scratch)[:0])
@@ -206,9 +212,7 @@ func (r *Router) Leg(q *ch.Query, a, b snap.Result) (Leg, bool) {
 		*scratch = res.Arcs[:0] // grown to this path: keep it for the next
 	}
 	if e.Direct != search.Unreached && (!ok || e.Direct <= res.Cost) {
-		begin, end := r.g.Net.Points(a.Seg)
-		return Leg{DurationS: float64(e.Direct) / 1000, Direct: true, st: st, points: int(end-begin) + 2,
-			DistanceM: abs(b.Frac-a.Frac) * float64(r.g.Net.SegLength[a.Seg])}, true
+		return r.directLeg(st, a, b, e.Direct), true
 	}
 	if !ok {
 		return Leg{}, false
@@ -221,6 +225,14 @@ func (r *Router) Leg(q *ch.Query, a, b snap.Result) (Leg, bool) {
 	}
 	arcs = append(arcs, res.Arcs...)
 	return r.makeLeg(st, a, b, arcs, res.Cost), true
+}
+
+// directLeg is the leg from a to b along their common segment, at cost
+// milliseconds (Ends.Direct).
+func (r *Router) directLeg(st *graph.State, a, b snap.Result, cost uint32) Leg {
+	begin, end := r.g.Net.Points(a.Seg)
+	return Leg{DurationS: float64(cost) / 1000, Direct: true, st: st, points: int(end-begin) + 2,
+		DistanceM: abs(b.Frac-a.Frac) * float64(r.g.Net.SegLength[a.Seg])}
 }
 
 // arcScratch pools the buffers paths are unpacked into (*[]uint32), each

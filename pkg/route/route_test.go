@@ -280,3 +280,38 @@ func pairMatches(t *testing.T, q *ch.Query, g *graph.Graph, tree []uint32, a, b 
 	}
 	return got
 }
+
+// TestLegToItself: a leg from a point to the same point, as a table's
+// diagonal or a repeated waypoint asks, is the direct way of no length
+// and no time on every profile, from uniform random points over the
+// country; the same point a metre along its road is not (its leg costs
+// something, or goes around when the road is one-way against it).
+func TestLegToItself(t *testing.T) {
+	rel := openAndorra(t)
+	for name, r := range rel.Routers {
+		t.Run(name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(7, uint64(len(name))))
+			q := ch.NewQuery(r.Hierarchy())
+			g := r.Graph()
+			for range 300 {
+				a := randomSnap(t, rng, rel, g)
+				leg, ok := r.Leg(q, a, a)
+				if !ok || !leg.Direct || leg.DurationS != 0 || leg.DistanceM != 0 {
+					t.Fatalf("leg from %+v to itself: %+v, %v; want the direct way, 0 s, 0 m", a, leg, ok)
+				}
+				b := a
+				length := float64(g.Net.SegLength[a.Seg])
+				if length < 2 {
+					continue
+				}
+				b.Frac = min(1, a.Frac+1/length)
+				if b.Frac == a.Frac {
+					continue
+				}
+				if leg, ok := r.Leg(q, a, b); ok && leg.DurationS == 0 && leg.DistanceM == 0 {
+					t.Fatalf("leg from %+v a metre along to %+v: %+v, no length", a, b, leg)
+				}
+			}
+		})
+	}
+}

@@ -83,7 +83,7 @@ func TestOSRMBodies(t *testing.T) {
 	}{
 		{config{alts: 0, bodies: 2}, "/route/v1/driving/1.5898863,42.5372645;1.5232153,42.5308469?overview=full&geometries=polyline6&steps=false&alternatives=false"},
 		{config{alts: -1, steps: true, bodies: 1}, "/route/v1/driving/1.5232153,42.5308469;1.5977479,42.5704876?overview=full&geometries=polyline6&steps=true&alternatives=1"},
-		{config{size: 2, bodies: 1}, "/table/v1/driving/1.5232153,42.5308469;1.5977479,42.5704876;1.5898863,42.5372645;1.5232153,42.5308469" +
+		{config{size: 2, bodies: 1, osrmAnnotations: "duration,distance"}, "/table/v1/driving/1.5232153,42.5308469;1.5977479,42.5704876;1.5898863,42.5372645;1.5232153,42.5308469" +
 			"?annotations=duration,distance&sources=0;1&destinations=2;3"},
 	} {
 		mapd := makeBodies(pts, tc.c)

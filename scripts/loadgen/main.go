@@ -51,7 +51,8 @@ type config struct {
 	// osrm sends each request as osrm-routed's GET (osrm.go) instead of
 	// mapd's POST; close asks for a new connection a request (osrm-routed
 	// stalls about 40 ms on each request of a kept-alive connection).
-	osrm, close bool
+	osrm, close     bool
+	osrmAnnotations string // -osrm tables: OSRM's annotations parameter
 	// retryAfter makes a worker honour Retry-After on a 503 or 429, as a
 	// well-behaved client does, instead of sending its next request at once.
 	retryAfter bool
@@ -78,6 +79,7 @@ func parseFlags() (config, error) {
 	flag.BoolVar(&c.steps, "steps", false, "directions: ask for turn-by-turn steps")
 	flag.BoolVar(&c.retryAfter, "retry-after", false, "honour Retry-After on 503 and 429 before a worker's next request")
 	flag.BoolVar(&c.osrm, "osrm", false, "-url is osrm-routed's (http://127.0.0.1:5000/): ask it the same points with OSRM's GET /route or /table")
+	flag.StringVar(&c.osrmAnnotations, "osrm-annotations", "duration,distance", "-osrm tables: OSRM's annotations (its own default is duration; mapd answers both)")
 	flag.BoolVar(&c.close, "close", false, "a new connection for every request (Connection: close)")
 	headerOnly := flag.Bool("header-only", false, "print the table header and exit (scripts/bench)")
 	flag.Parse()

@@ -19,8 +19,10 @@ func osrmPoints(c config) int {
 // returns it, steps only with -steps, and as many alternatives (false for
 // 0; mapd's default of one when -alternatives is left at -1);
 // a size×size matrix as /table over the first size points as sources and
-// the others as destinations, with durations and distances, as mapd
-// answers both. The profile is OSRM's only one, "driving": run
+// the others as destinations, with c.osrmAnnotations: durations and
+// distances by default, as mapd answers both (OSRM's own default is
+// durations only, and its CH computes a cell's distance by unpacking the
+// cell's path). The profile is OSRM's only one, "driving": run
 // osrm-routed on the car profile's data.
 func osrmURI(pts [][2]float64, c config) []byte {
 	b := []byte("/route/v1/driving/")
@@ -44,7 +46,9 @@ func osrmURI(pts [][2]float64, c config) []byte {
 		}
 		return strconv.AppendInt(b, int64(max(c.alts, 1)), 10) // -1: mapd's default of one
 	}
-	b = append(b, "?annotations=duration,distance&sources="...)
+	b = append(b, "?annotations="...)
+	b = append(b, c.osrmAnnotations...)
+	b = append(b, "&sources="...)
 	b = appendRange(b, 0, c.size)
 	b = append(b, "&destinations="...)
 	return appendRange(b, c.size, 2*c.size)
