@@ -9,7 +9,8 @@ import (
 
 // makeBodies pre-encodes the request bodies so that the measured loop only
 // sends bytes. Directions bodies take c.waypoints consecutive points (2 by
-// default), matrix bodies 2×size, elevation bodies size (at least 1);
+// default), matrix bodies 2×size (size with -same: the targets are the
+// sources), elevation bodies size (at least 1);
 // points wrap around when there are fewer than needed. With c.osrm each is
 // instead the request URI that asks osrm-routed the same thing (osrmURI).
 func makeBodies(pts [][2]float64, c config) [][]byte {
@@ -53,10 +54,15 @@ func mapdBody(take func(n int) [][2]float64, c config) []byte {
 		b = append(b, `"coordinates":`...)
 		b = appendPoints(b, take(c.waypoints))
 	} else {
+		sources := appendPoints(nil, take(c.size))
+		targets := sources
+		if !c.same {
+			targets = appendPoints(nil, take(c.size))
+		}
 		b = append(b, `"sources":`...)
-		b = appendPoints(b, take(c.size))
+		b = append(b, sources...)
 		b = append(b, `,"targets":`...)
-		b = appendPoints(b, take(c.size))
+		b = append(b, targets...)
 	}
 	return append(b, '}')
 }

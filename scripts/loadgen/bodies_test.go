@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -85,6 +86,8 @@ func TestOSRMBodies(t *testing.T) {
 		{config{alts: -1, steps: true, bodies: 1}, "/route/v1/driving/1.5232153,42.5308469;1.5977479,42.5704876?overview=full&geometries=polyline6&steps=true&alternatives=1"},
 		{config{size: 2, bodies: 1, osrmAnnotations: "duration,distance"}, "/table/v1/driving/1.5232153,42.5308469;1.5977479,42.5704876;1.5898863,42.5372645;1.5232153,42.5308469" +
 			"?annotations=duration,distance&sources=0;1&destinations=2;3"},
+		{config{size: 3, same: true, bodies: 1, osrmAnnotations: "duration"}, "/table/v1/driving/1.5232153,42.5308469;1.5977479,42.5704876;1.5898863,42.5372645" +
+			"?annotations=duration"},
 	} {
 		mapd := makeBodies(pts, tc.c)
 		tc.c.osrm = true
@@ -100,6 +103,12 @@ func TestOSRMBodies(t *testing.T) {
 			t.Fatal(err)
 		}
 		coords := append(body.Coordinates, append(body.Sources, body.Targets...)...)
+		if tc.c.same {
+			if !slices.Equal(body.Sources, body.Targets) {
+				t.Fatalf("%+v: targets %v are not the sources %v", tc.c, body.Targets, body.Sources)
+			}
+			coords = body.Sources
+		}
 		var b []byte
 		for i, p := range coords {
 			if i > 0 {

@@ -32,8 +32,9 @@ type config struct {
 	label    string
 	key      string
 	profile  string
-	size     int // matrix: sources = targets = size; 0 means directions
-	alts     int // directions: "alternatives" in every body; -1 leaves it out (the spec's default, 1)
+	size     int  // matrix: sources = targets = size; 0 means directions
+	same     bool // matrix: the targets are the sources (a square table of size points)
+	alts     int  // directions: "alternatives" in every body; -1 leaves it out (the spec's default, 1)
 	bodies   int
 	clients  int
 	duration time.Duration
@@ -66,6 +67,7 @@ func parseFlags() (config, error) {
 	flag.StringVar(&c.key, "key", "", "API key sent as Authorization: Bearer KEY when set")
 	flag.StringVar(&c.profile, "profile", "car", "profile in every request")
 	flag.IntVar(&c.size, "size", 0, "matrix: N sources × N targets (0: directions between 2 points)")
+	flag.BoolVar(&c.same, "same", false, "matrix: the targets are the sources (size points from all to all, OSRM's usual table)")
 	flag.IntVar(&c.alts, "alternatives", -1, "directions: alternatives to ask for, 0-3 (-1: leave the field out, the spec's default of 1)")
 	flag.IntVar(&c.bodies, "bodies", 4000, "distinct request bodies, sent round-robin")
 	flag.IntVar(&c.clients, "c", 4, "concurrent clients")
@@ -112,6 +114,9 @@ func parseFlags() (config, error) {
 		}
 		if c.size > 0 {
 			c.label += fmt.Sprintf(" %dx%d", c.size, c.size)
+		}
+		if c.same {
+			c.label += " same"
 		}
 	}
 	return c, nil

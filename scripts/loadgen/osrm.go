@@ -7,8 +7,11 @@ import "strconv"
 // -waypoints both servers are asked about the same points in the same
 // order (elevation has no OSRM counterpart).
 func osrmPoints(c config) int {
-	if c.size > 0 {
+	if c.size > 0 && !c.same {
 		return 2 * c.size
+	}
+	if c.size > 0 {
+		return c.size
 	}
 	return c.waypoints
 }
@@ -19,7 +22,8 @@ func osrmPoints(c config) int {
 // returns it, steps only with -steps, and as many alternatives (false for
 // 0; mapd's default of one when -alternatives is left at -1);
 // a size×size matrix as /table over the first size points as sources and
-// the others as destinations, with c.osrmAnnotations: durations and
+// the others as destinations (with -same, size points from all to all,
+// OSRM's default), with c.osrmAnnotations: durations and
 // distances by default, as mapd answers both (OSRM's own default is
 // durations only, and its CH computes a cell's distance by unpacking the
 // cell's path). The profile is OSRM's only one, "driving": run
@@ -48,6 +52,9 @@ func osrmURI(pts [][2]float64, c config) []byte {
 	}
 	b = append(b, "?annotations="...)
 	b = append(b, c.osrmAnnotations...)
+	if c.same {
+		return b // every coordinate to every one: OSRM's default table
+	}
 	b = append(b, "&sources="...)
 	b = appendRange(b, 0, c.size)
 	b = append(b, "&destinations="...)
