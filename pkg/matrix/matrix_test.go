@@ -168,3 +168,63 @@ func mustPlace(t *testing.T, r *route.Router, p route.Point) snap.Snapped {
 	}
 	return s
 }
+
+// TestSquareTable asks from uniform random points to the same points, as
+// OSRM's tables are asked: each point is placed once for both roles, every
+// cell equals the directions answer and the diagonal is zero. The same
+// points asked with a bearing as sources are placed by it, apart from the
+// targets asked without.
+func TestSquareTable(t *testing.T) {
+	rel := openAndorra(t)
+	r := rel.Routers["car"]
+	q := ch.NewQuery(r.Hierarchy())
+	rng := rand.New(rand.NewPCG(25, 26))
+	pts := make([]route.Point, 12)
+	for i := range pts {
+		pts[i] = route.Point{1.46 + rng.Float64()*0.28, 42.44 + rng.Float64()*0.19}
+	}
+	tab := matrix.Compute(r, q, pts, pts)
+	routed := cellsEqualDirections(t, r, tab, pts, pts)
+	for i := range pts {
+		if tab.Sources[i] != tab.Targets[i] || tab.Sources[i].Result != mustPlace(t, r, pts[i]).Result {
+			t.Fatalf("point %d placed at %+v as a source, %+v as a target", i, tab.Sources[i], tab.Targets[i])
+		}
+		if tab.Durations[i][i] != 0 || tab.Distances[i][i] != 0 {
+			t.Fatalf("point %d to itself: %.3f s, %.1f m", i, tab.Durations[i][i], tab.Distances[i][i])
+		}
+	}
+	t.Logf("%d of %d cells routed", routed, len(pts)*len(pts))
+
+	opts := make([]snap.Options, len(pts))
+	moved := 0
+	for i := range opts {
+		plain := mustPlace(t, r, pts[i])
+		// Across the road the point was placed on: that road is refused.
+		bearing := &snap.Bearing{Degrees: math.Mod(roadBearing(r, plain.Result)+90, 360), Tolerance: 10}
+		opts[i] = snap.Options{Bearing: bearing}
+		want, err := r.PlaceOne(pts[i], opts[i], nil)
+		tab := matrix.ComputeWith(r, q, pts[i:i+1], pts[i:i+1], opts[i:i+1], nil)
+		if tab.Targets[0].Result != plain.Result {
+			t.Fatalf("point %d: target placed at %+v, want %+v", i, tab.Targets[0].Result, plain.Result)
+		}
+		if (err != nil) != (tab.Sources[0].Err != nil) || err == nil && tab.Sources[0].Result != want.Result {
+			t.Fatalf("point %d with bearing %v: source placed at %+v (%v), want %+v (%v)", i, *bearing, tab.Sources[0].Result, tab.Sources[0].Err, want.Result, err)
+		}
+		if err != nil || want.Result != plain.Result {
+			moved++
+		}
+	}
+	if moved == 0 {
+		t.Fatal("no bearing moved a source: the test shows nothing")
+	}
+}
+
+// roadBearing is the bearing in degrees of the road piece a point was
+// placed on, from its first node towards its last.
+func roadBearing(r *route.Router, p snap.Result) float64 {
+	net := r.Graph().Net
+	begin, end := net.Points(p.Seg)
+	aLon, aLat := net.Point(begin)
+	bLon, bLat := net.Point(end - 1)
+	return math.Mod(math.Atan2((bLon-aLon)*math.Cos(aLat*math.Pi/180), bLat-aLat)*180/math.Pi+360, 360)
+}

@@ -44,11 +44,18 @@ type end struct {
 }
 
 // placeAll places the points on len(qs) goroutines, each by its options.
+// A point asked again with the same options (a table from a list of
+// points to the same list, as OSRM's tables are asked) is placed once:
+// its end is shared, which nothing changes afterwards.
 func placeAll(qs []*ch.Query, r *route.Router, st *graph.State, pts []route.Point, opts []snap.Options) []end {
 	ends := make([]end, len(pts))
+	first := firstAsked(pts, opts)
 	var next atomic.Int64
 	work := func() {
 		for i := int(next.Add(1) - 1); i < len(pts); i = int(next.Add(1) - 1) {
+			if first[i] != i {
+				continue
+			}
 			s, err := r.PlaceOne(pts[i], opts[i], st)
 			if err != nil {
 				ends[i].Err = err
@@ -63,5 +70,33 @@ func placeAll(qs []*ch.Query, r *route.Router, st *graph.State, pts []route.Poin
 	}
 	work()
 	wg.Wait()
+	for i, f := range first {
+		ends[i] = ends[f]
+	}
 	return ends
+}
+
+// firstAsked gives for each point the index of the first point asked at
+// the same place with the same options (its own index for a first).
+func firstAsked(pts []route.Point, opts []snap.Options) []int {
+	type asked struct {
+		p       route.Point
+		radius  float64
+		bearing snap.Bearing
+		any     bool // no bearing
+	}
+	seen := make(map[asked]int, len(pts))
+	first := make([]int, len(pts))
+	for i, p := range pts {
+		k := asked{p: p, radius: opts[i].Radius, any: opts[i].Bearing == nil}
+		if !k.any {
+			k.bearing = *opts[i].Bearing
+		}
+		f, ok := seen[k]
+		if !ok {
+			f, seen[k] = i, i
+		}
+		first[i] = f
+	}
+	return first
 }
