@@ -200,8 +200,9 @@ func (r *Router) Leg(q *ch.Query, a, b snap.Result) (Leg, bool) {
 	st := q.State()
 	e := MakeEnds(r.g, st, a, b)
 	if e.Direct == 0 {
-		// b is where a is (a table's diagonal, a repeated waypoint): no
-		// path costs less, and a tie goes to the direct way, so the search,
+		// b is where a is (a table's diagonal, a repeated waypoint), or so
+		// little ahead along the road that no millisecond passes: no path
+		// costs less, and a tie goes to the direct way, so the search,
 		// which would look for a way around and back, is not run.
 		return r.directLeg(st, a, b, e.Direct), true
 	}
