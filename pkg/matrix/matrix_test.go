@@ -9,6 +9,7 @@ import (
 
 	"github.com/mapsco/maps/pkg/ch"
 	"github.com/mapsco/maps/pkg/compile/compiletest"
+	"github.com/mapsco/maps/pkg/graph"
 	"github.com/mapsco/maps/pkg/internal/benchcpu"
 	"github.com/mapsco/maps/pkg/matrix"
 	"github.com/mapsco/maps/pkg/route"
@@ -199,8 +200,11 @@ func TestSquareTable(t *testing.T) {
 	moved := 0
 	for i := range opts {
 		plain := mustPlace(t, r, pts[i])
-		// Across the road the point was placed on: that road is refused.
-		bearing := &snap.Bearing{Degrees: math.Mod(roadBearing(r, plain.Result)+90, 360), Tolerance: 10}
+		// Across the road the point was placed on (Heading is counter-
+		// clockwise from east, a bearing clockwise from north): that road
+		// is refused.
+		heading := r.Graph().Net.Heading(graph.SegRef(plain.Seg, false), true)
+		bearing := &snap.Bearing{Degrees: math.Mod(360+90-heading+90, 360), Tolerance: 10}
 		opts[i] = snap.Options{Bearing: bearing}
 		want, err := r.PlaceOne(pts[i], opts[i], nil)
 		tab := matrix.ComputeWith(r, q, pts[i:i+1], pts[i:i+1], opts[i:i+1], nil)
@@ -217,14 +221,4 @@ func TestSquareTable(t *testing.T) {
 	if moved == 0 {
 		t.Fatal("no bearing moved a source: the test shows nothing")
 	}
-}
-
-// roadBearing is the bearing in degrees of the road piece a point was
-// placed on, from its first node towards its last.
-func roadBearing(r *route.Router, p snap.Result) float64 {
-	net := r.Graph().Net
-	begin, end := net.Points(p.Seg)
-	aLon, aLat := net.Point(begin)
-	bLon, bLat := net.Point(end - 1)
-	return math.Mod(math.Atan2((bLon-aLon)*math.Cos(aLat*math.Pi/180), bLat-aLat)*180/math.Pi+360, 360)
 }

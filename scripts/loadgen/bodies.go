@@ -74,13 +74,17 @@ func appendPoints(b []byte, pts [][2]float64) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, '[')
-		b = strconv.AppendFloat(b, p[0], 'f', 7, 64)
-		b = append(b, ',')
-		b = strconv.AppendFloat(b, p[1], 'f', 7, 64)
-		b = append(b, ']')
+		b = append(appendLonLat(append(b, '['), p), ']')
 	}
 	return append(b, ']')
+}
+
+// appendLonLat writes a point as "lon,lat" to 7 decimals, as both mapd's
+// bodies and OSRM's URIs take it.
+func appendLonLat(b []byte, p [2]float64) []byte {
+	b = strconv.AppendFloat(b, p[0], 'f', 7, 64)
+	b = append(b, ',')
+	return strconv.AppendFloat(b, p[1], 'f', 7, 64)
 }
 
 // dumpBodies writes bodies to path, one per line, so that another load

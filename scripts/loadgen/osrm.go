@@ -37,9 +37,7 @@ func osrmURI(pts [][2]float64, c config) []byte {
 		if i > 0 {
 			b = append(b, ';')
 		}
-		b = strconv.AppendFloat(b, p[0], 'f', 7, 64)
-		b = append(b, ',')
-		b = strconv.AppendFloat(b, p[1], 'f', 7, 64)
+		b = appendLonLat(b, p)
 	}
 	if c.size == 0 {
 		b = append(b, "?overview=full&geometries=polyline6&steps="...)
