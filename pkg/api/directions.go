@@ -116,9 +116,12 @@ func appendRoute(dst []byte, rc *runContext, req DirectionsRequest, id int, rt *
 		dst = appendKey(dst, "speed_model_status", true)
 		dst = appendString(dst, p.SpeedModelStatus)
 	}
-	// No traffic feed and no published road operations exist yet: say so.
-	dst = append(dst, `,"traffic_confidence":"none","operations_applied":false}`...)
-	return dst
+	// No traffic feed exists yet: say so. operations_applied follows the
+	// rule of route.Route.OperationsApplied (docs/road-operations.md).
+	if rt.OperationsApplied() {
+		return append(dst, `,"traffic_confidence":"none","operations_applied":true}`...)
+	}
+	return append(dst, `,"traffic_confidence":"none","operations_applied":false}`...)
 }
 
 // appendTotals writes distance, duration and average speed as an object.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/mapsco/maps/pkg/isochrone"
 	"github.com/mapsco/maps/pkg/route"
@@ -37,7 +38,7 @@ func runIsochrone(engine *isochrone.Engine, rc *runContext, req IsochroneRequest
 		return dst, &failure{kind: KindInvalidRequest, detail: fmt.Sprintf("the origin is not near a road the %s profile may use", req.Profile),
 			errs: []FieldError{fe}}
 	}
-	contours, err := engine.Compute(rc.context(), router.Graph(), origin.Result, isochrone.Request{Budgets: budgets(req.Contours), Departure: departure})
+	contours, err := engine.Compute(rc.context(), router.Graph(), origin.Result, isochrone.Request{Budgets: budgets(req.Contours), Departure: departure, State: st})
 	switch {
 	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
 		return dst, &failure{kind: KindServiceUnavailable, detail: "the isochrone did not finish in time; retry"}
@@ -48,6 +49,8 @@ func runIsochrone(engine *isochrone.Engine, rc *runContext, req IsochroneRequest
 	dst = appendString(dst, req.Profile)
 	dst = appendKey(dst, "features", true)
 	dst = appendFeatures(dst, inRequestOrder(budgets(req.Contours), contours))
+	dst = appendKey(dst, "operations_applied", true)
+	dst = strconv.AppendBool(dst, operationsApplied(contours))
 	dst = appendKey(dst, "origin", true)
 	return appendPlace(dst, rc.rel.Network, origin.Result), nil
 }
@@ -124,4 +127,15 @@ func appendRings(dst []byte, p isochrone.Polygon) []byte {
 		dst = appendPositions(dst, r)
 	}
 	return append(dst, ']')
+}
+
+// operationsApplied reports whether a road operation in force changed any
+// contour (isochrone.Contour.OperationsApplied).
+func operationsApplied(cs []isochrone.Contour) bool {
+	for _, c := range cs {
+		if c.OperationsApplied {
+			return true
+		}
+	}
+	return false
 }

@@ -247,7 +247,7 @@ func removeEdge(list []dynEdge, v uint32) []dynEdge {
 
 // pack lays the per-node edge lists out as the Hierarchy's flat arrays.
 func pack(up, dn [][]dynEdge) *Hierarchy {
-	h := &Hierarchy{}
+	h := &Hierarchy{taints: new(taints)}
 	h.UpFirst, h.Up = flatten(up)
 	h.DnFirst, h.Dn = flatten(dn)
 	return h

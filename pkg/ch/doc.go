@@ -37,7 +37,8 @@ const NoMiddle = ^uint32(0)
 type Hierarchy struct {
 	UpFirst, Up []uint32
 	DnFirst, Dn []uint32
-	core        *core // the nodes left uncontracted, nil for none (see SetCore)
+	core        *core   // the nodes left uncontracted, nil for none (see SetCore)
+	taints      *taints // the latest road-operations overlays' taints (taint.go)
 }
 
 // NumNodes returns the number of nodes.

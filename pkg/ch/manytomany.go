@@ -67,6 +67,12 @@ func ParallelTable(qs []*Query, sources, targets []Endpoint, out []Cell) {
 		out[i] = Cell{Cost: search.Unreached}
 	}
 	ct := qs[0].h.coreTable(qs[0].st)
+	if qs[0].taint != nil {
+		// Under road operations the searches count tainted edges in their
+		// distances (Taint), which the core table's precomputed paths
+		// cannot: they cross the core edge by edge instead.
+		ct = nil
+	}
 	cols := qs[0].columns(ct, len(targets))
 	lists := make([][]bucket, len(qs))
 	var next atomic.Int64
@@ -301,6 +307,9 @@ func (q *Query) relaxWithDist(s *side, u, c uint32, du int64) {
 		}
 		if l := q.improve(s, e.other, search.Add(c, w), u, e.middle, e.weight); l != nil {
 			l.dist = du + int64(e.dist)
+			if q.taint != nil && q.taint.at(s.up, i) {
+				l.dist += TaintMark
+			}
 		}
 	}
 }

@@ -57,7 +57,9 @@ type Query struct {
 	hits     []coreHit    // where a table's search reached the core
 	reach    coreReach    // the same while it runs
 	cols     coreColumns  // a table's targets' columns across the core
-	st       *graph.State // conditions in force, nil for none
+	st       *graph.State // conditions in force, nil for none: the base of full
+	full     *graph.State // the state set, road operations' overlay included
+	taint    *Taint       // the edges whose path full's overlay changes, nil for none
 	via      *viaScratch  // for Vias, allocated on first use
 	hops     []hop        // a path's hierarchy edges, while unpacking it
 	stack    []hop        // expand's
@@ -79,10 +81,22 @@ func NewQuery(h *Hierarchy) *Query {
 // SetState makes the query's searches use the conditions in force in st
 // (nil: the graph's own weights) until it is set again. A caller taking a
 // Query from a pool sets it before searching.
-func (q *Query) SetState(st *graph.State) { q.st = st }
+//
+// The hierarchy's searches run under st's base (graph.State.Base): its
+// shortcuts hold the graph's own times, which a road-operations overlay
+// only raises, so they stay lower bounds there; tables mark the cells
+// whose path crosses a changed arc (see Taint) and callers repair those
+// exactly, as package route does for a path.
+func (q *Query) SetState(st *graph.State) {
+	q.full, q.st = st, st.Base()
+	q.taint = nil
+	if ov := st.Overlay(); ov != nil {
+		q.taint = q.h.taintOf(ov)
+	}
+}
 
-// State returns the state set by SetState.
-func (q *Query) State() *graph.State { return q.st }
+// State returns the state set by SetState, overlay included.
+func (q *Query) State() *graph.State { return q.full }
 
 // now returns the weight, under the query's state, of edge e in the list of
 // node u: Up (up) or Dn. NoWay means the edge may not be used now.

@@ -28,7 +28,7 @@ func (h *Hierarchy) Write(w *artifact.Writer, profile string) error {
 // Load views profile's hierarchy in f; it must have a node per arc of g.
 func Load(f *artifact.File, g *graph.Graph) (*Hierarchy, error) {
 	uf, u, df, d := sections(g.Profile)
-	h := &Hierarchy{}
+	h := &Hierarchy{taints: new(taints)}
 	var err error
 	for _, s := range []struct {
 		dst  *[]uint32

@@ -180,10 +180,12 @@ func layoutNetwork(in Input, segs []rawSegment, points []int32, nodeIDs []int64,
 	classes := map[string]uint8{"": 0}
 	net.Classes = []string{""}
 	segWay := make([]uint32, n)
+	net.SegWay = make([]int64, n)
 	for i, si := range order {
 		s := segs[si]
 		segWay[i] = s.way
 		w := &in.Ways[s.way]
+		net.SegWay[i] = w.ID
 		net.SegFrom[i], net.SegTo[i] = index[s.from], index[s.to]
 		net.SegGeom[i] = uint32(len(net.GeomCoord) / 2)
 		net.GeomCoord = append(net.GeomCoord, points[2*s.first:2*(s.first+s.count)]...)

@@ -61,6 +61,7 @@ type State struct {
 	// without reading the arc's own time from the graph's arrays.
 	extra  []uint32
 	banned []uint64 // from<<32 | to of the turns forbidden now, ascending
+	ov     *Overlay // road operations in force on top, nil for none (overlay.go)
 }
 
 // StateAt evaluates g's conditions at t, in the network's time zone. It
@@ -194,16 +195,27 @@ func (s *State) Same(o *State) bool {
 	if s == nil || o == nil {
 		return s == o
 	}
-	return s.g == o.g && slices.Equal(s.times, o.times) && slices.Equal(s.banned, o.banned)
+	return s.g == o.g && s.ov.same(o.ov) && slices.Equal(s.times, o.times) && slices.Equal(s.banned, o.banned)
 }
 
 // ArcTime returns arc a of g's travel time now, NoWay when it is closed;
 // s is g's state or nil.
 func (s *State) ArcTime(g *Graph, a uint32) uint32 {
-	if s != nil && g.Marked(a) {
-		return s.times[g.markRank(a)]
+	t := g.ArcTime(a)
+	if s == nil {
+		return t
 	}
-	return g.ArcTime(a)
+	if g.Marked(a) {
+		t = s.times[g.markRank(a)]
+	}
+	if s.ov.Has(a) && t != NoWay {
+		if x := s.ov.Extra(a); x == NoWay {
+			return NoWay
+		} else {
+			t += x
+		}
+	}
+	return t
 }
 
 // Edge returns the weight now of an edge from tail to head whose stored
@@ -214,14 +226,24 @@ func (s *State) Edge(tail, head, w uint32, original bool) uint32 {
 	if s.Fixed(head) {
 		return w
 	}
-	if original && s.g.Marked(tail) && s.isBanned(tail, head) {
-		return NoWay
+	if s.g.Marked(head) {
+		if original && s.g.Marked(tail) && s.isBanned(tail, head) {
+			return NoWay
+		}
+		x := s.extra[s.g.markRank(head)]
+		if x == NoWay {
+			return NoWay
+		}
+		w += x
 	}
-	x := s.extra[s.g.markRank(head)]
-	if x == NoWay {
-		return NoWay
+	if s.ov.Has(head) {
+		x := s.ov.Extra(head)
+		if x == NoWay {
+			return NoWay
+		}
+		w += x
 	}
-	return w + x
+	return w
 }
 
 // Marks reports whether set is the set of arcs s marks (Graph.MarkedSet),
@@ -237,7 +259,9 @@ func (s *State) Marks(set []uint64) bool {
 // Fixed reports whether every edge into head weighs what the graph says
 // under s (head is not marked, or s is nil); it inlines, so that a search
 // calls Edge only for the few edges into marked arcs.
-func (s *State) Fixed(head uint32) bool { return s == nil || !s.g.Marked(head) }
+func (s *State) Fixed(head uint32) bool {
+	return s == nil || (!s.g.Marked(head) && !s.ov.Has(head))
+}
 
 func (s *State) isBanned(from, to uint32) bool {
 	_, ok := slices.BinarySearch(s.banned, uint64(from)<<32|uint64(to))

@@ -85,6 +85,10 @@ type Network struct {
 	SegRef    []uint32  // per segment: string id of the ref, 0 for none
 	SegClass  []uint8   // per segment: index into Classes
 	SegFlags  []uint8   // per segment: Flag* bits
+	// SegWay is per segment the OSM way it is a piece of, drawn in the
+	// way's direction; nil for a release compiled before it was kept (road
+	// operations name ways by id, see package roadops/resolve).
+	SegWay []int64
 	Strings   Strings
 	Classes   []string // road classes (OSM highway values), index 0 is ""
 	// Schedules are the time conditions profiles' Conditions refer to, and

@@ -20,6 +20,7 @@ const (
 	secSegRef    = "net.seg_ref"    // uint32
 	secSegClass  = "net.seg_class"  // uint8
 	secSegFlags  = "net.seg_flags"  // uint8
+	secSegWay    = "net.seg_way"    // int64 OSM way ids; absent in releases before road operations
 	secStrOff    = "net.str_off"    // uint32
 	secStrData   = "net.str_data"   // bytes
 	secClasses   = "net.classes"    // newline-separated
@@ -68,6 +69,9 @@ func Write(w *artifact.Writer, net *Network, graphs []*Graph) error {
 		w.Add(secProfiles, []byte(strings.Join(names, "\n"))),
 		w.Add(secSchedules, []byte(scheduleTexts(net))),
 		w.Add(secZone, []byte(zoneName(net))),
+	}
+	if net.SegWay != nil {
+		errs = append(errs, artifact.AddSlice(w, secSegWay, net.SegWay))
 	}
 	for _, g := range graphs {
 		wf, wb, big, af, ae, ao, tf, te := profileSections(g.Profile)
@@ -118,6 +122,11 @@ func Load(f *artifact.File) (*Network, map[string]*Graph, error) {
 	schedules, zone := string(view[byte](l, secSchedules)), string(view[byte](l, secZone))
 	if l.err != nil {
 		return nil, nil, fmt.Errorf("graph: %w", l.err)
+	}
+	if ways, err := artifact.SectionView[int64](f, secSegWay); err == nil && len(ways) == len(net.SegFrom) {
+		net.SegWay = ways
+	} else if err != nil && !errors.Is(err, artifact.ErrNoSection) {
+		return nil, nil, fmt.Errorf("graph: %w", err)
 	}
 	if err := net.loadConditions(schedules, zone); err != nil {
 		return nil, nil, err

@@ -78,7 +78,7 @@ func benchSearch(b *testing.B, rel *serving.Release, p route.Point, limit uint32
 	b.Run("dijkstra", func(b *testing.B) {
 		sc := new(scratch)
 		for b.Loop() {
-			sc.search(g, o, byTime, limit, time.Time{})
+			sc.search(g, o, byTime, limit, g.StateAt(time.Now()))
 		}
 		b.ReportMetric(float64(sc.costs.Len()), "arcs")
 	})

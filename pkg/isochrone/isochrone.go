@@ -60,6 +60,10 @@ type Polygon []Ring
 type Contour struct {
 	Budget   Budget
 	Polygons []Polygon
+	// OperationsApplied is true when a road an operation in force changes
+	// (a closure or a slowdown, see Request.State) starts within the
+	// budget: without the operation the area could differ.
+	OperationsApplied bool
 }
 
 // Request is what Compute is asked.
@@ -68,6 +72,10 @@ type Request struct {
 	// Departure is the hook for time-conditioned restrictions (see the
 	// package doc); zero means "now".
 	Departure time.Time
+	// State, when not nil, is the state to search under instead of the
+	// graph's conditions at Departure: route.Router.StateAt's, which adds
+	// the road operations in force (graph.Overlay).
+	State *graph.State
 }
 
 // Options tune the polygon construction. The zero value of each field
@@ -149,7 +157,7 @@ func (e *Engine) Compute(ctx context.Context, g *graph.Graph, origin snap.Result
 		for hi < len(budgets) && budgets[hi].Unit == budgets[lo].Unit {
 			hi++
 		}
-		cs, err := sc.contours(ctx, g, origin, budgets[lo:hi], req.Departure, opt)
+		cs, err := sc.contours(ctx, g, origin, budgets[lo:hi], stateOf(g, req), opt)
 		if err != nil {
 			return nil, err
 		}
@@ -160,10 +168,10 @@ func (e *Engine) Compute(ctx context.Context, g *graph.Graph, origin snap.Result
 }
 
 // contours runs the whole pipeline for budgets of one unit, ascending.
-func (sc *scratch) contours(ctx context.Context, g *graph.Graph, origin snap.Result, budgets []Budget, departure time.Time, opt Options) ([]Contour, error) {
+func (sc *scratch) contours(ctx context.Context, g *graph.Graph, origin snap.Result, budgets []Budget, st *graph.State, opt Options) ([]Contour, error) {
 	m := metric(budgets[0].Unit)
 	limit := budgets[len(budgets)-1].cost()
-	if !sc.search(g, origin, m, limit, departure) {
+	if !sc.search(g, origin, m, limit, st) {
 		return nil, fmt.Errorf("%w: segment %d", ErrNotOnRoad, origin.Seg)
 	}
 	if err := ctx.Err(); err != nil {
@@ -180,6 +188,7 @@ func (sc *scratch) contours(ctx context.Context, g *graph.Graph, origin snap.Res
 	sc.resetMasks(gr)
 	for i, b := range budgets {
 		out[i].Budget = b
+		out[i].OperationsApplied = sc.operated < b.cost()
 		if i > 0 && b.cost() == budgets[i-1].cost() {
 			out[i].Polygons = out[i-1].Polygons // same area; sharing is safe, nothing mutates them
 			continue
@@ -188,4 +197,16 @@ func (sc *scratch) contours(ctx context.Context, g *graph.Graph, origin snap.Res
 		out[i].Polygons = sc.polygons(gr, opt)
 	}
 	return out, nil
+}
+
+// stateOf is the state a request searches under: its own, or g's
+// conditions at its departure (now when zero).
+func stateOf(g *graph.Graph, req Request) *graph.State {
+	if req.State != nil {
+		return req.State
+	}
+	if req.Departure.IsZero() {
+		return g.StateAt(time.Now())
+	}
+	return g.StateAt(req.Departure)
 }

@@ -28,7 +28,7 @@ func TestPHASTMatchesSearch(t *testing.T) {
 		var dij, ph scratch
 		for i, o := range origins(t, r, n, 11) {
 			limit := uint32(60_000 * (1 + 7*i%60)) // 1 to 60 minutes
-			dij.search(g, o, byTime, limit, time.Time{})
+			dij.search(g, o, byTime, limit, g.StateAt(time.Now()))
 			ph.searchPHAST(g, p, o, limit)
 			want, got := labels(&dij), labels(&ph)
 			if !maps.Equal(want, got) {

@@ -17,6 +17,9 @@ type scratch struct {
 	seeds  []seed
 	metric metric
 	st     *graph.State // conditions in force for this search
+	// operated is the least cost at which the search met a road an
+	// operation in force changes, Unreached for none.
+	operated uint32
 
 	// sample.go
 	plane plane

@@ -2,7 +2,6 @@ package isochrone
 
 import (
 	"math"
-	"time"
 
 	"github.com/mapsco/maps/pkg/graph"
 	"github.com/mapsco/maps/pkg/search"
@@ -57,11 +56,8 @@ func (sc *scratch) arcWeight(g *graph.Graph, a uint32) uint32 {
 // graph. Time conditions are those in force at departure (the zero time
 // means now), for the whole search. It returns false when the origin lies
 // on no arc of g usable then.
-func (sc *scratch) search(g *graph.Graph, origin snap.Result, m metric, limit uint32, departure time.Time) bool {
-	if departure.IsZero() {
-		departure = time.Now()
-	}
-	sc.st = g.StateAt(departure)
+func (sc *scratch) search(g *graph.Graph, origin snap.Result, m metric, limit uint32, st *graph.State) bool {
+	sc.st, sc.operated = st, search.Unreached
 	sc.resetSearch(g)
 	if !sc.placeSeeds(g, origin, m) {
 		return false
@@ -111,6 +107,9 @@ func (sc *scratch) relax(g *graph.Graph, u, c, limit uint32) {
 	begin, end := g.Turns.Out(u)
 	for i := begin; i < end; i++ {
 		b, w, turn := g.Turn(i)
+		if sc.st.Overlay().Has(b) {
+			sc.operated = min(sc.operated, c) // a changed road starts here
+		}
 		w = sc.st.Edge(u, b, w, true)
 		if w == graph.NoWay {
 			continue // closed or forbidden now

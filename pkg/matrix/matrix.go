@@ -30,6 +30,9 @@ type Table struct {
 	Distances [][]float64
 	Sources   []Placement
 	Targets   []Placement
+	// OperationsApplied is true when a road operation in force changed a
+	// cell: the fastest path without it crossed a road it changes.
+	OperationsApplied bool
 }
 
 // Placement is where a point was placed on the network (see package snap),
@@ -94,10 +97,18 @@ func (t *Table) fill(r *route.Router, q *ch.Query, qs []*ch.Query, src, dst, fbS
 	cells := make([]ch.Cell, len(sl)*len(dl))
 	ch.ParallelTable(qs, se, te, cells)
 	cell := func(a, b int) ch.Cell {
+		c := cells[a*len(dl)+b]
 		if sharesArc(se[a], te[b]) {
 			return pointToPoint(r, q, sl[a].Result, dl[b].Result)
 		}
-		return cells[a*len(dl)+b]
+		if c.Cost != search.Unreached && c.DistCM >= ch.TaintMark {
+			// The fastest path without the road operations in force
+			// crosses a road they change (ch.Taint): the leg is found
+			// again under them, exactly, as directions finds it.
+			t.OperationsApplied = true
+			return pointToPoint(r, q, sl[a].Result, dl[b].Result)
+		}
+		return c
 	}
 	for i, a := range sAt {
 		for j, b := range dAt {

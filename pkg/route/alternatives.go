@@ -95,7 +95,9 @@ func (r *Router) Alternatives(ctx context.Context, best *Route, n int) []*Route 
 		if slices.Contains(w.shareMuch, h) {
 			continue // this path shares too much, whichever its via node
 		}
-		if len(arcs) < len(res.Arcs) {
+		// A path unlooped, or crossing a road an operation changes (the
+		// hierarchy's cost is the time without it), is costed again.
+		if len(arcs) < len(res.Arcs) || st.Overlay().Touches(arcs) {
 			if cost, ok = r.pathCost(st, e, arcs); !ok || cost >= uint64(limit) {
 				continue
 			}

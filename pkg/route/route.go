@@ -60,6 +60,7 @@ type Router struct {
 	finder  *snap.Finder
 	queries *search.Pool[*ch.Query]
 	tests   *search.Pool[*ch.Query] // Alternatives' second query, one per worker
+	ops     opsPointer              // published road operations (operations.go)
 }
 
 // NewRouter serves profile graph g with its hierarchy h, placing points
@@ -95,13 +96,14 @@ func (r *Router) PutQuery(q *ch.Query) { r.queries.Put(q) }
 func (r *Router) Workers() int { return r.queries.Size() }
 
 // StateAt returns the state of the profile's time conditions at t (the
-// zero time means now), to pass to Route or ch.Query.SetState; nil when the
-// profile has none.
+// zero time means now) with the road operations in force then (see
+// SetOperations), to pass to Route or ch.Query.SetState; nil when the
+// profile has neither.
 func (r *Router) StateAt(t time.Time) *graph.State {
 	if t.IsZero() {
 		t = time.Now()
 	}
-	return r.g.StateAt(t)
+	return r.g.StateAt(t).With(r.overlayAt(t))
 }
 
 // Finder returns the snapping index the router places points with.
@@ -119,9 +121,13 @@ type Leg struct {
 	DurationS float64
 	Arcs      []uint32 // arcs travelled, the first and last only in part
 	Direct    bool     // along one segment, from point to point
-	via       int      // for an alternative: index in Arcs of its via arc
-	points    int      // at least the points its shape adds (Route.MaxPoints)
-	st        *graph.State
+	// Operated is true when the fastest path without the road operations
+	// in force crossed a road they change, so this leg was found under them
+	// (repair.go): its path or its time is not what it would be without.
+	Operated bool
+	via      int // for an alternative: index in Arcs of its via arc
+	points   int // at least the points its shape adds (Route.MaxPoints)
+	st       *graph.State
 }
 
 // Route is the fastest way through all waypoints in order.
@@ -211,6 +217,9 @@ func (r *Router) Leg(q *ch.Query, a, b snap.Result) (Leg, bool) {
 	res, ok := q.Shortest(e.Sources, e.Targets, (*scratch)[:0])
 	if ok {
 		*scratch = res.Arcs[:0] // grown to this path: keep it for the next
+		if crossesOperations(st.Overlay(), e, res) {
+			return r.repairLeg(st, e, a, b) // repair.go
+		}
 	}
 	if e.Direct != search.Unreached && (!ok || e.Direct <= res.Cost) {
 		return r.directLeg(st, a, b, e.Direct), true

@@ -1,0 +1,175 @@
+package ch
+
+import (
+	"sync"
+
+	"github.com/mapsco/maps/pkg/graph"
+)
+
+// Taint marks the hierarchy's edges whose path, unpacked, enters an arc a
+// road-operations overlay changes (graph.Overlay). The hierarchy's weights
+// are the graph's own, which an overlay only raises, so a search over it
+// still gives a lower bound of every cost under the overlay, and the exact
+// cost wherever the path it finds crosses no changed arc: that path costs
+// the same under the overlay, and no other path costs less than before.
+// Tables cannot see their paths, so their searches carry the number of
+// tainted edges along each path in the distance (TaintMark centimetres
+// each, far beyond any real length), and a cell whose distance holds a mark
+// is repaired by the caller (see package matrix).
+//
+// Marking works upward from the changed arcs: an original edge is tainted
+// when it enters a changed arc (its weight holds that arc's time), and a
+// shortcut over middle m when either of its halves, both stored at m, is.
+// A Taint is read-only once made and safe for concurrent use.
+type Taint struct {
+	ov     *graph.Overlay
+	up, dn []uint64 // bit sets over the indexes of Up and Dn entries
+	count  int      // edges marked
+}
+
+// TaintMark is what a tainted edge adds to a table search's distance, in
+// centimetres: 2^40 cm is 11 million km, so a cell's real distance and its
+// count of tainted edges never mix.
+const TaintMark int64 = 1 << 40
+
+// Count returns how many hierarchy edges the overlay taints.
+func (t *Taint) Count() int { return t.count }
+
+// at reports whether entry i of Up (up) or Dn is tainted.
+func (t *Taint) at(up bool, i uint32) bool {
+	set := t.dn
+	if up {
+		set = t.up
+	}
+	return set[i>>6]>>(i&63)&1 != 0
+}
+
+// taintedEdge is an entry of Up (up) or Dn at index i, stored at node owner.
+type taintedEdge struct {
+	up    bool
+	i     uint32
+	owner uint32
+}
+
+// NewTaint marks h's edges under overlay ov (see Taint).
+func NewTaint(h *Hierarchy, ov *graph.Overlay) *Taint {
+	t := &Taint{ov: ov, up: make([]uint64, (len(h.Up)/4+63)/64), dn: make([]uint64, (len(h.Dn)/4+63)/64)}
+	var work []taintedEdge
+	// Original edges into a changed arc: Up entries of any node whose head
+	// is changed, and Dn entries stored at the changed arc itself.
+	for u := range uint32(h.NumNodes()) {
+		for i := h.UpFirst[u]; i < h.UpFirst[u+1]; i++ {
+			if e := at(h.Up, i); e.middle == NoMiddle && ov.Has(e.other) {
+				work = t.mark(work, true, i, u)
+			}
+		}
+	}
+	for _, a := range ov.Arcs() {
+		if int(a) >= h.NumNodes() {
+			continue
+		}
+		for i := h.DnFirst[a]; i < h.DnFirst[a+1]; i++ {
+			if at(h.Dn, i).middle == NoMiddle {
+				work = t.mark(work, false, i, a)
+			}
+		}
+	}
+	for len(work) > 0 {
+		e := work[len(work)-1]
+		work = work[:len(work)-1]
+		work = t.spread(h, work, e)
+	}
+	return t
+}
+
+// mark taints an edge once and queues it.
+func (t *Taint) mark(work []taintedEdge, up bool, i, owner uint32) []taintedEdge {
+	set := t.dn
+	if up {
+		set = t.up
+	}
+	if set[i>>6]>>(i&63)&1 != 0 {
+		return work
+	}
+	set[i>>6] |= 1 << (i & 63)
+	t.count++
+	return append(work, taintedEdge{up: up, i: i, owner: owner})
+}
+
+// spread taints the shortcuts that have tainted edge e as a half. e is
+// stored at its lower end m, which is the middle of those shortcuts: an Up
+// entry m→w pairs with each Dn entry u→m of m, a Dn entry u→m with each Up
+// entry m→w, into the shortcut u→w over m.
+func (t *Taint) spread(h *Hierarchy, work []taintedEdge, e taintedEdge) []taintedEdge {
+	m := e.owner
+	if e.up {
+		half := at(h.Up, e.i)
+		for j := h.DnFirst[m]; j < h.DnFirst[m+1]; j++ {
+			d := at(h.Dn, j)
+			work = t.markShortcut(h, work, d.other, half.other, m, d.weight+half.weight)
+		}
+		return work
+	}
+	half := at(h.Dn, e.i)
+	for j := h.UpFirst[m]; j < h.UpFirst[m+1]; j++ {
+		u := at(h.Up, j)
+		work = t.markShortcut(h, work, half.other, u.other, m, half.weight+u.weight)
+	}
+	return work
+}
+
+// markShortcut taints the shortcut from→to over middle of the given weight,
+// if the hierarchy has it: in from's Up list or in to's Dn list.
+func (t *Taint) markShortcut(h *Hierarchy, work []taintedEdge, from, to, middle, weight uint32) []taintedEdge {
+	if from == to {
+		return work
+	}
+	for i := h.UpFirst[from]; i < h.UpFirst[from+1]; i++ {
+		if e := at(h.Up, i); e.other == to && e.middle == middle && e.weight == weight {
+			return t.mark(work, true, i, from)
+		}
+	}
+	for i := h.DnFirst[to]; i < h.DnFirst[to+1]; i++ {
+		if e := at(h.Dn, i); e.other == from && e.middle == middle && e.weight == weight {
+			return t.mark(work, false, i, to)
+		}
+	}
+	return work
+}
+
+// taintOf returns h's taint under ov, computing it on first use; the last
+// few are kept, since every table and query under one overlay asks for it.
+func (h *Hierarchy) taintOf(ov *graph.Overlay) *Taint {
+	if h.taints == nil {
+		panic("ch: Hierarchy not made by Load or NewHierarchy has no taint cache")
+	}
+	return h.taints.get(h, ov)
+}
+
+// Taint returns h's taint under ov (see Taint), computed once per overlay:
+// call it when an overlay is made, so that no request waits for it.
+func (h *Hierarchy) Taint(ov *graph.Overlay) *Taint { return h.taintOf(ov) }
+
+// taints keeps the taints of the latest overlays a hierarchy was asked for.
+type taints struct {
+	mu   sync.Mutex
+	kept []*Taint // newest last
+}
+
+const keptTaints = 4
+
+func (k *taints) get(h *Hierarchy, ov *graph.Overlay) *Taint {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	for _, t := range k.kept {
+		if t.ov == ov {
+			return t
+		}
+	}
+	t := NewTaint(h, ov)
+	if len(k.kept) >= keptTaints {
+		k.kept = append(k.kept[:0], k.kept[1:]...)
+	}
+	k.kept = append(k.kept, t)
+	return t
+}

@@ -1,0 +1,148 @@
+package graph
+
+import (
+	"slices"
+	"sync/atomic"
+)
+
+// Overlay is what published road operations (closures and slowdowns) do to
+// one profile's arcs after the release was compiled: each changed arc gets
+// an extra travel time, or is closed. Operations only ever make an arc
+// dearer, never cheaper, so every time the graph (and a hierarchy built on
+// it) holds stays a lower bound of the time under an overlay: that is what
+// lets searches keep the hierarchy's speed and still answer exactly (see
+// route and ch.Taint).
+//
+// An Overlay applies through a State (State.With), the one value that
+// carries every query-time change of cost, departure-time conditions and
+// operations alike. It is read-only once made and safe for concurrent use.
+type Overlay struct {
+	g     *Graph
+	id    uint64   // distinct per overlay: states under different overlays are not Same
+	arcs  []uint32 // the changed arcs, ascending (originals and their duplicates)
+	extra []uint32 // per arcs[i]: milliseconds added, NoWay when closed
+	mark  []uint64 // bit a%64 of word a/64 set for a changed arc a
+}
+
+var overlayIDs atomic.Uint64
+
+// NewOverlay makes the overlay that adds extra[a] milliseconds to each arc
+// a (NoWay closes it) of g. An arc's duplicates (via-way copies, see
+// Graph.Dup) are changed with it: they are the same road. An overlay with
+// no change is nil.
+func NewOverlay(g *Graph, extra map[uint32]uint32) *Overlay {
+	if len(extra) == 0 {
+		return nil
+	}
+	all := make(map[uint32]uint32, len(extra))
+	for a, x := range extra {
+		all[a] = max(all[a], x)
+		begin, end := g.Duplicates(a)
+		for d := begin; d < end; d++ {
+			all[d] = max(all[d], x)
+		}
+	}
+	o := &Overlay{g: g, id: overlayIDs.Add(1), mark: make([]uint64, (len(g.Turns.First)+63)/64)}
+	for a := range all {
+		o.arcs = append(o.arcs, a)
+	}
+	slices.Sort(o.arcs)
+	o.extra = make([]uint32, len(o.arcs))
+	for i, a := range o.arcs {
+		o.extra[i] = all[a]
+		o.mark[a>>6] |= 1 << (a & 63)
+	}
+	return o
+}
+
+// Has reports whether the overlay changes arc a. It inlines: searches ask
+// it for every edge.
+func (o *Overlay) Has(a uint32) bool {
+	return o != nil && int(a>>6) < len(o.mark) && o.mark[a>>6]>>(a&63)&1 != 0
+}
+
+// Extra returns the milliseconds the overlay adds to arc a, NoWay when it
+// closes a, 0 when it leaves a alone.
+func (o *Overlay) Extra(a uint32) uint32 {
+	if !o.Has(a) {
+		return 0
+	}
+	i, _ := slices.BinarySearch(o.arcs, a)
+	return o.extra[i]
+}
+
+// Arcs returns the changed arcs, ascending; the caller must not change them.
+func (o *Overlay) Arcs() []uint32 {
+	if o == nil {
+		return nil
+	}
+	return o.arcs
+}
+
+// Touches reports whether any of arcs is changed by the overlay.
+func (o *Overlay) Touches(arcs []uint32) bool {
+	if o == nil {
+		return false
+	}
+	for _, a := range arcs {
+		if o.Has(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// Marks returns the bit set Has reads (bit a%64 of word a/64 is arc a's);
+// the caller must not change it.
+func (o *Overlay) Marks() []uint64 {
+	if o == nil {
+		return nil
+	}
+	return o.mark
+}
+
+// With returns s with the overlay o applied on top of its conditions (s
+// nil: the graph's own times with o). A nil o gives s's conditions alone.
+func (s *State) With(o *Overlay) *State {
+	if o == nil {
+		return s.Base()
+	}
+	if s == nil {
+		return &State{g: o.g, ov: o}
+	}
+	c := *s
+	c.ov = o
+	return &c
+}
+
+// Base returns s without its overlay: the departure-time conditions alone,
+// nil when the graph has none. Searches over a hierarchy, whose shortcuts
+// hold the graph's own times, run under the base state and leave the
+// overlay to the exact repair (see route).
+func (s *State) Base() *State {
+	if s == nil || s.ov == nil {
+		return s
+	}
+	if s.g.condMark == nil {
+		return nil // the graph has no conditions: no state but the overlay
+	}
+	c := *s
+	c.ov = nil
+	return &c
+}
+
+// Overlay returns the overlay applied to s, nil for none.
+func (s *State) Overlay() *Overlay {
+	if s == nil {
+		return nil
+	}
+	return s.ov
+}
+
+// same reports whether o and p are the same overlay (both nil, or one).
+func (o *Overlay) same(p *Overlay) bool {
+	if o == nil || p == nil {
+		return o == p
+	}
+	return o.id == p.id
+}

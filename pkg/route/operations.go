@@ -1,0 +1,176 @@
+package route
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mapsco/maps/pkg/graph"
+)
+
+// Operation is a published road operation (a closure or a slowdown) as it
+// applies to one profile's arcs: the milliseconds it adds to each arc it
+// changes (graph.NoWay: closed), and when it is in force.
+type Operation struct {
+	ID      string
+	Changes []ArcChange
+	From    time.Time // zero: since ever
+	Until   time.Time // zero: open-ended; in force while From <= t < Until
+}
+
+// ArcChange is what an operation does to one arc.
+type ArcChange struct {
+	Arc   uint32
+	Extra uint32 // milliseconds added, graph.NoWay for a closure
+}
+
+// activeAt reports whether o is in force at t.
+func (o *Operation) activeAt(t time.Time) bool {
+	return (o.From.IsZero() || !t.Before(o.From)) && (o.Until.IsZero() || t.Before(o.Until))
+}
+
+// operations are a router's published operations and the overlays made of
+// the sets of them in force at the times asked for, kept by that set.
+type operations struct {
+	ops  []Operation
+	mu   sync.Mutex
+	by   map[string]*graph.Overlay // by the ids in force, joined
+	last atomic.Pointer[span]      // the overlay last asked for and when it holds
+}
+
+// span is an overlay and the times it holds for: no operation starts or
+// ends in [from, until).
+type span struct {
+	ov          *graph.Overlay
+	from, until time.Time // zero: unbounded
+}
+
+func (s *span) holds(t time.Time) bool {
+	return (s.from.IsZero() || !t.Before(s.from)) && (s.until.IsZero() || t.Before(s.until))
+}
+
+// spanAt is the span of the set of operations in force at t.
+func (o *operations) spanAt(t time.Time, ov *graph.Overlay) *span {
+	s := &span{ov: ov}
+	for i := range o.ops {
+		for _, b := range [2]time.Time{o.ops[i].From, o.ops[i].Until} {
+			switch {
+			case b.IsZero():
+			case !t.Before(b) && (s.from.IsZero() || b.After(s.from)):
+				s.from = b
+			case t.Before(b) && (s.until.IsZero() || b.Before(s.until)):
+				s.until = b
+			}
+		}
+	}
+	return s
+}
+
+// SetOperations replaces the operations the router applies (nil: none).
+// Every search that starts after it returns sees them; one already
+// running finishes under those it started with. The overlay of the
+// operations in force now is made at once, with its hierarchy taint, so
+// that no request waits for them.
+func (r *Router) SetOperations(ops []Operation) {
+	r.ops.Store(&operations{ops: slices.Clone(ops), by: map[string]*graph.Overlay{}})
+	r.overlayAt(time.Now())
+}
+
+// Operations returns the operations the router applies.
+func (r *Router) Operations() []Operation {
+	if o := r.ops.Load(); o != nil {
+		return o.ops
+	}
+	return nil
+}
+
+// overlayAt returns the overlay of the operations in force at t, nil when
+// none is.
+func (r *Router) overlayAt(t time.Time) *graph.Overlay {
+	o := r.ops.Load()
+	if o == nil || len(o.ops) == 0 {
+		return nil
+	}
+	if s := o.last.Load(); s != nil && s.holds(t) {
+		return s.ov // most requests depart now: no allocation
+	}
+	ov := o.overlayOf(r, t)
+	o.last.Store(o.spanAt(t, ov))
+	return ov
+}
+
+// overlayOf makes (or finds) the overlay of the operations in force at t.
+func (o *operations) overlayOf(r *Router, t time.Time) *graph.Overlay {
+	var key strings.Builder
+	for i := range o.ops {
+		if o.ops[i].activeAt(t) {
+			key.WriteString(strconv.Itoa(i))
+			key.WriteByte(',')
+		}
+	}
+	if key.Len() == 0 {
+		return nil
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if ov, ok := o.by[key.String()]; ok {
+		return ov
+	}
+	extra := map[uint32]uint32{}
+	for i := range o.ops {
+		if !o.ops[i].activeAt(t) {
+			continue
+		}
+		for _, c := range o.ops[i].Changes {
+			if x, ok := extra[c.Arc]; !ok || c.Extra > x {
+				extra[c.Arc] = c.Extra
+			}
+		}
+	}
+	ov := graph.NewOverlay(r.g, extra)
+	if ov != nil {
+		r.h.Taint(ov)
+	}
+	if len(o.by) >= maxOverlays {
+		clear(o.by) // windows opening and closing: rare, and cheap to redo
+	}
+	o.by[key.String()] = ov
+	return ov
+}
+
+// maxOverlays bounds the overlays a router keeps (distinct sets of
+// operations in force at the times asked for).
+const maxOverlays = 16
+
+// opsPointer is the router's published operations.
+type opsPointer = atomic.Pointer[operations]
+
+// OperationsApplied reports whether a road operation in force changed the
+// route: a leg was found under operations because the fastest path without
+// them crossed a road they change, or the route itself travels such a
+// road (its time includes a slowdown).
+func (rt *Route) OperationsApplied() bool {
+	ov := rt.st.Overlay()
+	if ov == nil {
+		return false
+	}
+	for i, l := range rt.Legs {
+		if l.Operated || ov.Touches(l.Arcs) || l.Direct && segmentChanged(rt.g, ov, rt.Snapped[i].Seg) {
+			return true
+		}
+	}
+	return false
+}
+
+// segmentChanged reports whether the overlay changes either arc of s.
+func segmentChanged(g *graph.Graph, ov *graph.Overlay, s uint32) bool {
+	for _, rev := range [2]bool{false, true} {
+		if a := g.ArcOf[graph.SegRef(s, rev)]; a != graph.NoArc && ov.Has(a) {
+			return true
+		}
+	}
+	return false
+}

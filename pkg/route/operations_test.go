@@ -1,0 +1,253 @@
+package route_test
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/mapsco/maps/pkg/ch"
+	"github.com/mapsco/maps/pkg/compile/compiletest"
+	"github.com/mapsco/maps/pkg/graph"
+	"github.com/mapsco/maps/pkg/route"
+	"github.com/mapsco/maps/pkg/search"
+	"github.com/mapsco/maps/pkg/snap"
+)
+
+// randomOperations draws n closures and slowdowns for r: half on arcs of
+// the fastest routes between random pairs (the trunks long routes share,
+// where an operation changes many answers and taints long shortcuts), half
+// on arcs drawn uniformly (side streets). A slowdown adds 10 % to 300 % of
+// the arc's time; one operation in four is a closure, of the arc's
+// direction only or of both.
+func randomOperations(rng *rand.Rand, r *route.Router, n int, draw func() snap.Result) []route.Operation {
+	g := r.Graph()
+	var onRoutes []uint32
+	q := ch.NewQuery(r.Hierarchy())
+	for tries := 0; len(onRoutes) < 20*n && tries < 50*n; tries++ {
+		if leg, ok := r.Leg(q, draw(), draw()); ok {
+			onRoutes = append(onRoutes, leg.Arcs...)
+		}
+	}
+	arcs := int(g.Fwd.First[len(g.Fwd.First)-1]) // original arcs: the last node's range ends there
+	ops := make([]route.Operation, n)
+	for i := range ops {
+		arc := uint32(rng.IntN(arcs))
+		if i%2 == 0 && len(onRoutes) > 0 {
+			arc = onRoutes[rng.IntN(len(onRoutes))]
+		}
+		extra := uint32(graph.NoWay)
+		if rng.IntN(4) != 0 {
+			extra = uint32(float64(g.ArcTime(arc)) * (0.1 + 2.9*rng.Float64()))
+		}
+		ops[i] = route.Operation{ID: "op" + string(rune('a'+i%26)), Changes: []route.ArcChange{{Arc: arc, Extra: extra}}}
+		if extra == graph.NoWay && rng.IntN(2) == 0 {
+			if back := g.ArcOf[g.ArcSegRef(arc)^1]; back != graph.NoArc {
+				ops[i].Changes = append(ops[i].Changes, route.ArcChange{Arc: back, Extra: extra})
+			}
+		}
+	}
+	return ops
+}
+
+// TestOperationsMatchDijkstra is the exactness property of road
+// operations: with random closures and slowdowns in force, on trunks and
+// side streets, every profile's legs between random points cost exactly
+// what a plain Dijkstra finds on the graph with the operations applied,
+// their paths are paths of that graph costing what they say, and some
+// answers did change (or the test proves nothing).
+func TestOperationsMatchDijkstra(t *testing.T) {
+	rel := openAndorra(t)
+	pairs, sets := 600, 4
+	if testing.Short() {
+		pairs, sets = 120, 2
+	}
+	for name, r := range rel.Routers {
+		t.Run(name, func(t *testing.T) {
+			g := r.Graph()
+			rng := rand.New(rand.NewPCG(42, uint64(len(name))))
+			draw := func() snap.Result { return randomSnap(t, rng, rel, g) }
+			q := ch.NewQuery(r.Hierarchy())
+			changed, repaired := 0, 0
+			for set := range sets {
+				r.SetOperations(randomOperations(rng, r, 5+20*set, draw))
+				st := r.StateAt(time.Time{})
+				for range pairs / sets {
+					a, b := draw(), draw()
+					q.SetState(st)
+					leg, ok := r.Leg(q, a, b)
+					want := dijkstraLeg(g, st, a, b)
+					got := uint32(search.Unreached)
+					if ok {
+						got = uint32(leg.DurationS*1000 + 0.5)
+						checkLegUnder(t, g, st, a, b, leg)
+					}
+					if got != want {
+						t.Fatalf("set %d: leg %d ms, Dijkstra with the operations %d ms (%+v -> %+v)", set, got, want, a, b)
+					}
+					if leg.Operated {
+						repaired++
+					}
+					q.SetState(nil)
+					if chCost(q, route.MakeEnds(g, nil, a, b)) != want {
+						changed++
+					}
+				}
+			}
+			r.SetOperations(nil)
+			t.Logf("%d pairs under random operations equal Dijkstra; %d changed by them, %d legs repaired", pairs, changed, repaired)
+			if changed == 0 || repaired == 0 {
+				t.Errorf("no answer was changed by the operations (%d) or repaired (%d): the test proves nothing", changed, repaired)
+			}
+		})
+	}
+}
+
+// dijkstraLeg is the fastest time from a to b by plain Dijkstra under st:
+// the reference.
+func dijkstraLeg(g *graph.Graph, st *graph.State, a, b snap.Result) uint32 {
+	e := route.MakeEnds(g, st, a, b)
+	tree := search.DijkstraAt(g, st, e.Sources)
+	want, _ := search.Finish(func(arc uint32) uint32 { return tree[arc] }, e.Targets)
+	return min(want, e.Direct)
+}
+
+// checkLegUnder verifies that a leg's arcs are a path of g under st (every
+// turn allowed then, no arc closed) from a to b and that its time is
+// theirs: from a to its first arc's end, each turn after, less the part
+// of the last arc beyond b.
+func checkLegUnder(t *testing.T, g *graph.Graph, st *graph.State, a, b snap.Result, leg route.Leg) {
+	t.Helper()
+	if leg.Direct {
+		return
+	}
+	first, last := leg.Arcs[0], leg.Arcs[len(leg.Arcs)-1]
+	cost, ok := seedCost(route.Sources(g, st, a), first)
+	if !ok {
+		t.Fatalf("leg starts on arc %d, which point %+v is not on (or it is closed)", first, a)
+	}
+	for i := 1; i < len(leg.Arcs); i++ {
+		w, ok := turnUnder(g, st, leg.Arcs[i-1], leg.Arcs[i])
+		if !ok {
+			t.Fatalf("leg turns from arc %d to %d, not allowed under the operations", leg.Arcs[i-1], leg.Arcs[i])
+		}
+		cost += uint64(w)
+	}
+	rest, ok := seedCost(route.Targets(g, st, b), last)
+	if !ok {
+		t.Fatalf("leg ends on arc %d, which point %+v is not on (or it is closed)", last, b)
+	}
+	if got := uint64(leg.DurationS*1000 + 0.5); got != cost-rest {
+		t.Fatalf("leg says %d ms, its arcs under the operations add up to %d", got, cost-rest)
+	}
+}
+
+func seedCost(seeds []search.Seed, arc uint32) (uint64, bool) {
+	for _, s := range seeds {
+		if s.Node == arc {
+			return uint64(s.Cost), true
+		}
+	}
+	return 0, false
+}
+
+func turnUnder(g *graph.Graph, st *graph.State, a, b uint32) (uint32, bool) {
+	begin, end := g.Turns.Out(a)
+	for i := begin; i < end; i++ {
+		if to, w, _ := g.Turn(i); to == b {
+			w = st.Edge(a, b, w, true)
+			return w, w != graph.NoWay
+		}
+	}
+	return 0, false
+}
+
+// TestOperationsUnderConditions: operations on the timed town, whose
+// conditional arcs stay uncontracted in a core, at random departure times:
+// legs equal the time-aware Dijkstra with the operations applied.
+func TestOperationsUnderConditions(t *testing.T) {
+	rel := compiletest.TimedTown{W: 24, H: 24, Random: 4, Seed: 3}.Open(t)
+	pairs := 800
+	if testing.Short() {
+		pairs = 150
+	}
+	week := andorraTime(t, 23, 0)
+	for name, r := range rel.Routers {
+		t.Run(name, func(t *testing.T) {
+			g := r.Graph()
+			rng := rand.New(rand.NewPCG(13, uint64(len(name))))
+			draw := func() snap.Result { return randomOnGraph(rng, g) }
+			r.SetOperations(randomOperations(rng, r, 25, draw))
+			defer r.SetOperations(nil)
+			q := ch.NewQuery(r.Hierarchy())
+			repaired := 0
+			for range pairs {
+				at := week.Add(time.Duration(rng.IntN(7*24*60)) * time.Minute)
+				st := r.StateAt(at)
+				a, b := draw(), draw()
+				q.SetState(st)
+				leg, ok := r.Leg(q, a, b)
+				got := uint32(search.Unreached)
+				if ok {
+					got = uint32(leg.DurationS*1000 + 0.5)
+				}
+				if want := dijkstraLeg(g, st, a, b); got != want {
+					t.Fatalf("at %s: leg %d ms, Dijkstra %d ms (%+v -> %+v)", at.Format(time.RFC3339), got, want, a, b)
+				}
+				if leg.Operated {
+					repaired++
+				}
+			}
+			t.Logf("%d pairs at random times under 25 operations equal Dijkstra; %d repaired", pairs, repaired)
+			if repaired == 0 {
+				t.Error("no leg was repaired: the test proves nothing")
+			}
+		})
+	}
+}
+
+// TestOperationsWindow: an operation applies only inside its window, and
+// the route says so (OperationsApplied).
+func TestOperationsWindow(t *testing.T) {
+	rel := openAndorra(t)
+	r := rel.Routers["car"]
+	ctx := context.Background()
+	pts := []route.Point{andorraLaVella, pasDeLaCasa}
+	before, err := r.Route(ctx, pts, r.StateAt(time.Time{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Close every arc of the route's middle third, for one hour from now.
+	var changes []route.ArcChange
+	arcs := before.Legs[0].Arcs
+	for _, a := range arcs[len(arcs)/3 : 2*len(arcs)/3] {
+		changes = append(changes, route.ArcChange{Arc: a, Extra: graph.NoWay})
+	}
+	now := time.Now()
+	r.SetOperations([]route.Operation{{ID: "closure", Changes: changes, From: now.Add(-time.Minute), Until: now.Add(time.Hour)}})
+	defer r.SetOperations(nil)
+	during, err := r.Route(ctx, pts, r.StateAt(now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, err := r.Route(ctx, pts, r.StateAt(now.Add(2*time.Hour)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("before %.0f s, during the closure %.0f s, after it %.0f s", before.DurationS, during.DurationS, after.DurationS)
+	if before.OperationsApplied() || after.OperationsApplied() || !during.OperationsApplied() {
+		t.Errorf("operations_applied before %v, during %v, after %v; want false, true, false",
+			before.OperationsApplied(), during.OperationsApplied(), after.OperationsApplied())
+	}
+	if during.DurationS <= before.DurationS || after.DurationS != before.DurationS {
+		t.Errorf("durations before %.1f, during %.1f, after %.1f: the closure did not apply in its window only",
+			before.DurationS, during.DurationS, after.DurationS)
+	}
+	for _, a := range during.Legs[0].Arcs {
+		for _, c := range changes {
+			if a == c.Arc {
+				t.Fatalf("the route during the closure uses closed arc %d", a)
+			}
+		}
+	}
+}
