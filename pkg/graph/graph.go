@@ -88,9 +88,9 @@ type Network struct {
 	// SegWay is per segment the OSM way it is a piece of, drawn in the
 	// way's direction; nil for a release compiled before it was kept (road
 	// operations name ways by id, see package roadops/resolve).
-	SegWay []int64
-	Strings   Strings
-	Classes   []string // road classes (OSM highway values), index 0 is ""
+	SegWay  []int64
+	Strings Strings
+	Classes []string // road classes (OSM highway values), index 0 is ""
 	// Schedules are the time conditions profiles' Conditions refer to, and
 	// Zone the country's time zone they are read in.
 	Schedules []timecond.Schedule
