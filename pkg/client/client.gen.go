@@ -446,6 +446,9 @@ type IsochroneResponse struct {
 	DataVersion DataVersion                `json:"data_version"`
 	Features    IsochroneFeatureCollection `json:"features"`
 
+	// OperationsApplied Added in /v1 (CHANGELOG.md). Whether a road closed or slowed by a reviewed road operation in force at the departure time starts within the largest budget, so that the areas may differ from those without it.
+	OperationsApplied *bool `json:"operations_applied,omitempty"`
+
 	// Origin Where the origin met the road network.
 	Origin Snap `json:"origin"`
 
@@ -505,6 +508,9 @@ type MatrixResponse struct {
 
 	// Durations Seconds, indexed [source][target]; null when the pair is unroutable.
 	Durations [][]*float64 `json:"durations"`
+
+	// OperationsApplied Added in /v1 (CHANGELOG.md). Whether a reviewed road operation (closure or slowdown) in force at the departure time changed a cell: the fastest path without it crossed a road it closes or slows. Such cells are answered exactly under the operations.
+	OperationsApplied *bool `json:"operations_applied,omitempty"`
 
 	// Profile Routing profile; `car` when omitted from a request.
 	Profile Profile `json:"profile"`
@@ -599,7 +605,7 @@ type Route struct {
 	// Legs One leg per consecutive waypoint pair.
 	Legs []RouteLeg `json:"legs"`
 
-	// OperationsApplied Whether a reviewed operational closure or slowdown informed the route.
+	// OperationsApplied Whether a reviewed road operation (closure or slowdown) in force at the departure time changed the route: the fastest route without it crossed a road it closes or slows, or the route travels a slowed road. See docs/road-operations.md.
 	OperationsApplied *bool                  `json:"operations_applied,omitempty"`
 	SpeedModelStatus  *RouteSpeedModelStatus `json:"speed_model_status,omitempty"`
 

@@ -1,0 +1,107 @@
+package matrix_test
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/mapsco/maps/pkg/ch"
+	"github.com/mapsco/maps/pkg/graph"
+	"github.com/mapsco/maps/pkg/matrix"
+	"github.com/mapsco/maps/pkg/route"
+	"github.com/mapsco/maps/pkg/search"
+)
+
+// TestTableUnderOperations: with closures and slowdowns in force on the
+// roads random trips take, every cell of random tables equals the
+// directions answer under the same operations (which the route package
+// proves equal to Dijkstra), the cells they change are found, and the
+// table says operations_applied; a cell is checked against plain Dijkstra
+// too.
+func TestTableUnderOperations(t *testing.T) {
+	rel := openAndorra(t)
+	n := 30
+	if testing.Short() {
+		n = 12
+	}
+	for _, profile := range []string{"car", "pedestrian", "truck"} {
+		r := rel.Routers[profile]
+		rng := rand.New(rand.NewPCG(5, uint64(len(profile))))
+		src, dst := randomPoints(rng, r, n), randomPoints(rng, r, n)
+		r.SetOperations(operationsOnRoutes(t, rng, r, src, dst))
+		st := r.StateAt(time.Time{})
+		q := ch.NewQuery(r.Hierarchy())
+		q.SetState(st)
+		tab := matrix.Compute(r, q, src, dst)
+		before := matrix.Compute(r, withState(r, nil), src, dst)
+		changed := 0
+		for i := range src {
+			for j := range dst {
+				rt, err := r.Route(context.Background(), []route.Point{src[i], dst[j]}, st)
+				got := tab.Durations[i][j]
+				if err != nil {
+					if !math.IsNaN(got) {
+						t.Fatalf("%s [%d][%d]: table %.3f s, directions: %v", profile, i, j, got, err)
+					}
+					continue
+				}
+				if math.IsNaN(got) || math.Abs(got-rt.DurationS) > 0.0005 {
+					t.Fatalf("%s [%d][%d]: table %.3f s, directions under the operations %.3f s", profile, i, j, got, rt.DurationS)
+				}
+				if d := tab.Distances[i][j]; math.Abs(d-rt.DistanceM) > 1+0.002*rt.DistanceM {
+					t.Fatalf("%s [%d][%d]: table %.1f m, directions %.1f m", profile, i, j, d, rt.DistanceM)
+				}
+				if got != before.Durations[i][j] {
+					changed++
+				}
+			}
+		}
+		// One cell against Dijkstra under the operations.
+		a, b := tab.Sources[0], tab.Targets[1]
+		if a.Err == nil && b.Err == nil {
+			e := route.MakeEnds(r.Graph(), st, a.Result, b.Result)
+			tree := search.DijkstraAt(r.Graph(), st, e.Sources)
+			want, _ := search.Finish(func(arc uint32) uint32 { return tree[arc] }, e.Targets)
+			want = min(want, e.Direct)
+			if got := tab.Durations[0][1]; want != search.Unreached && math.Abs(got-float64(want)/1000) > 0.0005 {
+				t.Errorf("%s [0][1]: table %.3f s, Dijkstra %.3f s", profile, got, float64(want)/1000)
+			}
+		}
+		r.SetOperations(nil)
+		t.Logf("%s: %d×%d under %d operations, every cell equal to directions; %d cells changed by them", profile, n, n, len(r.Operations()), changed)
+		if changed == 0 || !tab.OperationsApplied || before.OperationsApplied {
+			t.Errorf("%s: %d cells changed, operations_applied %v (without them %v): the test proves nothing", profile, changed, tab.OperationsApplied, before.OperationsApplied)
+		}
+	}
+}
+
+// operationsOnRoutes closes or slows arcs of the fastest routes from
+// random sources to random targets: about one route in two is changed.
+func operationsOnRoutes(t *testing.T, rng *rand.Rand, r *route.Router, src, dst []route.Point) []route.Operation {
+	t.Helper()
+	g := r.Graph()
+	var ops []route.Operation
+	for k := 0; k < len(src)/2; k++ {
+		rt, err := r.Route(context.Background(), []route.Point{src[rng.IntN(len(src))], dst[rng.IntN(len(dst))]}, nil)
+		if err != nil || rt.Legs[0].Direct {
+			continue
+		}
+		arcs := rt.Legs[0].Arcs
+		a := arcs[len(arcs)/2]
+		x := uint32(graph.NoWay)
+		if k%2 == 1 {
+			x = g.ArcTime(a) * 2
+		}
+		ops = append(ops, route.Operation{ID: "t", Changes: []route.ArcChange{{Arc: a, Extra: x}}})
+	}
+	return ops
+}
+
+// withState is a query of r set to st.
+func withState(r *route.Router, st *graph.State) *ch.Query {
+	q := ch.NewQuery(r.Hierarchy())
+	q.SetState(st)
+	return q
+}

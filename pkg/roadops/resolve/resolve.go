@@ -1,0 +1,171 @@
+// Package resolve places published road operations (closures and
+// slowdowns, package roadops) on one release's network: it finds the
+// segments an operation names (an OSM way or part of one, a line matched
+// onto the roads, or every road inside a polygon), the directions it
+// affects, and what it does to each profile's arcs there, as the
+// route.Operation values a route.Router applies.
+//
+// Resolution runs again for every release a server swaps in: tomorrow's
+// release may split or renumber ways, so an operation is placed by its way
+// id first and by its stored geometry (the part's end points) second, and
+// one that no longer resolves is reported, never applied to the wrong road.
+//
+// A segment is the smallest unit an operation changes: a closure or a
+// slowdown of part of a way changes every segment (the way between two
+// junctions) that part overlaps, since a route cannot leave a road between
+// junctions anyway.
+package resolve
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/mapsco/maps/pkg/graph"
+	"github.com/mapsco/maps/pkg/route"
+)
+
+// Operation is what resolution needs of a published road operation
+// (roadops.Operation carries these fields; the serving side converts).
+type Operation struct {
+	ID        string
+	Closure   bool         // else a slowdown
+	Way       int64        // OSM way id, or 0
+	PartFrom  *[2]float64  // with Way: the part between these points
+	PartTo    *[2]float64
+	Line      [][2]float64 // a line to match onto the roads, or nil
+	Polygon   [][][2]float64
+	Direction string  // "forward" (the way's or the line's direction), "backward", "both" or ""
+	Factor    float64 // slowdown: travel time × Factor
+	SpeedKPH  float64 // slowdown: at most this speed
+	Profiles  []string
+	ValidFrom  time.Time // in force from (zero: always)
+	ValidUntil time.Time // in force until (zero: open-ended)
+}
+
+// Result is how one operation resolved on a release.
+type Result struct {
+	ID       string
+	Resolved bool
+	Segments int    // segments it changes
+	Detail   string // what it was placed on, or why it could not be
+}
+
+
+// piece is a segment and the directions of it an operation affects,
+// relative to the segment's drawing direction.
+type piece struct {
+	seg           uint32
+	fwd, backward bool
+}
+
+// Apply resolves ops on a release's network and routers (see Resolve) and
+// sets on every router the operations that apply to its profile (none
+// for a profile no operation changes), returning the results.
+func Apply(net *graph.Network, routers map[string]*route.Router, ops []Operation) []Result {
+	byProfile, results := Resolve(net, routers, ops)
+	for name, r := range routers {
+		r.SetOperations(byProfile[name])
+	}
+	return results
+}
+
+// Resolve places ops on a release's network and its profiles' routers:
+// per profile, the route operations to apply, and a result per operation
+// in the order given.
+func Resolve(net *graph.Network, routers map[string]*route.Router, ops []Operation) (map[string][]route.Operation, []Result) {
+	out := map[string][]route.Operation{}
+	results := make([]Result, len(ops))
+	ways := wayIndex(net, ops)
+	for i, op := range ops {
+		results[i] = Result{ID: op.ID}
+		if net.SegWay == nil && op.Way != 0 {
+			results[i].Detail = "this release keeps no OSM way ids (compiled before road operations): recompile it"
+			continue
+		}
+		segs := 0
+		for name, r := range routers {
+			if len(op.Profiles) > 0 && !slices.Contains(op.Profiles, name) {
+				continue
+			}
+			g := r.Graph()
+			pieces, detail := place(net, ways, g, r.Finder(), op)
+			if len(pieces) == 0 {
+				if results[i].Detail == "" {
+					results[i].Detail = detail
+				}
+				continue
+			}
+			if ro := effect(g, op, pieces); len(ro.Changes) > 0 {
+				out[name] = append(out[name], ro)
+			}
+			segs = max(segs, len(pieces))
+			results[i].Detail = detail
+		}
+		results[i].Resolved, results[i].Segments = segs > 0, segs
+		if segs == 0 && results[i].Detail == "" {
+			results[i].Detail = "no road of the profiles it names is there"
+		}
+	}
+	return out, results
+}
+
+// effect is what op does to g's arcs on pieces.
+func effect(g *graph.Graph, op Operation, pieces []piece) route.Operation {
+	ro := route.Operation{ID: op.ID, From: op.ValidFrom, Until: op.ValidUntil}
+	for _, p := range pieces {
+		for _, rev := range [2]bool{false, true} {
+			if (!rev && !p.fwd) || (rev && !p.backward) {
+				continue
+			}
+			a := g.ArcOf[graph.SegRef(p.seg, rev)]
+			if a == graph.NoArc {
+				continue
+			}
+			if x, ok := extra(g, op, a); ok {
+				ro.Changes = append(ro.Changes, route.ArcChange{Arc: a, Extra: x})
+			}
+		}
+	}
+	return ro
+}
+
+// extra is the time op adds to arc a, in milliseconds (NoWay: closed);
+// false when it adds nothing (a speed limit above the road's speed).
+func extra(g *graph.Graph, op Operation, a uint32) (uint32, bool) {
+	t := float64(g.ArcTime(a))
+	switch {
+	case op.Closure:
+		return graph.NoWay, true
+	case op.Factor > 1:
+		return uint32(math.Round(t * (op.Factor - 1))), true
+	case op.SpeedKPH > 0:
+		s, _ := g.ArcSegment(a)
+		slow := float64(g.Net.SegLength[s]) / (op.SpeedKPH / 3.6) * 1000
+		if slow <= t {
+			return 0, false
+		}
+		return uint32(math.Round(slow - t)), true
+	}
+	return 0, false
+}
+
+// directions reads an operation's direction for a piece drawn along
+// (along) or against the way or line it was named by.
+func directions(dir string, along bool) (fwd, bwd bool) {
+	switch dir {
+	case "forward":
+		return along, !along
+	case "backward":
+		return !along, along
+	}
+	return true, true
+}
+
+func describe(kind string, id int64, n int) string {
+	if n == 1 {
+		return fmt.Sprintf("%s %d: 1 segment", kind, id)
+	}
+	return fmt.Sprintf("%s %d: %d segments", kind, id, n)
+}
