@@ -29,17 +29,17 @@ import (
 // Operation is what resolution needs of a published road operation
 // (roadops.Operation carries these fields; the serving side converts).
 type Operation struct {
-	ID        string
-	Closure   bool         // else a slowdown
-	Way       int64        // OSM way id, or 0
-	PartFrom  *[2]float64  // with Way: the part between these points
-	PartTo    *[2]float64
-	Line      [][2]float64 // a line to match onto the roads, or nil
-	Polygon   [][][2]float64
-	Direction string  // "forward" (the way's or the line's direction), "backward", "both" or ""
-	Factor    float64 // slowdown: travel time × Factor
-	SpeedKPH  float64 // slowdown: at most this speed
-	Profiles  []string
+	ID         string
+	Closure    bool        // else a slowdown
+	Way        int64       // OSM way id, or 0
+	PartFrom   *[2]float64 // with Way: the part between these points
+	PartTo     *[2]float64
+	Line       [][2]float64 // a line to match onto the roads, or nil
+	Polygon    [][][2]float64
+	Direction  string  // "forward" (the way's or the line's direction), "backward", "both" or ""
+	Factor     float64 // slowdown: travel time × Factor
+	SpeedKPH   float64 // slowdown: at most this speed
+	Profiles   []string
 	ValidFrom  time.Time // in force from (zero: always)
 	ValidUntil time.Time // in force until (zero: open-ended)
 }
@@ -51,7 +51,6 @@ type Result struct {
 	Segments int    // segments it changes
 	Detail   string // what it was placed on, or why it could not be
 }
-
 
 // piece is a segment and the directions of it an operation affects,
 // relative to the segment's drawing direction.
