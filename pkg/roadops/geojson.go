@@ -180,3 +180,44 @@ func positions(field string, coords [][]float64) ([][2]float64, error) {
 	}
 	return pts, nil
 }
+
+// DecodePolygon reads one polygon from GeoJSON: a Polygon geometry, a
+// Feature with one, or a FeatureCollection of exactly one such Feature.
+// It checks the structure only; Validate checks the rings.
+func DecodePolygon(data []byte) ([][][2]float64, error) {
+	var probe struct {
+		Type     string            `json:"type"`
+		Geometry *geometry         `json:"geometry"`
+		Features []json.RawMessage `json:"features"`
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return nil, fmt.Errorf("not GeoJSON: %w", err)
+	}
+	var g geometry
+	switch probe.Type {
+	case "Polygon":
+		if err := json.Unmarshal(data, &g); err != nil {
+			return nil, fmt.Errorf("not a GeoJSON Polygon: %w", err)
+		}
+	case "Feature":
+		if probe.Geometry == nil {
+			return nil, errors.New("the Feature has no geometry")
+		}
+		g = *probe.Geometry
+	case "FeatureCollection":
+		if len(probe.Features) != 1 {
+			return nil, fmt.Errorf("the FeatureCollection has %d features: give one polygon (or use operations import)", len(probe.Features))
+		}
+		return DecodePolygon(probe.Features[0])
+	default:
+		return nil, fmt.Errorf("GeoJSON type %q: want a Polygon, a Feature or a FeatureCollection of one", probe.Type)
+	}
+	if g.Type != "Polygon" {
+		return nil, fmt.Errorf("geometry type %q: want Polygon", g.Type)
+	}
+	var op Operation
+	if err := decodeGeometry(g, &op); err != nil {
+		return nil, err
+	}
+	return op.Polygon, nil
+}
