@@ -27,6 +27,7 @@ func main() {
 	root.AddCommand(newServeCmd(log), newVerifyCmd())
 	root.AddCommand(newAdminCommands()...)
 	root.AddCommand(newUsageCommand())
+	root.AddCommand(newOperationsCommand())
 	if err := root.ExecuteContext(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, "mapd:", err)
 		os.Exit(1)

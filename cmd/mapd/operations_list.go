@@ -1,0 +1,164 @@
+package main
+
+// operations list: every operation with its resolution status per release,
+// as JSON or as a table for people.
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/mapsco/maps/pkg/roadops"
+	"github.com/spf13/cobra"
+)
+
+// listedOp is one operation in list's JSON: its fields, whether it applies
+// now, and the latest resolution per data_version.
+type listedOp struct {
+	roadops.Operation
+	Active      bool                 `json:"active"`
+	Resolutions []roadops.Resolution `json:"resolutions"`
+}
+
+// listStates are list's --state values: a review state, or active (what
+// applies now).
+var listStates = []string{"", "draft", "reviewed", "withdrawn", "active"}
+
+func opsListCmd(of *opsFlags) *cobra.Command {
+	var format, state string
+	cmd := &cobra.Command{
+		Use:   "list [--format json|table] [--state draft|reviewed|withdrawn|active]",
+		Short: "List operations in order of creation, with how each release resolved them",
+		Long: `list prints every operation (or those of one --state; active means reviewed and within its
+validity window now) in order of creation. The table's RESOLVED column gives, per data_version a
+serving mapd reported, "ok" and the number of graph segments the operation covers there, or
+UNRESOLVED when that release has no road for it (it then applies nowhere: fix or withdraw it).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if format != "json" && format != "table" {
+				return fmt.Errorf("--format %q: want json or table", format)
+			}
+			if !slices.Contains(listStates, state) {
+				return fmt.Errorf("--state %q: want draft, reviewed, withdrawn or active", state)
+			}
+			return withOps(cmd, of, func(ctx context.Context, s roadops.Store) error {
+				listed, err := listOps(ctx, s, state, time.Now())
+				if err != nil {
+					return err
+				}
+				if format == "json" {
+					return printJSON(cmd, listed)
+				}
+				return printOpsTable(cmd, listed)
+			})
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "table", "json or table")
+	cmd.Flags().StringVar(&state, "state", "", "only draft, reviewed, withdrawn or active operations")
+	return cmd
+}
+
+func listOps(ctx context.Context, s roadops.Store, state string, now time.Time) ([]listedOp, error) {
+	ops, err := s.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res, err := resolutionsByOp(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	listed := []listedOp{}
+	for _, op := range ops {
+		active := op.Active(now)
+		if state == "active" && !active || state != "" && state != "active" && string(op.State) != state {
+			continue
+		}
+		listed = append(listed, listedOp{Operation: op, Active: active, Resolutions: nonNil(res[op.ID])})
+	}
+	return listed, nil
+}
+
+func printOpsTable(cmd *cobra.Command, listed []listedOp) error {
+	w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "ID\tKIND\tSTATE\tACTIVE\tWHERE\tDIR\tEFFECT\tPROFILES\tVALID\tRESOLVED\tREASON")
+	for _, op := range listed {
+		profiles := strings.Join(op.Profiles, ",")
+		if profiles == "" {
+			profiles = "all"
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", op.ID, op.Kind, op.State, yesNo(op.Active),
+			where(op.Operation), op.Direction, effect(op.Operation), profiles, window(op.Operation),
+			resolved(op.Resolutions), shorten(op.Reason, 40))
+	}
+	return w.Flush()
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func where(op roadops.Operation) string {
+	switch {
+	case op.Way != 0 && op.From != nil:
+		return fmt.Sprintf("way %d (%g,%g to %g,%g)", op.Way, op.From[0], op.From[1], op.To[0], op.To[1])
+	case op.Way != 0:
+		return fmt.Sprintf("way %d", op.Way)
+	case op.Line != nil:
+		return fmt.Sprintf("line of %d points", len(op.Line))
+	}
+	return fmt.Sprintf("polygon of %d points", len(op.Polygon[0]))
+}
+
+func effect(op roadops.Operation) string {
+	switch {
+	case op.Kind == roadops.KindClosure:
+		return "closed"
+	case op.Factor != 0:
+		return fmt.Sprintf("time x%g", op.Factor)
+	}
+	return fmt.Sprintf("<= %g km/h", op.SpeedKPH)
+}
+
+func window(op roadops.Operation) string {
+	format := func(t *time.Time, none string) string {
+		if t == nil {
+			return none
+		}
+		return t.UTC().Format("2006-01-02T15:04Z")
+	}
+	if op.ValidFrom == nil && op.ValidUntil == nil {
+		return "always"
+	}
+	return format(op.ValidFrom, "") + ".." + format(op.ValidUntil, "")
+}
+
+func resolved(rs []roadops.Resolution) string {
+	if len(rs) == 0 {
+		return "-"
+	}
+	parts := make([]string, len(rs))
+	for i, r := range rs {
+		if r.Resolved {
+			parts[i] = fmt.Sprintf("%s: ok (%d segments)", r.DataVersion, r.Segments)
+		} else {
+			parts[i] = r.DataVersion + ": UNRESOLVED"
+			if r.Detail != "" {
+				parts[i] += " (" + r.Detail + ")"
+			}
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+func shorten(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
