@@ -17,6 +17,7 @@ import (
 
 	"github.com/mapsco/maps/pkg/api"
 	"github.com/mapsco/maps/pkg/release"
+	opsresolve "github.com/mapsco/maps/pkg/roadops/resolve"
 	"github.com/mapsco/maps/pkg/serving"
 )
 
@@ -32,6 +33,7 @@ type serveOptions struct {
 	playground    bool // serve the playground page and road tiles (playground.go)
 	computeLimit  time.Duration
 	admission     api.Admission
+	operations    string // road operations store: "" = the ledger's, "none" = none (serve_roadops.go)
 }
 
 func newServeCmd(log *slog.Logger) *cobra.Command {
@@ -67,6 +69,7 @@ change seen by the next request. See docs/metering.md.`,
 	f.IntVar(&o.admission.PerCore, "max-computations-per-core", api.DefaultPerCore, "computations running at once per core; more wait in the queue (negative: no limit)")
 	f.IntVar(&o.admission.Queue, "max-queued", 0, "computations that may wait for a slot; beyond: 503 with Retry-After, free (0: 64 per slot)")
 	f.DurationVar(&o.admission.QueueTimeout, "queue-timeout", api.DefaultQueueTimeout, "how long a computation may wait for a slot before a 503")
+	f.StringVar(&o.operations, "operations", "", "where the road operations (closures, slowdowns) are kept: an embedded ledger file (its FILE.operations) or postgres://...; default: --ledger's; none: apply none (docs/road-operations.md)")
 	addMeteringFlags(cmd, &o.metering)
 	addBenchmarkFlags(cmd, &o)
 	return cmd
@@ -85,6 +88,12 @@ func serve(ctx context.Context, log *slog.Logger, o serveOptions) error {
 	if err != nil {
 		return err
 	}
+	live, stopOperations, err := startOperations(ctx, log, o, rel)
+	if err != nil {
+		rel.Close()
+		return err
+	}
+	defer stopOperations()
 	holder := serving.NewHolder(rel)
 	metrics := api.NewMetrics(holder)
 	cfg := api.Config{Releases: holder, Log: log, Metrics: metrics, Started: start, ComputeTimeout: o.computeLimit, Admission: o.admission}
@@ -123,7 +132,7 @@ func serve(ctx context.Context, log *slog.Logger, o serveOptions) error {
 		return err
 	}
 	defer stopMetrics()
-	if err := watchReleases(ctx, log, o, holder, metrics); err != nil {
+	if err := watchReleases(ctx, log, o, holder, metrics, live); err != nil {
 		ln.Close()
 		return err
 	}
@@ -166,11 +175,15 @@ func serveUntilDone(ctx context.Context, log *slog.Logger, srv *api.Server, ln n
 
 // watchReleases swaps releases when "current" moves or SIGHUP arrives, until
 // ctx is done.
-func watchReleases(ctx context.Context, log *slog.Logger, o serveOptions, holder *serving.Holder, metrics *api.Metrics) error {
-	w, err := serving.NewWatcher(serving.WatchConfig{
+func watchReleases(ctx context.Context, log *slog.Logger, o serveOptions, holder *serving.Holder, metrics *api.Metrics, live *opsresolve.Live) error {
+	cfg := serving.WatchConfig{
 		Data: o.data, Holder: holder, Interval: o.watchInterval, Log: log,
 		OnSwap: func(ev serving.SwapEvent) { metrics.ReleaseSwap(ev.Outcome) },
-	})
+	}
+	if live != nil {
+		cfg.Ready = live.Ready // operations resolved onto a release before it answers
+	}
+	w, err := serving.NewWatcher(cfg)
 	if err != nil {
 		return err
 	}

@@ -69,8 +69,8 @@ func TestTableUnderOperations(t *testing.T) {
 				t.Errorf("%s [0][1]: table %.3f s, Dijkstra %.3f s", profile, got, float64(want)/1000)
 			}
 		}
-		r.SetOperations(nil)
 		t.Logf("%s: %d×%d under %d operations, every cell equal to directions; %d cells changed by them", profile, n, n, len(r.Operations()), changed)
+		r.SetOperations(nil)
 		if changed == 0 || !tab.OperationsApplied || before.OperationsApplied {
 			t.Errorf("%s: %d cells changed, operations_applied %v (without them %v): the test proves nothing", profile, changed, tab.OperationsApplied, before.OperationsApplied)
 		}

@@ -35,6 +35,10 @@ type WatchConfig struct {
 	Interval time.Duration // how often to look at the current pointer; 0 means only on Reload
 	Log      *slog.Logger  // nil discards logs
 	OnSwap   func(SwapEvent)
+	// Ready, when not nil, is called with a release opened and verified,
+	// before it is swapped in: what must hold before the release answers
+	// (the road operations in force) is set up here.
+	Ready func(*Release)
 }
 
 // Watcher swaps the served release when the current pointer of Data moves
@@ -122,6 +126,9 @@ func (w *Watcher) Reload(ctx context.Context, force bool) (SwapEvent, bool) {
 			"data_version", ev.From, "err", err.Error())
 		w.cfg.OnSwap(ev)
 		return ev, true
+	}
+	if w.cfg.Ready != nil {
+		w.cfg.Ready(rel)
 	}
 	old := w.cfg.Holder.Swap(rel)
 	ev.Outcome, ev.To = SwapOK, rel.Manifest.DataVersion

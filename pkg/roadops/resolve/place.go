@@ -6,6 +6,7 @@ import (
 
 	"github.com/mapsco/maps/pkg/geo"
 	"github.com/mapsco/maps/pkg/graph"
+	"github.com/mapsco/maps/pkg/roadops"
 	"github.com/mapsco/maps/pkg/snap"
 )
 
@@ -25,7 +26,7 @@ const partReach = 50.0
 // wayIndex lists the segments of every way the operations name, in one
 // pass over the network: segments are drawn along their way, so the list
 // is then put in the way's order (segments chain end to start).
-func wayIndex(net *graph.Network, ops []Operation) map[int64][]uint32 {
+func wayIndex(net *graph.Network, ops []roadops.Operation) map[int64][]uint32 {
 	want := map[int64][]uint32{}
 	for _, op := range ops {
 		if op.Way != 0 {
@@ -41,7 +42,9 @@ func wayIndex(net *graph.Network, ops []Operation) map[int64][]uint32 {
 		}
 	}
 	for w, segs := range want {
-		want[w] = chain(net, segs)
+		if len(segs) > 0 {
+			want[w] = chain(net, segs)
+		}
 	}
 	return want
 }
@@ -76,7 +79,7 @@ func chain(net *graph.Network, segs []uint32) []uint32 {
 }
 
 // place finds the pieces op names on g's roads, with a description.
-func place(net *graph.Network, ways map[int64][]uint32, g *graph.Graph, f *snap.Finder, op Operation) ([]piece, string) {
+func place(net *graph.Network, ways map[int64][]uint32, g *graph.Graph, f *snap.Finder, op roadops.Operation) ([]piece, string) {
 	switch {
 	case op.Way != 0:
 		return placeWay(net, ways[op.Way], g, op)
@@ -91,14 +94,14 @@ func place(net *graph.Network, ways map[int64][]uint32, g *graph.Graph, f *snap.
 // placeWay is the way's segments the profile may use, or its part between
 // PartFrom and PartTo (the segments from the one nearest PartFrom to the
 // one nearest PartTo along the way).
-func placeWay(net *graph.Network, segs []uint32, g *graph.Graph, op Operation) ([]piece, string) {
+func placeWay(net *graph.Network, segs []uint32, g *graph.Graph, op roadops.Operation) ([]piece, string) {
 	if len(segs) == 0 {
 		return nil, fmt.Sprintf("way %d is not in this release", op.Way)
 	}
 	lo, hi := 0, len(segs)-1
-	if op.PartFrom != nil && op.PartTo != nil {
-		i, di := nearestSegment(net, segs, *op.PartFrom)
-		j, dj := nearestSegment(net, segs, *op.PartTo)
+	if op.From != nil && op.To != nil {
+		i, di := nearestSegment(net, segs, *op.From)
+		j, dj := nearestSegment(net, segs, *op.To)
 		if di > partReach || dj > partReach {
 			return nil, fmt.Sprintf("way %d: the part's ends are %.0f m and %.0f m from it (at most %.0f)", op.Way, di, dj, partReach)
 		}
@@ -146,7 +149,7 @@ func segmentDistance(net *graph.Network, s uint32, p [2]float64) float64 {
 // metres, each sample placed on the nearest road of the profile within
 // lineReach, and a segment is the line's where its samples cover enough of
 // it. Forward is the line's drawing direction.
-func placeLine(net *graph.Network, g *graph.Graph, f *snap.Finder, op Operation) ([]piece, string) {
+func placeLine(net *graph.Network, g *graph.Graph, f *snap.Finder, op roadops.Operation) ([]piece, string) {
 	type seen struct {
 		samples int
 		along   int // samples whose line direction goes with the segment's
@@ -214,7 +217,7 @@ func goesWith(net *graph.Network, s uint32, p, next [2]float64) bool {
 
 // placePolygon is every segment of the profile with a shape point inside
 // the polygon (its first ring the outside, the others holes), both ways.
-func placePolygon(net *graph.Network, g *graph.Graph, op Operation) ([]piece, string) {
+func placePolygon(net *graph.Network, g *graph.Graph, op roadops.Operation) ([]piece, string) {
 	minX, minY, maxX, maxY := bounds(op.Polygon[0])
 	var out []piece
 	for s := range uint32(net.NumSegments()) {

@@ -19,30 +19,11 @@ package resolve
 import (
 	"fmt"
 	"math"
-	"slices"
-	"time"
 
 	"github.com/mapsco/maps/pkg/graph"
+	"github.com/mapsco/maps/pkg/roadops"
 	"github.com/mapsco/maps/pkg/route"
 )
-
-// Operation is what resolution needs of a published road operation
-// (roadops.Operation carries these fields; the serving side converts).
-type Operation struct {
-	ID         string
-	Closure    bool        // else a slowdown
-	Way        int64       // OSM way id, or 0
-	PartFrom   *[2]float64 // with Way: the part between these points
-	PartTo     *[2]float64
-	Line       [][2]float64 // a line to match onto the roads, or nil
-	Polygon    [][][2]float64
-	Direction  string  // "forward" (the way's or the line's direction), "backward", "both" or ""
-	Factor     float64 // slowdown: travel time × Factor
-	SpeedKPH   float64 // slowdown: at most this speed
-	Profiles   []string
-	ValidFrom  time.Time // in force from (zero: always)
-	ValidUntil time.Time // in force until (zero: open-ended)
-}
 
 // Result is how one operation resolved on a release.
 type Result struct {
@@ -62,7 +43,7 @@ type piece struct {
 // Apply resolves ops on a release's network and routers (see Resolve) and
 // sets on every router the operations that apply to its profile (none
 // for a profile no operation changes), returning the results.
-func Apply(net *graph.Network, routers map[string]*route.Router, ops []Operation) []Result {
+func Apply(net *graph.Network, routers map[string]*route.Router, ops []roadops.Operation) []Result {
 	byProfile, results := Resolve(net, routers, ops)
 	for name, r := range routers {
 		r.SetOperations(byProfile[name])
@@ -70,10 +51,17 @@ func Apply(net *graph.Network, routers map[string]*route.Router, ops []Operation
 	return results
 }
 
-// Resolve places ops on a release's network and its profiles' routers:
-// per profile, the route operations to apply, and a result per operation
-// in the order given.
-func Resolve(net *graph.Network, routers map[string]*route.Router, ops []Operation) (map[string][]route.Operation, []Result) {
+// Resolve places the reviewed ones of ops on a release's network and its
+// profiles' routers (a draft or withdrawn operation is left out, with no
+// result): per profile, the route operations to apply, and a result per
+// operation placed, in the order given.
+func Resolve(net *graph.Network, routers map[string]*route.Router, all []roadops.Operation) (map[string][]route.Operation, []Result) {
+	var ops []roadops.Operation
+	for _, op := range all {
+		if op.State == roadops.ReviewReviewed {
+			ops = append(ops, op)
+		}
+	}
 	out := map[string][]route.Operation{}
 	results := make([]Result, len(ops))
 	ways := wayIndex(net, ops)
@@ -85,7 +73,7 @@ func Resolve(net *graph.Network, routers map[string]*route.Router, ops []Operati
 		}
 		segs := 0
 		for name, r := range routers {
-			if len(op.Profiles) > 0 && !slices.Contains(op.Profiles, name) {
+			if !op.ForProfile(name) {
 				continue
 			}
 			g := r.Graph()
@@ -111,8 +99,14 @@ func Resolve(net *graph.Network, routers map[string]*route.Router, ops []Operati
 }
 
 // effect is what op does to g's arcs on pieces.
-func effect(g *graph.Graph, op Operation, pieces []piece) route.Operation {
-	ro := route.Operation{ID: op.ID, From: op.ValidFrom, Until: op.ValidUntil}
+func effect(g *graph.Graph, op roadops.Operation, pieces []piece) route.Operation {
+	ro := route.Operation{ID: op.ID}
+	if op.ValidFrom != nil {
+		ro.From = *op.ValidFrom
+	}
+	if op.ValidUntil != nil {
+		ro.Until = *op.ValidUntil
+	}
 	for _, p := range pieces {
 		for _, rev := range [2]bool{false, true} {
 			if (!rev && !p.fwd) || (rev && !p.backward) {
@@ -132,10 +126,10 @@ func effect(g *graph.Graph, op Operation, pieces []piece) route.Operation {
 
 // extra is the time op adds to arc a, in milliseconds (NoWay: closed);
 // false when it adds nothing (a speed limit above the road's speed).
-func extra(g *graph.Graph, op Operation, a uint32) (uint32, bool) {
+func extra(g *graph.Graph, op roadops.Operation, a uint32) (uint32, bool) {
 	t := float64(g.ArcTime(a))
 	switch {
-	case op.Closure:
+	case op.Kind == roadops.KindClosure:
 		return graph.NoWay, true
 	case op.Factor > 1:
 		return uint32(math.Round(t * (op.Factor - 1))), true
@@ -152,11 +146,11 @@ func extra(g *graph.Graph, op Operation, a uint32) (uint32, bool) {
 
 // directions reads an operation's direction for a piece drawn along
 // (along) or against the way or line it was named by.
-func directions(dir string, along bool) (fwd, bwd bool) {
+func directions(dir roadops.Direction, along bool) (fwd, bwd bool) {
 	switch dir {
-	case "forward":
+	case roadops.DirForward:
 		return along, !along
-	case "backward":
+	case roadops.DirBackward:
 		return !along, along
 	}
 	return true, true

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mapsco/maps/pkg/compile/compiletest"
 	"github.com/mapsco/maps/pkg/graph"
+	"github.com/mapsco/maps/pkg/roadops"
 	"github.com/mapsco/maps/pkg/roadops/resolve"
 	"github.com/mapsco/maps/pkg/route"
 	"github.com/mapsco/maps/pkg/serving"
@@ -62,7 +63,7 @@ func TestEnvaliraClosed(t *testing.T) {
 	if !usesWay(rel.Network, car, before, envalira) {
 		t.Fatalf("the car trip from Grau Roig to Pas de la Casa does not take the Envalira tunnel (%.0f m)", before.DistanceM)
 	}
-	res := resolve.Apply(rel.Network, rel.Routers, []resolve.Operation{{ID: "op1", Closure: true, Way: envalira}})
+	res := resolve.Apply(rel.Network, rel.Routers, []roadops.Operation{reviewed(roadops.Operation{ID: "op1", Kind: roadops.KindClosure, Way: envalira})})
 	if !res[0].Resolved || res[0].Segments == 0 {
 		t.Fatalf("the tunnel's closure did not resolve: %+v", res[0])
 	}
@@ -73,9 +74,9 @@ func TestEnvaliraClosed(t *testing.T) {
 			closed.DistanceM, closed.DurationS, usesWay(rel.Network, car, closed, envalira), closed.OperationsApplied(), before.DurationS)
 	}
 	back := routeNow(t, car, pasDeLaCasa, grauRoig)
-	resolve.Apply(rel.Network, rel.Routers, []resolve.Operation{{ID: "op2", Closure: true, Way: envalira, Direction: "forward"}})
+	resolve.Apply(rel.Network, rel.Routers, []roadops.Operation{reviewed(roadops.Operation{ID: "op2", Kind: roadops.KindClosure, Way: envalira, Direction: roadops.DirForward})})
 	oneWay := [2]*route.Route{routeNow(t, car, grauRoig, pasDeLaCasa), routeNow(t, car, pasDeLaCasa, grauRoig)}
-	resolve.Apply(rel.Network, rel.Routers, []resolve.Operation{{ID: "op3", Way: envalira, Factor: 1.5}})
+	resolve.Apply(rel.Network, rel.Routers, []roadops.Operation{reviewed(roadops.Operation{ID: "op3", Kind: roadops.KindSlowdown, Way: envalira, Factor: 1.5})})
 	slow := routeNow(t, car, grauRoig, pasDeLaCasa)
 	resolve.Apply(rel.Network, rel.Routers, nil)
 	after := routeNow(t, car, grauRoig, pasDeLaCasa)
@@ -121,9 +122,9 @@ func TestClosureEqualsRemovedWays(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer without.Close()
-	var ops []resolve.Operation
+	var ops []roadops.Operation
 	for i, w := range ways {
-		ops = append(ops, resolve.Operation{ID: string(rune('a' + i)), Closure: true, Way: w})
+		ops = append(ops, reviewed(roadops.Operation{ID: string(rune('a' + i)), Kind: roadops.KindClosure, Way: w}))
 	}
 	for _, r := range resolve.Apply(rel.Network, rel.Routers, ops) {
 		if !r.Resolved {
@@ -155,5 +156,94 @@ func TestClosureEqualsRemovedWays(t *testing.T) {
 			}
 		}
 		t.Logf("%s: %d trips equal to the release without the ways; %d changed by the closure", profile, n, changed)
+	}
+}
+
+func reviewed(op roadops.Operation) roadops.Operation {
+	op.State = roadops.ReviewReviewed
+	return op
+}
+
+// TestPlaces: an operation is placed by a line drawn along a road (the
+// tunnel's own shape), by a polygon (every road inside a box), by part of a
+// way between two points, and refused, with the reason, where its way is
+// not in the release; drafts and withdrawn operations are not placed.
+func TestPlaces(t *testing.T) {
+	rel := compiletest.OpenAndorra(t)
+	net, car := rel.Network, rel.Routers["car"]
+	var tunnel []uint32
+	for s, w := range net.SegWay {
+		if w == envalira {
+			tunnel = append(tunnel, uint32(s))
+		}
+	}
+	var line [][2]float64
+	for _, s := range tunnel {
+		begin, end := net.Points(s)
+		for i := begin; i < end; i++ {
+			lon, lat := net.Point(i)
+			line = append(line, [2]float64{lon, lat})
+		}
+	}
+	// The longest way of the CG-2 trip from Andorra la Vella to Encamp.
+	spine := routeNow(t, car, route.Point{1.5218, 42.5063}, route.Point{1.5806, 42.5345})
+	count := map[int64]int{}
+	var longest int64
+	for _, a := range spine.Legs[0].Arcs {
+		s, _ := car.Graph().ArcSegment(a)
+		w := net.SegWay[s]
+		count[w]++
+		if count[w] > count[longest] {
+			longest = w
+		}
+	}
+	var wayPoints [][2]float64
+	for s, w := range net.SegWay {
+		if w == longest {
+			lon, lat := net.Node(net.SegFrom[s])
+			wayPoints = append(wayPoints, [2]float64{lon, lat})
+		}
+	}
+	ops := []roadops.Operation{
+		reviewed(roadops.Operation{ID: "line", Kind: roadops.KindClosure, Line: line}),
+		reviewed(roadops.Operation{ID: "box", Kind: roadops.KindSlowdown, SpeedKPH: 5, Polygon: [][][2]float64{{
+			{1.5200, 42.5050}, {1.5240, 42.5050}, {1.5240, 42.5080}, {1.5200, 42.5080}, {1.5200, 42.5050}}}}),
+		reviewed(roadops.Operation{ID: "part", Kind: roadops.KindClosure, Way: longest, From: &wayPoints[0], To: &wayPoints[0]}),
+		reviewed(roadops.Operation{ID: "gone", Kind: roadops.KindClosure, Way: 1}),
+		{ID: "draft", Kind: roadops.KindClosure, Way: envalira, State: roadops.ReviewDraft},
+		{ID: "withdrawn", Kind: roadops.KindClosure, Way: envalira, State: roadops.ReviewWithdrawn},
+	}
+	byProfile, results := resolve.Resolve(net, rel.Routers, ops)
+	if len(results) != 4 {
+		t.Fatalf("%d results, want 4 (drafts and withdrawn operations are not placed): %+v", len(results), results)
+	}
+	for _, r := range results {
+		t.Logf("%s: resolved %v, %d segments: %s", r.ID, r.Resolved, r.Segments, r.Detail)
+	}
+	if r := results[0]; !r.Resolved || r.Segments < len(tunnel) || r.Segments > len(tunnel)+2 {
+		t.Errorf("the line along the tunnel's %d segments placed %+v", len(tunnel), r)
+	}
+	if r := results[1]; !r.Resolved || r.Segments < 5 {
+		t.Errorf("the box in Andorra la Vella placed %+v", r)
+	}
+	if r := results[2]; !r.Resolved || r.Segments != 1 || count[longest] < 2 {
+		t.Errorf("a part of one segment of way %d (%d segments on the trip) placed %+v", longest, count[longest], r)
+	}
+	if r := results[3]; r.Resolved || r.Detail != "way 1 is not in this release" {
+		t.Errorf("a way not in the release: %+v", r)
+	}
+	closedTunnel := false
+	for _, op := range byProfile["car"] {
+		for _, c := range op.Changes {
+			if s, _ := car.Graph().ArcSegment(c.Arc); net.SegWay[s] == envalira && op.ID == "line" && c.Extra == graph.NoWay {
+				closedTunnel = true
+			}
+		}
+	}
+	if !closedTunnel {
+		t.Error("the line along the tunnel does not close the tunnel for cars")
+	}
+	if _, ok := byProfile["pedestrian"]; !ok {
+		t.Error("the box's slowdown does not reach pedestrians (an operation names no profile: all)")
 	}
 }

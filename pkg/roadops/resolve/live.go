@@ -1,0 +1,80 @@
+package resolve
+
+import (
+	"context"
+	"log/slog"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/mapsco/maps/pkg/roadops"
+	"github.com/mapsco/maps/pkg/serving"
+)
+
+// Live keeps the road operations last published and the release being
+// served in step: a change of operations (Publish, from roadops.Watch) is
+// resolved onto the release serving, and a release about to serve (Ready,
+// at start and before every swap) gets the operations resolved onto it
+// before it answers. Each resolution is logged, and reported to the store
+// so that `mapd operations list` shows it per data_version. Safe for
+// concurrent use.
+type Live struct {
+	store roadops.Store // where resolutions are reported; nil: nowhere
+	log   *slog.Logger
+	mu    sync.Mutex
+	ops   []roadops.Operation
+	rel   *serving.Release // the release resolved onto last
+}
+
+// NewLive returns a Live reporting to store (nil for none) and logging to
+// log (nil: discard).
+func NewLive(store roadops.Store, log *slog.Logger) *Live {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Live{store: store, log: log}
+}
+
+// Publish applies ops, every operation the store holds, to the release
+// being served.
+func (l *Live) Publish(ops []roadops.Operation) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.ops = slices.Clone(ops)
+	if l.rel != nil {
+		l.apply(l.rel)
+	}
+}
+
+// Ready applies the operations to rel, a release about to serve.
+func (l *Live) Ready(rel *serving.Release) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.rel = rel
+	l.apply(rel)
+}
+
+// apply resolves l.ops onto rel's routers, logs and reports the results.
+func (l *Live) apply(rel *serving.Release) {
+	start := time.Now()
+	results := Apply(rel.Network, rel.Routers, l.ops)
+	version := rel.Manifest.DataVersion
+	unresolved := 0
+	reports := make([]roadops.Resolution, len(results))
+	for i, r := range results {
+		reports[i] = roadops.Resolution{ID: r.ID, DataVersion: version, Resolved: r.Resolved, Segments: r.Segments, Detail: r.Detail}
+		if !r.Resolved {
+			unresolved++
+			l.log.Warn("road operation does not resolve on this release: not applied", "id", r.ID, "data_version", version, "detail", r.Detail)
+		}
+	}
+	l.log.Info("road operations applied", "data_version", version, "reviewed", len(results), "unresolved", unresolved,
+		"took_ms", time.Since(start).Milliseconds())
+	if l.store != nil && len(reports) > 0 {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := l.store.Report(ctx, version, reports); err != nil {
+			l.log.Error("road operations: the resolution report was not stored", "err", err.Error())
+		}
+	}
+}
