@@ -10,9 +10,9 @@ import (
 
 // The Envalira tunnel (way 6176755, CG-2a) and a car trip through it.
 const (
-	envaliraWay  = "6176755"
-	tunnelTrip  = `{"coordinates":[[1.686162,42.552528],[1.733594,42.543642]],"profile":"car","alternatives":0}`
-	tunnelMatrix   = `{"sources":[[1.686162,42.552528]],"targets":[[1.733594,42.543642]],"profile":"car"}`
+	envaliraWay     = "6176755"
+	tunnelTrip      = `{"coordinates":[[1.686162,42.552528],[1.733594,42.543642]],"profile":"car","alternatives":0}`
+	tunnelMatrix    = `{"sources":[[1.686162,42.552528]],"targets":[[1.733594,42.543642]],"profile":"car"}`
 	tunnelIsochrone = `{"origin":[1.686162,42.552528],"profile":"car","contours":[{"time_minutes":10}]}`
 )
 
