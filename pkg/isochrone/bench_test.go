@@ -56,6 +56,27 @@ func BenchmarkSynth30(b *testing.B) {
 	}
 }
 
+// BenchmarkSynth30Operations is BenchmarkSynth30 from Andorra la Vella's
+// tile with no road operations and with 100 closures and 1,000 slowdowns
+// in force (issue 42's measure), alternated in one run.
+//
+//	MAPS_SYNTH_RELEASE=/work/s3m/releases/s3m go test -run X -bench Synth30Operations -count 6 ./pkg/isochrone
+func BenchmarkSynth30Operations(b *testing.B) {
+	rel := compiletest.OpenSynth(b)
+	r, o := snapCar(b, rel, synthOrigins[0].point)
+	ops := compiletest.Operations(r, 100, 1000)
+	for _, c := range []struct {
+		name string
+		ops  []route.Operation
+	}{{"none", nil}, {"ops", ops}} {
+		b.Run(c.name, func(b *testing.B) {
+			r.SetOperations(c.ops)
+			defer r.SetOperations(nil)
+			benchCompute(b, r, o, Budget{30, Minutes})
+		})
+	}
+}
+
 // BenchmarkSearch compares the two one-to-many searches that can feed the
 // polygons (the search step alone): the bounded Dijkstra Compute uses and
 // PHAST over the hierarchy, for the 60-minute Andorra and 30-minute
@@ -112,7 +133,7 @@ func BenchmarkSweepOrder(b *testing.B) {
 // time counts the waits for a core, CPU time is the compute the aims are
 // about.
 func benchCompute(b *testing.B, r *route.Router, o snap.Result, budgets ...Budget) {
-	req := Request{Budgets: budgets}
+	req := Request{Budgets: budgets, State: r.StateAt(time.Time{})}
 	var e Engine
 	b.ReportAllocs()
 	cpu0 := benchcpu.Now()

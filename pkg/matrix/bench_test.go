@@ -9,6 +9,7 @@ import (
 	"github.com/mapsco/maps/pkg/compile/compiletest"
 	"github.com/mapsco/maps/pkg/internal/benchcpu"
 	"github.com/mapsco/maps/pkg/matrix"
+	"github.com/mapsco/maps/pkg/route"
 )
 
 // BenchmarkSynthTable is the issue's other figure: a 100×100 car table
@@ -47,4 +48,41 @@ func BenchmarkSynthTableAt(b *testing.B) {
 	for b.Loop() {
 		matrix.Compute(r, q, src, dst)
 	}
+}
+
+// BenchmarkSynthTableOperations is BenchmarkSynthTableAt with no road
+// operations and with 100 closures and 1,000 slowdowns in force (issue
+// 42's measure), alternated in one run; it reports the share of cells
+// the operations changed (repaired point to point).
+//
+//	MAPS_SYNTH_RELEASE=/work/s3m/releases/s3m go test -run X -bench SynthTableOperations -count 6 ./pkg/matrix
+func BenchmarkSynthTableOperations(b *testing.B) {
+	r := compiletest.OpenSynth(b).Routers["car"]
+	ops := compiletest.Operations(r, 100, 1000)
+	rng := rand.New(rand.NewPCG(5, 6))
+	src, dst := randomPoints(rng, r, 100), randomPoints(rng, r, 100)
+	for _, c := range []struct {
+		name string
+		ops  []route.Operation
+	}{{"none", nil}, {"ops", ops}} {
+		b.Run(c.name, func(b *testing.B) {
+			r.SetOperations(c.ops)
+			defer r.SetOperations(nil)
+			q := ch.NewQuery(r.Hierarchy())
+			q.SetState(r.StateAt(time.Time{}))
+			t := matrix.Compute(r, q, src, dst) // faults the mapping in
+			defer benchcpu.Report(b)()
+			for b.Loop() {
+				t = matrix.Compute(r, q, src, dst)
+			}
+			b.ReportMetric(boolMetric(t.OperationsApplied), "applied")
+		})
+	}
+}
+
+func boolMetric(v bool) float64 {
+	if v {
+		return 1
+	}
+	return 0
 }
