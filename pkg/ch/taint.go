@@ -2,6 +2,7 @@ package ch
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"github.com/mapsco/maps/pkg/graph"
 )
@@ -152,6 +153,7 @@ func (h *Hierarchy) Taint(ov *graph.Overlay) *Taint { return h.taintOf(ov) }
 
 // taints keeps the taints of the latest overlays a hierarchy was asked for.
 type taints struct {
+	last atomic.Pointer[Taint] // the one asked for last: every request under one overlay, without a lock
 	mu   sync.Mutex
 	kept []*Taint // newest last
 }
@@ -159,10 +161,14 @@ type taints struct {
 const keptTaints = 4
 
 func (k *taints) get(h *Hierarchy, ov *graph.Overlay) *Taint {
+	if t := k.last.Load(); t != nil && t.ov == ov {
+		return t
+	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	for _, t := range k.kept {
 		if t.ov == ov {
+			k.last.Store(t)
 			return t
 		}
 	}
@@ -171,5 +177,6 @@ func (k *taints) get(h *Hierarchy, ov *graph.Overlay) *Taint {
 		k.kept = append(k.kept[:0], k.kept[1:]...)
 	}
 	k.kept = append(k.kept, t)
+	k.last.Store(t)
 	return t
 }
