@@ -2,36 +2,22 @@ package roadops
 
 import (
 	"context"
-	"fmt"
 	"time"
-
-	"github.com/oklog/ulid/v2"
 )
 
 // The embedded store's Store methods: each reads or writes through
 // embedded.read and embedded.write (embedded.go).
 
-func newID() string { return "op_" + ulid.Make().String() }
-
 func (s *embedded) Add(ctx context.Context, op Operation, who string) (Operation, error) {
-	added, err := s.AddAll(ctx, []Operation{op}, who)
-	if err != nil {
-		return Operation{}, err
-	}
-	return added[0], nil
+	return addOne(ctx, s.AddAll, op, who)
 }
 
 func (s *embedded) AddAll(ctx context.Context, ops []Operation, who string) ([]Operation, error) {
-	t := now()
-	drafts := make([]Operation, len(ops))
-	for i, op := range ops {
-		d, err := newDraft(op, newID(), t)
-		if err != nil {
-			return nil, fmt.Errorf("operation %d: %w", i, err)
-		}
-		drafts[i] = d
+	drafts, t, err := newDrafts(ops)
+	if err != nil {
+		return nil, err
 	}
-	err := s.write(ctx, func(st *memState) (*journalRecord, error) {
+	err = s.write(ctx, func(st *memState) (*journalRecord, error) {
 		rec := &journalRecord{}
 		for i, d := range drafts {
 			rec.Changes = append(rec.Changes, Change{Seq: st.lastSeq + int64(i) + 1, At: t, Who: who, Action: ActionAdd, Operation: d})

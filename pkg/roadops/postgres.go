@@ -90,24 +90,15 @@ func insertChange(ctx context.Context, tx pgx.Tx, at time.Time, who, action stri
 }
 
 func (s *pgStore) Add(ctx context.Context, op Operation, who string) (Operation, error) {
-	added, err := s.AddAll(ctx, []Operation{op}, who)
-	if err != nil {
-		return Operation{}, err
-	}
-	return added[0], nil
+	return addOne(ctx, s.AddAll, op, who)
 }
 
 func (s *pgStore) AddAll(ctx context.Context, ops []Operation, who string) ([]Operation, error) {
-	t := now()
-	drafts := make([]Operation, len(ops))
-	for i, op := range ops {
-		d, err := newDraft(op, newID(), t)
-		if err != nil {
-			return nil, fmt.Errorf("operation %d: %w", i, err)
-		}
-		drafts[i] = d
+	drafts, t, err := newDrafts(ops)
+	if err != nil {
+		return nil, err
 	}
-	err := s.writeTx(ctx, func(tx pgx.Tx) error {
+	err = s.writeTx(ctx, func(tx pgx.Tx) error {
 		for _, d := range drafts {
 			seq, err := insertChange(ctx, tx, t, who, ActionAdd, d)
 			if err != nil {

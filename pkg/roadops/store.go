@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/oklog/ulid/v2"
 )
 
 // Change is one step in an operation's life: who did what, when, and the
@@ -112,6 +114,30 @@ func EmbeddedPath(ledgerFile string) string { return ledgerFile + ".operations" 
 // now is the stores' clock: UTC, to the microsecond that PostgreSQL keeps,
 // so that both stores return the same times they were given.
 func now() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }
+
+// addOne is Add in terms of AddAll.
+func addOne(ctx context.Context, addAll func(context.Context, []Operation, string) ([]Operation, error), op Operation, who string) (Operation, error) {
+	added, err := addAll(ctx, []Operation{op}, who)
+	if err != nil {
+		return Operation{}, err
+	}
+	return added[0], nil
+}
+
+// newDrafts validates ops and makes them new drafts stamped now, or
+// returns the first invalid one's error naming its index.
+func newDrafts(ops []Operation) ([]Operation, time.Time, error) {
+	t := now()
+	drafts := make([]Operation, len(ops))
+	for i, op := range ops {
+		d, err := newDraft(op, "op_"+ulid.Make().String(), t)
+		if err != nil {
+			return nil, t, fmt.Errorf("operation %d: %w", i, err)
+		}
+		drafts[i] = d
+	}
+	return drafts, t, nil
+}
 
 // newDraft validates op and makes it a new draft stamped at t.
 func newDraft(op Operation, id string, t time.Time) (Operation, error) {
