@@ -30,16 +30,18 @@ var listStates = []string{"", "draft", "reviewed", "withdrawn", "active"}
 func opsListCmd(of *opsFlags) *cobra.Command {
 	var format, state string
 	cmd := &cobra.Command{
-		Use:   "list [--format json|table] [--state draft|reviewed|withdrawn|active]",
+		Use:   "list [--format table|json|geojson] [--state draft|reviewed|withdrawn|active]",
 		Short: "List operations in order of creation, with how each release resolved them",
 		Long: `list prints every operation (or those of one --state; active means reviewed and within its
 validity window now) in order of creation. The table's RESOLVED column gives, per data_version a
 serving mapd reported, "ok" and the number of graph segments the operation covers there, or
-UNRESOLVED when that release has no road for it (it then applies nowhere: fix or withdraw it).`,
+UNRESOLVED when that release has no road for it (it then applies nowhere: fix or withdraw it).
+--format geojson writes a FeatureCollection that operations import reads back (as new drafts),
+to copy operations from one ledger to another.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if format != "json" && format != "table" {
-				return fmt.Errorf("--format %q: want json or table", format)
+			if !slices.Contains([]string{"table", "json", "geojson"}, format) {
+				return fmt.Errorf("--format %q: want table, json or geojson", format)
 			}
 			if !slices.Contains(listStates, state) {
 				return fmt.Errorf("--state %q: want draft, reviewed, withdrawn or active", state)
@@ -49,14 +51,17 @@ UNRESOLVED when that release has no road for it (it then applies nowhere: fix or
 				if err != nil {
 					return err
 				}
-				if format == "json" {
+				switch format {
+				case "json":
 					return printJSON(cmd, listed)
+				case "geojson":
+					return printGeoJSON(cmd, listed)
 				}
 				return printOpsTable(cmd, listed)
 			})
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "table", "json or table")
+	cmd.Flags().StringVar(&format, "format", "table", "table, json or geojson (what operations import reads)")
 	cmd.Flags().StringVar(&state, "state", "", "only draft, reviewed, withdrawn or active operations")
 	return cmd
 }
@@ -79,6 +84,19 @@ func listOps(ctx context.Context, s roadops.Store, state string, now time.Time) 
 		listed = append(listed, listedOp{Operation: op, Active: active, Resolutions: nonNil(res[op.ID])})
 	}
 	return listed, nil
+}
+
+func printGeoJSON(cmd *cobra.Command, listed []listedOp) error {
+	ops := make([]roadops.Operation, len(listed))
+	for i, l := range listed {
+		ops[i] = l.Operation
+	}
+	raw, err := roadops.EncodeFeatureCollection(ops)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(cmd.OutOrStdout(), "%s\n", raw)
+	return err
 }
 
 func printOpsTable(cmd *cobra.Command, listed []listedOp) error {

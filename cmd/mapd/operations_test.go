@@ -152,6 +152,19 @@ func runOperationsScenario(t *testing.T, dsn string) {
 		t.Errorf("list's table has %d lines, want a header and 7 operations:\n%s", lines, table)
 	}
 
+	// list --format geojson imports back, into another ledger, as drafts.
+	exported := filepath.Join(t.TempDir(), "exported.geojson")
+	if err := os.WriteFile(exported, []byte(mustOps(t, nil, with("list", "--format", "geojson", "--state", "draft")...)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(t.TempDir(), "other.db")
+	mustAdmin(t, "ledger", "init", "--ledger", other)
+	var copied struct{ Imported int }
+	mustOps(t, &copied, "import", exported, "--ledger", other, "--by", "ana")
+	if copied.Imported != 5 {
+		t.Errorf("the export of 5 drafts imported %d", copied.Imported)
+	}
+
 	var all, one []roadops.Change
 	mustOps(t, &all, with("history")...)
 	mustOps(t, &one, with("history", line.ID)...)
