@@ -253,7 +253,9 @@ func testReports(t *testing.T, open opener) {
 	must(s.Report(bg, "2026-11-27", []Resolution{{ID: a, Resolved: true, Segments: 12, Detail: "way 6176755", At: at},
 		{ID: b, Resolved: true, Segments: 3, At: at}}))
 	must(s.Report(bg, "2026-11-28", []Resolution{{ID: a, Resolved: false, Detail: "way 6176755 not in the release; geometry matched nothing"}}))
-	must(s.Report(bg, "2026-11-28", []Resolution{{ID: a, Resolved: true, Segments: 11, Detail: "by geometry"}}))
+	must(s.Report(bg, "2026-11-28", []Resolution{{ID: a, Resolved: true, Segments: 11, Detail: "by geometry", At: at}}))
+	// The same outcome again, later: not recorded again, At stays.
+	must(s.Report(bg, "2026-11-28", []Resolution{{ID: a, Resolved: true, Segments: 11, Detail: "by geometry", At: at.Add(time.Hour)}}))
 	if got := mustVersion(t, s); got != v {
 		t.Errorf("Report moved the version %d -> %d: a server reporting would wake its own watcher", v, got)
 	}
@@ -275,8 +277,10 @@ func testReports(t *testing.T, open opener) {
 			t.Errorf("resolutions not by id then data version")
 		}
 	}
-	if !rs[0].At.Equal(at) && rs[0].ID == a {
-		t.Errorf("a report's own time %s became %s", at, rs[0].At)
+	for _, r := range rs {
+		if !r.At.Equal(at) {
+			t.Errorf("resolution %s/%s: At %s, want %s (its own time, kept when the same outcome is reported again)", r.ID, r.DataVersion, r.At, at)
+		}
 	}
 }
 

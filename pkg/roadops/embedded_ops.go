@@ -94,8 +94,21 @@ func (s *embedded) Report(ctx context.Context, dataVersion string, results []Res
 	if len(results) == 0 {
 		return nil
 	}
-	rep := &journalReport{DataVersion: dataVersion, Results: stampResolutions(dataVersion, results)}
-	return s.write(ctx, func(*memState) (*journalRecord, error) { return &journalRecord{Report: rep}, nil })
+	stamped := stampResolutions(dataVersion, results)
+	return s.write(ctx, func(st *memState) (*journalRecord, error) {
+		// Only what changed is written: replicas report every operation
+		// at every swap and on every change, mostly the same outcomes.
+		var fresh []Resolution
+		for _, r := range stamped {
+			if last, ok := st.res[resKey{r.ID, r.DataVersion}]; !ok || !sameOutcome(last, r) {
+				fresh = append(fresh, r)
+			}
+		}
+		if len(fresh) == 0 {
+			return nil, nil
+		}
+		return &journalRecord{Report: &journalReport{DataVersion: dataVersion, Results: fresh}}, nil
+	})
 }
 
 func (s *embedded) Resolutions(ctx context.Context) (rs []Resolution, err error) {

@@ -244,3 +244,32 @@ func TestEmbeddedBesideTheLedger(t *testing.T) {
 		t.Errorf("Open in a missing directory = %v", err)
 	}
 }
+
+// TestEmbeddedReportsOnlyChanges: a replica reporting the same outcomes
+// again (every swap, every change) does not grow the file.
+func TestEmbeddedReportsOnlyChanges(t *testing.T) {
+	ledger := filepath.Join(t.TempDir(), "ledger.db")
+	s := mustOpen(t, ledger)
+	added, err := s.AddAll(bg, []Operation{tunnelClosure(), tunnelClosure()}, "ana")
+	if err != nil {
+		t.Fatal(err)
+	}
+	report := []Resolution{{ID: added[0].ID, Resolved: true, Segments: 4}, {ID: added[1].ID, Detail: "way 6176755 not in the release"}}
+	if err := s.Report(bg, "v1", report); err != nil {
+		t.Fatal(err)
+	}
+	size := fileSize(t, EmbeddedPath(ledger))
+	if err := s.Report(bg, "v1", report); err != nil {
+		t.Fatal(err)
+	}
+	if got := fileSize(t, EmbeddedPath(ledger)); got != size {
+		t.Errorf("the same report again grew the file from %d to %d bytes", size, got)
+	}
+	report[1].Resolved, report[1].Segments = true, 2
+	if err := s.Report(bg, "v1", report); err != nil {
+		t.Fatal(err)
+	}
+	if rs, _ := mustOpen(t, ledger).Resolutions(bg); len(rs) != 2 || !rs[0].Resolved || !rs[1].Resolved {
+		t.Errorf("after a changed outcome: %+v", rs)
+	}
+}

@@ -244,7 +244,9 @@ func (s *pgStore) Report(ctx context.Context, dataVersion string, results []Reso
 		batch.Queue(`INSERT INTO road_operation_resolutions (operation_id, data_version, resolved, segments, detail, at)
 			VALUES ($1, $2, $3, $4, $5, $6)
 			ON CONFLICT (operation_id, data_version) DO UPDATE
-			SET resolved = EXCLUDED.resolved, segments = EXCLUDED.segments, detail = EXCLUDED.detail, at = EXCLUDED.at`,
+			SET resolved = EXCLUDED.resolved, segments = EXCLUDED.segments, detail = EXCLUDED.detail, at = EXCLUDED.at
+			WHERE (road_operation_resolutions.resolved, road_operation_resolutions.segments, road_operation_resolutions.detail)
+				IS DISTINCT FROM (EXCLUDED.resolved, EXCLUDED.segments, EXCLUDED.detail)`,
 			r.ID, r.DataVersion, r.Resolved, r.Segments, r.Detail, r.At)
 	}
 	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{}, func(tx pgx.Tx) error {

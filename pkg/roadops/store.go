@@ -67,7 +67,11 @@ type Store interface {
 	// cheap poll for watchers. Reports do not change it.
 	Version(ctx context.Context) (int64, error)
 	// Report records what a serving mapd found resolving operations onto
-	// the release dataVersion (At is set to now where zero).
+	// the release dataVersion (At is set to now where zero). A result with
+	// the same outcome (Resolved, Segments, Detail) as the latest one for
+	// its operation and data version is not recorded again, so reporting
+	// every operation at every swap and change costs nothing new, and At
+	// says since when the outcome holds.
 	Report(ctx context.Context, dataVersion string, results []Resolution) error
 	// Resolutions returns the latest report per (operation, data version),
 	// by operation id then data version.
@@ -110,6 +114,11 @@ func IsPostgres(ledger string) bool {
 
 // EmbeddedPath is the operations file of an embedded ledger file.
 func EmbeddedPath(ledgerFile string) string { return ledgerFile + ".operations" }
+
+// sameOutcome reports whether two resolutions say the same, whenever.
+func sameOutcome(a, b Resolution) bool {
+	return a.Resolved == b.Resolved && a.Segments == b.Segments && a.Detail == b.Detail
+}
 
 // now is the stores' clock: UTC, to the microsecond that PostgreSQL keeps,
 // so that both stores return the same times they were given.
