@@ -66,7 +66,7 @@ type watcher struct {
 	now     func() time.Time
 	last    int64     // the version last applied; -1 before the first
 	edge    time.Time // the next window edge of the list last applied; zero: none
-	failing bool  // the last poll failed (logged once per outage)
+	failing bool      // the last poll failed (logged once per outage)
 }
 
 // poll reads the version and, if it moved, the list; Version is read
