@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mapsco/maps/pkg/ledger/ledgertest"
 )
 
 // The test binary doubles as a writer process: with ROADOPS_TEST_WRITER
@@ -272,4 +274,46 @@ func TestEmbeddedReportsOnlyChanges(t *testing.T) {
 	if rs, _ := mustOpen(t, ledger).Resolutions(bg); len(rs) != 2 || !rs[0].Resolved || !rs[1].Resolved {
 		t.Errorf("after a changed outcome: %+v", rs)
 	}
+}
+
+// TestEmbeddedDiskFull: on a full disk, a write fails with ErrUnavailable
+// and leaves nothing half written; readers keep what was there, and once
+// space is freed writes work again with nothing lost.
+func TestEmbeddedDiskFull(t *testing.T) {
+	dir := ledgertest.SmallDisk(t, 1<<20)
+	ledger := filepath.Join(dir, "ledger.db")
+	s := mustOpen(t, ledger)
+	kept, err := s.Add(bg, tunnelClosure(), "ana")
+	if err != nil {
+		t.Fatal(err)
+	}
+	filler := ledgertest.Fill(t, dir)
+	size := fileSize(t, EmbeddedPath(ledger))
+	big := tunnelClosure()
+	big.Reason = strings.Repeat("r", MaxTextLen)
+	var failed error
+	for range 100 { // the filesystem may still hold part of a page
+		if _, failed = s.Add(bg, big, "ana"); failed != nil {
+			break
+		}
+	}
+	if !errors.Is(failed, ErrUnavailable) {
+		t.Fatalf("Add on a full disk = %v, want ErrUnavailable", failed)
+	}
+	reader := mustOpen(t, ledger)
+	before, err := reader.List(bg)
+	if err != nil || before[0].ID != kept.ID {
+		t.Fatalf("List on a full disk = %v, %v", before, err)
+	}
+	if err := os.Remove(filler); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Add(bg, tunnelClosure(), "ana"); err != nil {
+		t.Fatalf("Add once space is free: %v", err)
+	}
+	after, err := mustOpen(t, ledger).List(bg)
+	if err != nil || len(after) != len(before)+1 {
+		t.Fatalf("after the disk filled and freed: %d operations (%v), want %d", len(after), err, len(before)+1)
+	}
+	t.Logf("the file grew from %d bytes before the disk filled; %d operations fitted in the last page", size, len(before)-1)
 }
