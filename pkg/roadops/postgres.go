@@ -98,20 +98,22 @@ func (s *pgStore) AddAll(ctx context.Context, ops []Operation, who string) ([]Op
 	if err != nil {
 		return nil, err
 	}
-	err = s.writeTx(ctx, func(tx pgx.Tx) error {
-		for _, d := range drafts {
-			seq, err := insertChange(ctx, tx, t, who, ActionAdd, d)
-			if err != nil {
-				return err
-			}
-			body, _ := json.Marshal(d)
-			if _, err := tx.Exec(ctx, `INSERT INTO road_operations (id, created_seq, state, body) VALUES ($1, $2, $3, $4)`,
-				d.ID, seq, d.State, body); err != nil {
-				return err
-			}
+	// One statement per operation (its change, then the operation with
+	// the change's number), all sent in one batch: an import of 10,000
+	// operations is one round trip, not 20,000.
+	batch := &pgx.Batch{}
+	for _, d := range drafts {
+		body, err := json.Marshal(d)
+		if err != nil {
+			return nil, err
 		}
-		return nil
-	})
+		batch.Queue(`WITH c AS (
+				INSERT INTO road_operation_changes (at, who, action, operation_id, body)
+				VALUES ($1, $2, 'add', $3, $4) RETURNING seq)
+			INSERT INTO road_operations (id, created_seq, state, body) SELECT $3, seq, 'draft', $4 FROM c`,
+			t, who, d.ID, body)
+	}
+	err = s.writeTx(ctx, func(tx pgx.Tx) error { return tx.SendBatch(ctx, batch).Close() })
 	if err != nil {
 		return nil, s.fail("adding road operations", err)
 	}
