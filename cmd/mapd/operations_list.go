@@ -30,16 +30,19 @@ var listStates = []string{"", "draft", "reviewed", "withdrawn", "active"}
 func opsListCmd(of *opsFlags) *cobra.Command {
 	var format, state string
 	cmd := &cobra.Command{
-		Use:   "list [--format json|table] [--state draft|reviewed|withdrawn|active]",
+		Use:   "list [--format table|json|geojson] [--state draft|reviewed|withdrawn|active]",
 		Short: "List operations in order of creation, with how each release resolved them",
 		Long: `list prints every operation (or those of one --state; active means reviewed and within its
 validity window now) in order of creation. The table's RESOLVED column gives, per data_version a
 serving mapd reported, "ok" and the number of graph segments the operation covers there, or
-UNRESOLVED when that release has no road for it (it then applies nowhere: fix or withdraw it).`,
+UNRESOLVED when that release has no road for it (it then applies nowhere: fix or withdraw it);
+the table shows the two data versions reported last, --format json all of them.
+--format geojson writes a FeatureCollection that operations import reads back (as new drafts),
+to copy operations from one ledger to another.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if format != "json" && format != "table" {
-				return fmt.Errorf("--format %q: want json or table", format)
+			if !slices.Contains([]string{"table", "json", "geojson"}, format) {
+				return fmt.Errorf("--format %q: want table, json or geojson", format)
 			}
 			if !slices.Contains(listStates, state) {
 				return fmt.Errorf("--state %q: want draft, reviewed, withdrawn or active", state)
@@ -49,14 +52,17 @@ UNRESOLVED when that release has no road for it (it then applies nowhere: fix or
 				if err != nil {
 					return err
 				}
-				if format == "json" {
+				switch format {
+				case "json":
 					return printJSON(cmd, listed)
+				case "geojson":
+					return printGeoJSON(cmd, listed)
 				}
 				return printOpsTable(cmd, listed)
 			})
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "table", "json or table")
+	cmd.Flags().StringVar(&format, "format", "table", "table, json or geojson (what operations import reads)")
 	cmd.Flags().StringVar(&state, "state", "", "only draft, reviewed, withdrawn or active operations")
 	return cmd
 }
@@ -81,7 +87,53 @@ func listOps(ctx context.Context, s roadops.Store, state string, now time.Time) 
 	return listed, nil
 }
 
+func printGeoJSON(cmd *cobra.Command, listed []listedOp) error {
+	ops := make([]roadops.Operation, len(listed))
+	for i, l := range listed {
+		ops[i] = l.Operation
+	}
+	raw, err := roadops.EncodeFeatureCollection(ops)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(cmd.OutOrStdout(), "%s\n", raw)
+	return err
+}
+
+// tableDataVersions is how many data versions the table's RESOLVED column
+// shows: the ones reported last (the release served and the one before);
+// --format json has them all.
+const tableDataVersions = 2
+
+// recentDataVersions returns the n data versions reported last.
+func recentDataVersions(listed []listedOp, n int) map[string]bool {
+	latest := map[string]time.Time{}
+	for _, op := range listed {
+		for _, r := range op.Resolutions {
+			if r.At.After(latest[r.DataVersion]) {
+				latest[r.DataVersion] = r.At
+			}
+		}
+	}
+	versions := make([]string, 0, len(latest))
+	for v := range latest {
+		versions = append(versions, v)
+	}
+	slices.SortFunc(versions, func(a, b string) int {
+		if c := latest[b].Compare(latest[a]); c != 0 {
+			return c
+		}
+		return strings.Compare(b, a)
+	})
+	keep := map[string]bool{}
+	for _, v := range versions[:min(n, len(versions))] {
+		keep[v] = true
+	}
+	return keep
+}
+
 func printOpsTable(cmd *cobra.Command, listed []listedOp) error {
+	recent := recentDataVersions(listed, tableDataVersions)
 	w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "ID\tKIND\tSTATE\tACTIVE\tWHERE\tDIR\tEFFECT\tPROFILES\tVALID\tRESOLVED\tREASON")
 	for _, op := range listed {
@@ -91,7 +143,7 @@ func printOpsTable(cmd *cobra.Command, listed []listedOp) error {
 		}
 		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", op.ID, op.Kind, op.State, yesNo(op.Active),
 			where(op.Operation), op.Direction, effect(op.Operation), profiles, window(op.Operation),
-			resolved(op.Resolutions), shorten(op.Reason, 40))
+			resolved(op.Resolutions, recent), shorten(op.Reason, 40))
 	}
 	return w.Flush()
 }
@@ -138,20 +190,21 @@ func window(op roadops.Operation) string {
 	return format(op.ValidFrom, "") + ".." + format(op.ValidUntil, "")
 }
 
-func resolved(rs []roadops.Resolution) string {
-	if len(rs) == 0 {
-		return "-"
-	}
-	parts := make([]string, len(rs))
-	for i, r := range rs {
-		if r.Resolved {
-			parts[i] = fmt.Sprintf("%s: ok (%d segments)", r.DataVersion, r.Segments)
-		} else {
-			parts[i] = r.DataVersion + ": UNRESOLVED"
-			if r.Detail != "" {
-				parts[i] += " (" + r.Detail + ")"
-			}
+func resolved(rs []roadops.Resolution, recent map[string]bool) string {
+	var parts []string
+	for _, r := range rs {
+		switch {
+		case !recent[r.DataVersion]:
+		case r.Resolved:
+			parts = append(parts, fmt.Sprintf("%s: ok (%d segments)", r.DataVersion, r.Segments))
+		case r.Detail != "":
+			parts = append(parts, fmt.Sprintf("%s: UNRESOLVED (%s)", r.DataVersion, r.Detail))
+		default:
+			parts = append(parts, r.DataVersion+": UNRESOLVED")
 		}
+	}
+	if len(parts) == 0 {
+		return "-"
 	}
 	return strings.Join(parts, "; ")
 }

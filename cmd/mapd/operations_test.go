@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mapsco/maps/pkg/roadops"
 	"github.com/spf13/cobra"
@@ -133,11 +134,17 @@ func runOperationsScenario(t *testing.T, dsn string) {
 		{ID: tunnel.ID, Resolved: true, Segments: 14}, {ID: area.ID, Resolved: false, Detail: "no road inside"}}); err != nil {
 		t.Fatal(err)
 	}
+	for day, old := range []string{"andorra-2026-11-25", "andorra-2026-11-26"} {
+		if err := s.Report(context.Background(), old, []roadops.Resolution{{ID: tunnel.ID, Resolved: true, Segments: 9,
+			At: time.Date(2026, 11, 25+day, 0, 0, 0, 0, time.UTC)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	s.Close()
 	var shown shownOp
 	mustOps(t, &shown, with("show", tunnel.ID)...)
 	if shown.Operation.ID != tunnel.ID || !shown.Active || len(shown.History) != 2 || shown.History[1].Who != "ben" ||
-		len(shown.Resolutions) != 1 || shown.Resolutions[0].Segments != 14 {
+		len(shown.Resolutions) != 3 || shown.Resolutions[2].Segments != 14 {
 		t.Errorf("show printed %+v", shown)
 	}
 	table := mustOps(t, nil, with("list")...)
@@ -148,8 +155,24 @@ func runOperationsScenario(t *testing.T, dsn string) {
 			t.Errorf("list's table lacks %q:\n%s", want, table)
 		}
 	}
+	if strings.Contains(table, "andorra-2026-11-25") {
+		t.Errorf("list's table shows a data version older than the two reported last:\n%s", table)
+	}
 	if lines := strings.Count(table, "\n"); lines != 8 {
 		t.Errorf("list's table has %d lines, want a header and 7 operations:\n%s", lines, table)
+	}
+
+	// list --format geojson imports back, into another ledger, as drafts.
+	exported := filepath.Join(t.TempDir(), "exported.geojson")
+	if err := os.WriteFile(exported, []byte(mustOps(t, nil, with("list", "--format", "geojson", "--state", "draft")...)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(t.TempDir(), "other.db")
+	mustAdmin(t, "ledger", "init", "--ledger", other)
+	var copied struct{ Imported int }
+	mustOps(t, &copied, "import", exported, "--ledger", other, "--by", "ana")
+	if copied.Imported != 5 {
+		t.Errorf("the export of 5 drafts imported %d", copied.Imported)
 	}
 
 	var all, one []roadops.Change

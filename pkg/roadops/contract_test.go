@@ -51,6 +51,8 @@ func runContract(t *testing.T, location func(*testing.T) opener) {
 	t.Run("Reports", func(t *testing.T) { testReports(t, location(t)) })
 	t.Run("TwoStoresWriteAtOnce", func(t *testing.T) { testConcurrentStores(t, location(t)) })
 	t.Run("WatchDelivers", func(t *testing.T) { testWatch(t, location(t)) })
+	t.Run("VersionNeverPassesAChange", func(t *testing.T) { testVersionOrder(t, location(t)) })
+	t.Run("Closed", func(t *testing.T) { testClosed(t, location(t)) })
 }
 
 func tunnelClosure() Operation {
@@ -253,7 +255,9 @@ func testReports(t *testing.T, open opener) {
 	must(s.Report(bg, "2026-11-27", []Resolution{{ID: a, Resolved: true, Segments: 12, Detail: "way 6176755", At: at},
 		{ID: b, Resolved: true, Segments: 3, At: at}}))
 	must(s.Report(bg, "2026-11-28", []Resolution{{ID: a, Resolved: false, Detail: "way 6176755 not in the release; geometry matched nothing"}}))
-	must(s.Report(bg, "2026-11-28", []Resolution{{ID: a, Resolved: true, Segments: 11, Detail: "by geometry"}}))
+	must(s.Report(bg, "2026-11-28", []Resolution{{ID: a, Resolved: true, Segments: 11, Detail: "by geometry", At: at}}))
+	// The same outcome again, later: not recorded again, At stays.
+	must(s.Report(bg, "2026-11-28", []Resolution{{ID: a, Resolved: true, Segments: 11, Detail: "by geometry", At: at.Add(time.Hour)}}))
 	if got := mustVersion(t, s); got != v {
 		t.Errorf("Report moved the version %d -> %d: a server reporting would wake its own watcher", v, got)
 	}
@@ -275,8 +279,10 @@ func testReports(t *testing.T, open opener) {
 			t.Errorf("resolutions not by id then data version")
 		}
 	}
-	if !rs[0].At.Equal(at) && rs[0].ID == a {
-		t.Errorf("a report's own time %s became %s", at, rs[0].At)
+	for _, r := range rs {
+		if !r.At.Equal(at) {
+			t.Errorf("resolution %s/%s: At %s, want %s (its own time, kept when the same outcome is reported again)", r.ID, r.DataVersion, r.At, at)
+		}
 	}
 }
 
@@ -344,5 +350,78 @@ func checkComplete(t *testing.T, s Store, n int) {
 	}
 	if v := mustVersion(t, s); len(hist) > 0 && v != hist[len(hist)-1].Seq {
 		t.Errorf("Version %d, want the last change's seq %d", v, hist[len(hist)-1].Seq)
+	}
+}
+
+// testVersionOrder: while writers on other Stores add concurrently, every
+// change numbered at most Version() is visible to a History read after it.
+// Otherwise a watcher could take a version whose change it has not read
+// and never read it.
+func testVersionOrder(t *testing.T, open opener) {
+	const writers, each = 3, 20
+	reader := open(t)
+	done := make(chan error, writers)
+	for range writers {
+		w := open(t)
+		go func() {
+			for range each {
+				if _, err := w.Add(bg, tunnelClosure(), "w"); err != nil {
+					done <- err
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	type sample struct {
+		version int64
+		seen    map[int64]bool
+	}
+	var samples []sample
+	for finished := 0; finished < writers; {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+			finished++
+		default:
+		}
+		v := mustVersion(t, reader)
+		hist, err := reader.History(bg, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[int64]bool{}
+		for _, c := range hist {
+			seen[c.Seq] = true
+		}
+		samples = append(samples, sample{v, seen})
+	}
+	final, err := reader.History(bg, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range samples {
+		for _, c := range final {
+			if c.Seq <= s.version && !s.seen[c.Seq] {
+				t.Fatalf("Version said %d, but change %d was not visible after it", s.version, c.Seq)
+			}
+		}
+	}
+	t.Logf("%d samples of Version and History during %d concurrent adds", len(samples), writers*each)
+}
+
+// testClosed: a closed store refuses calls rather than crash.
+func testClosed(t *testing.T, open opener) {
+	s := open(t)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.List(bg); err == nil {
+		t.Error("List on a closed store succeeded")
+	}
+	if _, err := s.Add(bg, tunnelClosure(), "x"); err == nil {
+		t.Error("Add on a closed store succeeded")
 	}
 }

@@ -37,10 +37,30 @@
 //
 // # Watching
 //
-// [Store.Version] is a cheap poll that grows with every change of an
-// operation (not with resolution reports, so that a server reporting what
-// it resolved does not wake itself up). [Watch] polls it and hands the
-// whole list of operations to a callback whenever it moved.
+// [Store.Version] is a cheap poll (a stat of the file, or an index lookup)
+// that grows with every change of an operation, and not with resolution
+// reports, so that a server reporting what it resolved does not wake
+// itself up. [Watch] polls it (every 250 ms by default) and hands the whole
+// list of operations to a callback whenever it moved, and also when a
+// reviewed operation's validity window opens or closes, so that the
+// callback's idea of what is active is never stale by more than a poll.
+// PostgreSQL writers serialise on an advisory lock so that the largest
+// committed change number never passes over a change still to commit.
+//
+// # Resolutions
+//
+// A serving mapd resolves operations onto each release (the routing side)
+// and records the outcome with [Store.Report]; only outcomes that differ
+// from the latest one per operation and data version are written, so
+// reporting everything at every swap is cheap. [Store.Resolutions] feeds
+// `mapd operations list`.
+//
+// # GeoJSON
+//
+// [DecodeFeatureCollection] reads operations in bulk (mapd operations
+// import), strictly: every feature validated, unknown properties refused,
+// errors naming the feature's index and field. [EncodeFeatureCollection]
+// writes what it reads back.
 //
 // # Concurrency and lifetimes
 //

@@ -67,6 +67,9 @@ func syncDir(dir string) error {
 // lock takes the file's flock (shared or exclusive), waiting for other
 // processes at most until ctx ends or lockTimeout.
 func (s *embedded) lock(ctx context.Context, how int) (unlock func(), err error) {
+	if s.f == nil {
+		return nil, fmt.Errorf("%w: %s: the store is closed", ErrUnavailable, s.path)
+	}
 	deadline := time.Now().Add(lockTimeout)
 	for wait := time.Millisecond; ; wait = min(2*wait, 20*time.Millisecond) {
 		err := unix.Flock(int(s.f.Fd()), how|unix.LOCK_NB)

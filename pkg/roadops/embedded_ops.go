@@ -2,36 +2,22 @@ package roadops
 
 import (
 	"context"
-	"fmt"
 	"time"
-
-	"github.com/oklog/ulid/v2"
 )
 
 // The embedded store's Store methods: each reads or writes through
 // embedded.read and embedded.write (embedded.go).
 
-func newID() string { return "op_" + ulid.Make().String() }
-
 func (s *embedded) Add(ctx context.Context, op Operation, who string) (Operation, error) {
-	added, err := s.AddAll(ctx, []Operation{op}, who)
-	if err != nil {
-		return Operation{}, err
-	}
-	return added[0], nil
+	return addOne(ctx, s.AddAll, op, who)
 }
 
 func (s *embedded) AddAll(ctx context.Context, ops []Operation, who string) ([]Operation, error) {
-	t := now()
-	drafts := make([]Operation, len(ops))
-	for i, op := range ops {
-		d, err := newDraft(op, newID(), t)
-		if err != nil {
-			return nil, fmt.Errorf("operation %d: %w", i, err)
-		}
-		drafts[i] = d
+	drafts, t, err := newDrafts(ops)
+	if err != nil {
+		return nil, err
 	}
-	err := s.write(ctx, func(st *memState) (*journalRecord, error) {
+	err = s.write(ctx, func(st *memState) (*journalRecord, error) {
 		rec := &journalRecord{}
 		for i, d := range drafts {
 			rec.Changes = append(rec.Changes, Change{Seq: st.lastSeq + int64(i) + 1, At: t, Who: who, Action: ActionAdd, Operation: d})
@@ -108,8 +94,21 @@ func (s *embedded) Report(ctx context.Context, dataVersion string, results []Res
 	if len(results) == 0 {
 		return nil
 	}
-	rep := &journalReport{DataVersion: dataVersion, Results: stampResolutions(dataVersion, results)}
-	return s.write(ctx, func(*memState) (*journalRecord, error) { return &journalRecord{Report: rep}, nil })
+	stamped := stampResolutions(dataVersion, results)
+	return s.write(ctx, func(st *memState) (*journalRecord, error) {
+		// Only what changed is written: replicas report every operation
+		// at every swap and on every change, mostly the same outcomes.
+		var fresh []Resolution
+		for _, r := range stamped {
+			if last, ok := st.res[resKey{r.ID, r.DataVersion}]; !ok || !sameOutcome(last, r) {
+				fresh = append(fresh, r)
+			}
+		}
+		if len(fresh) == 0 {
+			return nil, nil
+		}
+		return &journalRecord{Report: &journalReport{DataVersion: dataVersion, Results: fresh}}, nil
+	})
 }
 
 func (s *embedded) Resolutions(ctx context.Context) (rs []Resolution, err error) {

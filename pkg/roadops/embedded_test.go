@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mapsco/maps/pkg/ledger/ledgertest"
 )
 
 // The test binary doubles as a writer process: with ROADOPS_TEST_WRITER
@@ -243,4 +245,75 @@ func TestEmbeddedBesideTheLedger(t *testing.T) {
 	if _, err := Open(bg, filepath.Join(dir, "missing", "ledger.db")); !errors.Is(err, ErrUnavailable) {
 		t.Errorf("Open in a missing directory = %v", err)
 	}
+}
+
+// TestEmbeddedReportsOnlyChanges: a replica reporting the same outcomes
+// again (every swap, every change) does not grow the file.
+func TestEmbeddedReportsOnlyChanges(t *testing.T) {
+	ledger := filepath.Join(t.TempDir(), "ledger.db")
+	s := mustOpen(t, ledger)
+	added, err := s.AddAll(bg, []Operation{tunnelClosure(), tunnelClosure()}, "ana")
+	if err != nil {
+		t.Fatal(err)
+	}
+	report := []Resolution{{ID: added[0].ID, Resolved: true, Segments: 4}, {ID: added[1].ID, Detail: "way 6176755 not in the release"}}
+	if err := s.Report(bg, "v1", report); err != nil {
+		t.Fatal(err)
+	}
+	size := fileSize(t, EmbeddedPath(ledger))
+	if err := s.Report(bg, "v1", report); err != nil {
+		t.Fatal(err)
+	}
+	if got := fileSize(t, EmbeddedPath(ledger)); got != size {
+		t.Errorf("the same report again grew the file from %d to %d bytes", size, got)
+	}
+	report[1].Resolved, report[1].Segments = true, 2
+	if err := s.Report(bg, "v1", report); err != nil {
+		t.Fatal(err)
+	}
+	if rs, _ := mustOpen(t, ledger).Resolutions(bg); len(rs) != 2 || !rs[0].Resolved || !rs[1].Resolved {
+		t.Errorf("after a changed outcome: %+v", rs)
+	}
+}
+
+// TestEmbeddedDiskFull: on a full disk, a write fails with ErrUnavailable
+// and leaves nothing half written; readers keep what was there, and once
+// space is freed writes work again with nothing lost.
+func TestEmbeddedDiskFull(t *testing.T) {
+	dir := ledgertest.SmallDisk(t, 1<<20)
+	ledger := filepath.Join(dir, "ledger.db")
+	s := mustOpen(t, ledger)
+	kept, err := s.Add(bg, tunnelClosure(), "ana")
+	if err != nil {
+		t.Fatal(err)
+	}
+	filler := ledgertest.Fill(t, dir)
+	size := fileSize(t, EmbeddedPath(ledger))
+	big := tunnelClosure()
+	big.Reason = strings.Repeat("r", MaxTextLen)
+	var failed error
+	for range 100 { // the filesystem may still hold part of a page
+		if _, failed = s.Add(bg, big, "ana"); failed != nil {
+			break
+		}
+	}
+	if !errors.Is(failed, ErrUnavailable) {
+		t.Fatalf("Add on a full disk = %v, want ErrUnavailable", failed)
+	}
+	reader := mustOpen(t, ledger)
+	before, err := reader.List(bg)
+	if err != nil || before[0].ID != kept.ID {
+		t.Fatalf("List on a full disk = %v, %v", before, err)
+	}
+	if err := os.Remove(filler); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Add(bg, tunnelClosure(), "ana"); err != nil {
+		t.Fatalf("Add once space is free: %v", err)
+	}
+	after, err := mustOpen(t, ledger).List(bg)
+	if err != nil || len(after) != len(before)+1 {
+		t.Fatalf("after the disk filled and freed: %d operations (%v), want %d", len(after), err, len(before)+1)
+	}
+	t.Logf("the file grew from %d bytes before the disk filled; %d operations fitted in the last page", size, len(before)-1)
 }

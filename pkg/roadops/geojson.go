@@ -19,8 +19,14 @@ const (
 
 // ImportProperties are the members a feature's properties may hold; any
 // other member is refused, so that a typo ("speed_khp") is an error rather
-// than a slowdown silently missing its speed.
+// than a slowdown silently missing its speed. ID, State, CreatedAt and
+// UpdatedAt are what EncodeFeatureCollection writes besides, and are
+// ignored: an import always makes new drafts.
 type ImportProperties struct {
+	ID         string      `json:"id"`
+	State      Review      `json:"state"`
+	CreatedAt  *time.Time  `json:"created_at"`
+	UpdatedAt  *time.Time  `json:"updated_at"`
 	Kind       Kind        `json:"kind"`
 	Way        int64       `json:"way"`
 	From       *[2]float64 `json:"from"`

@@ -90,37 +90,30 @@ func insertChange(ctx context.Context, tx pgx.Tx, at time.Time, who, action stri
 }
 
 func (s *pgStore) Add(ctx context.Context, op Operation, who string) (Operation, error) {
-	added, err := s.AddAll(ctx, []Operation{op}, who)
-	if err != nil {
-		return Operation{}, err
-	}
-	return added[0], nil
+	return addOne(ctx, s.AddAll, op, who)
 }
 
 func (s *pgStore) AddAll(ctx context.Context, ops []Operation, who string) ([]Operation, error) {
-	t := now()
-	drafts := make([]Operation, len(ops))
-	for i, op := range ops {
-		d, err := newDraft(op, newID(), t)
-		if err != nil {
-			return nil, fmt.Errorf("operation %d: %w", i, err)
-		}
-		drafts[i] = d
+	drafts, t, err := newDrafts(ops)
+	if err != nil {
+		return nil, err
 	}
-	err := s.writeTx(ctx, func(tx pgx.Tx) error {
-		for _, d := range drafts {
-			seq, err := insertChange(ctx, tx, t, who, ActionAdd, d)
-			if err != nil {
-				return err
-			}
-			body, _ := json.Marshal(d)
-			if _, err := tx.Exec(ctx, `INSERT INTO road_operations (id, created_seq, state, body) VALUES ($1, $2, $3, $4)`,
-				d.ID, seq, d.State, body); err != nil {
-				return err
-			}
+	// One statement per operation (its change, then the operation with
+	// the change's number), all sent in one batch: an import of 10,000
+	// operations is one round trip, not 20,000.
+	batch := &pgx.Batch{}
+	for _, d := range drafts {
+		body, err := json.Marshal(d)
+		if err != nil {
+			return nil, err
 		}
-		return nil
-	})
+		batch.Queue(`WITH c AS (
+				INSERT INTO road_operation_changes (at, who, action, operation_id, body)
+				VALUES ($1, $2, 'add', $3, $4) RETURNING seq)
+			INSERT INTO road_operations (id, created_seq, state, body) SELECT $3, seq, 'draft', $4 FROM c`,
+			t, who, d.ID, body)
+	}
+	err = s.writeTx(ctx, func(tx pgx.Tx) error { return tx.SendBatch(ctx, batch).Close() })
 	if err != nil {
 		return nil, s.fail("adding road operations", err)
 	}
@@ -253,7 +246,9 @@ func (s *pgStore) Report(ctx context.Context, dataVersion string, results []Reso
 		batch.Queue(`INSERT INTO road_operation_resolutions (operation_id, data_version, resolved, segments, detail, at)
 			VALUES ($1, $2, $3, $4, $5, $6)
 			ON CONFLICT (operation_id, data_version) DO UPDATE
-			SET resolved = EXCLUDED.resolved, segments = EXCLUDED.segments, detail = EXCLUDED.detail, at = EXCLUDED.at`,
+			SET resolved = EXCLUDED.resolved, segments = EXCLUDED.segments, detail = EXCLUDED.detail, at = EXCLUDED.at
+			WHERE (road_operation_resolutions.resolved, road_operation_resolutions.segments, road_operation_resolutions.detail)
+				IS DISTINCT FROM (EXCLUDED.resolved, EXCLUDED.segments, EXCLUDED.detail)`,
 			r.ID, r.DataVersion, r.Resolved, r.Segments, r.Detail, r.At)
 	}
 	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{}, func(tx pgx.Tx) error {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/oklog/ulid/v2"
 )
 
 // Change is one step in an operation's life: who did what, when, and the
@@ -65,7 +67,11 @@ type Store interface {
 	// cheap poll for watchers. Reports do not change it.
 	Version(ctx context.Context) (int64, error)
 	// Report records what a serving mapd found resolving operations onto
-	// the release dataVersion (At is set to now where zero).
+	// the release dataVersion (At is set to now where zero). A result with
+	// the same outcome (Resolved, Segments, Detail) as the latest one for
+	// its operation and data version is not recorded again, so reporting
+	// every operation at every swap and change costs nothing new, and At
+	// says since when the outcome holds.
 	Report(ctx context.Context, dataVersion string, results []Resolution) error
 	// Resolutions returns the latest report per (operation, data version),
 	// by operation id then data version.
@@ -109,9 +115,38 @@ func IsPostgres(ledger string) bool {
 // EmbeddedPath is the operations file of an embedded ledger file.
 func EmbeddedPath(ledgerFile string) string { return ledgerFile + ".operations" }
 
+// sameOutcome reports whether two resolutions say the same, whenever.
+func sameOutcome(a, b Resolution) bool {
+	return a.Resolved == b.Resolved && a.Segments == b.Segments && a.Detail == b.Detail
+}
+
 // now is the stores' clock: UTC, to the microsecond that PostgreSQL keeps,
 // so that both stores return the same times they were given.
 func now() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }
+
+// addOne is Add in terms of AddAll.
+func addOne(ctx context.Context, addAll func(context.Context, []Operation, string) ([]Operation, error), op Operation, who string) (Operation, error) {
+	added, err := addAll(ctx, []Operation{op}, who)
+	if err != nil {
+		return Operation{}, err
+	}
+	return added[0], nil
+}
+
+// newDrafts validates ops and makes them new drafts stamped now, or
+// returns the first invalid one's error naming its index.
+func newDrafts(ops []Operation) ([]Operation, time.Time, error) {
+	t := now()
+	drafts := make([]Operation, len(ops))
+	for i, op := range ops {
+		d, err := newDraft(op, "op_"+ulid.Make().String(), t)
+		if err != nil {
+			return nil, t, fmt.Errorf("operation %d: %w", i, err)
+		}
+		drafts[i] = d
+	}
+	return drafts, t, nil
+}
 
 // newDraft validates op and makes it a new draft stamped at t.
 func newDraft(op Operation, id string, t time.Time) (Operation, error) {

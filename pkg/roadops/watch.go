@@ -15,17 +15,22 @@ const DefaultWatchEvery = 250 * time.Millisecond
 const watchCallTimeout = 15 * time.Second
 
 // WatchOptions tune WatchWith. The zero value polls every
-// DefaultWatchEvery and logs to slog.Default().
+// DefaultWatchEvery, logs to slog.Default() and reads time.Now.
 type WatchOptions struct {
 	Every  time.Duration
 	Logger *slog.Logger
+	Now    func() time.Time
 }
 
-// Watch calls apply with every operation (List) once at the start and
-// again whenever Version changes, polling every `every` (0: 250 ms). It
-// logs errors of the store and keeps polling; it returns when ctx ends.
-// apply runs on Watch's goroutine: while it runs, no poll happens, so a
-// slow apply delays the next change rather than queueing several.
+// Watch calls apply with every operation (List: every state, every
+// window) once at the start, again whenever Version changes, and again at
+// the first poll after a reviewed operation's window opens or closes
+// (ValidFrom or ValidUntil passes), so that apply can compute what is
+// active (Operation.Active at its own time.Now) and be right until its
+// next call. It polls every `every` (0: 250 ms), logs errors of the store
+// and keeps polling, and returns when ctx ends. apply runs on Watch's
+// goroutine: while it runs, no poll happens, so a slow apply delays the
+// next change rather than queueing several.
 func Watch(ctx context.Context, s Store, every time.Duration, apply func(ops []Operation)) {
 	WatchWith(ctx, s, WatchOptions{Every: every}, apply)
 }
@@ -38,7 +43,10 @@ func WatchWith(ctx context.Context, s Store, opts WatchOptions, apply func(ops [
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	w := watcher{store: s, apply: apply, log: opts.Logger, last: -1}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	w := watcher{store: s, apply: apply, log: opts.Logger, now: opts.Now, last: -1}
 	tick := time.NewTicker(opts.Every)
 	defer tick.Stop()
 	for {
@@ -55,8 +63,10 @@ type watcher struct {
 	store   Store
 	apply   func([]Operation)
 	log     *slog.Logger
-	last    int64 // the version last applied; -1 before the first
-	failing bool  // the last poll failed (logged once per outage)
+	now     func() time.Time
+	last    int64     // the version last applied; -1 before the first
+	edge    time.Time // the next window edge of the list last applied; zero: none
+	failing bool      // the last poll failed (logged once per outage)
 }
 
 // poll reads the version and, if it moved, the list; Version is read
@@ -65,7 +75,7 @@ func (w *watcher) poll(ctx context.Context) {
 	ctx, cancel := context.WithTimeout(ctx, watchCallTimeout)
 	defer cancel()
 	v, err := w.store.Version(ctx)
-	if err == nil && v == w.last {
+	if err == nil && v == w.last && (w.edge.IsZero() || w.now().Before(w.edge)) {
 		w.recovered()
 		return
 	}
@@ -81,8 +91,26 @@ func (w *watcher) poll(ctx context.Context) {
 		return
 	}
 	w.recovered()
+	at := w.now()
 	w.apply(ops)
-	w.last = v
+	w.last, w.edge = v, nextEdge(ops, at)
+}
+
+// nextEdge returns the earliest start or end of a reviewed operation's
+// window after t, or zero if there is none.
+func nextEdge(ops []Operation, t time.Time) time.Time {
+	var edge time.Time
+	for _, op := range ops {
+		if op.State != ReviewReviewed {
+			continue
+		}
+		for _, e := range []*time.Time{op.ValidFrom, op.ValidUntil} {
+			if e != nil && e.After(t) && (edge.IsZero() || e.Before(edge)) {
+				edge = *e
+			}
+		}
+	}
+	return edge
 }
 
 func (w *watcher) recovered() {

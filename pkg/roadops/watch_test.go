@@ -115,3 +115,72 @@ func TestWatchSurvivesErrors(t *testing.T) {
 		t.Fatal("Watch did not return when its context ended")
 	}
 }
+
+// TestWatchWindowEdges: with no change to the store, apply is called again
+// once a reviewed operation's window opens and once it closes, so what is
+// active is recomputed in time; a draft's window wakes nobody.
+func TestWatchWindowEdges(t *testing.T) {
+	s := embeddedLocation(t)(t)
+	start := time.Now()
+	from, until := start.Add(300*time.Millisecond), start.Add(600*time.Millisecond)
+	op := tunnelClosure()
+	op.ValidFrom, op.ValidUntil = &from, &until
+	added, err := s.AddAll(bg, []Operation{op, op}, "ana")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Review(bg, added[0].ID, "ben"); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(bg)
+	defer cancel()
+	type call struct {
+		at     time.Time
+		active int
+	}
+	calls := make(chan call, 64)
+	go WatchWith(ctx, s, WatchOptions{Every: 20 * time.Millisecond, Logger: slog.New(slog.DiscardHandler)}, func(ops []Operation) {
+		now, active := time.Now(), 0
+		for _, op := range ops {
+			if op.Active(now) {
+				active++
+			}
+		}
+		calls <- call{now, active}
+	})
+	var got []call
+	for len(got) < 3 {
+		select {
+		case c := <-calls:
+			got = append(got, c)
+		case <-time.After(watchTimeout):
+			t.Fatalf("apply was called %d times (%v), want 3: at the start, when the window opened and when it closed", len(got), got)
+		}
+	}
+	if got[0].active != 0 || got[1].active != 1 || got[2].active != 0 || got[1].at.Before(from) || got[2].at.Before(until) {
+		t.Errorf("apply calls %+v: want 0 active at the start, 1 after %v, 0 after %v", got, from, until)
+	}
+	t.Logf("window opened -> apply %v later; closed -> apply %v later", got[1].at.Sub(from), got[2].at.Sub(until))
+	select {
+	case c := <-calls:
+		t.Errorf("a fourth apply call %+v with nothing changed", c)
+	case <-time.After(200 * time.Millisecond):
+	}
+}
+
+func TestNextEdge(t *testing.T) {
+	t0 := time.Date(2026, 11, 28, 8, 0, 0, 0, time.UTC)
+	at := func(h int) *time.Time { v := t0.Add(time.Duration(h) * time.Hour); return &v }
+	ops := []Operation{
+		{State: ReviewReviewed, ValidFrom: at(-1), ValidUntil: at(5)},
+		{State: ReviewDraft, ValidFrom: at(1)},
+		{State: ReviewReviewed, ValidFrom: at(3)},
+		{State: ReviewWithdrawn, ValidUntil: at(2)},
+	}
+	if got := nextEdge(ops, t0); !got.Equal(*at(3)) {
+		t.Errorf("nextEdge = %v, want %v (the reviewed start; drafts and withdrawn wake nobody)", got, *at(3))
+	}
+	if got := nextEdge(ops, *at(5)); !got.IsZero() {
+		t.Errorf("nextEdge after every edge = %v, want zero", got)
+	}
+}
