@@ -45,23 +45,23 @@ func (t *Taint) at(up bool, i uint32) bool {
 	return set[i>>6]>>(i&63)&1 != 0
 }
 
-// taintedEdge is an entry of Up (up) or Dn at index i, stored at node owner.
-type taintedEdge struct {
-	up    bool
-	i     uint32
-	owner uint32
-}
-
 // NewTaint marks h's edges under overlay ov (see Taint).
 func NewTaint(h *Hierarchy, ov *graph.Overlay) *Taint {
 	t := &Taint{ov: ov, up: make([]uint64, (len(h.Up)/4+63)/64), dn: make([]uint64, (len(h.Dn)/4+63)/64)}
-	var work []taintedEdge
+	var work []uint32 // nodes holding a newly tainted edge: the middles of the shortcuts to check
+	queued := map[uint32]bool{}
+	push := func(m uint32) {
+		if !queued[m] {
+			queued[m] = true
+			work = append(work, m)
+		}
+	}
 	// Original edges into a changed arc: Up entries of any node whose head
 	// is changed, and Dn entries stored at the changed arc itself.
 	for u := range uint32(h.NumNodes()) {
 		for i := h.UpFirst[u]; i < h.UpFirst[u+1]; i++ {
-			if e := at(h.Up, i); e.middle == NoMiddle && ov.Has(e.other) {
-				work = t.mark(work, true, i, u)
+			if e := at(h.Up, i); e.middle == NoMiddle && ov.Has(e.other) && t.mark(true, i) {
+				push(u)
 			}
 		}
 	}
@@ -70,72 +70,58 @@ func NewTaint(h *Hierarchy, ov *graph.Overlay) *Taint {
 			continue
 		}
 		for i := h.DnFirst[a]; i < h.DnFirst[a+1]; i++ {
-			if at(h.Dn, i).middle == NoMiddle {
-				work = t.mark(work, false, i, a)
+			if at(h.Dn, i).middle == NoMiddle && t.mark(false, i) {
+				push(a)
 			}
 		}
 	}
+	ix := h.shortcutsByMiddle()
 	for len(work) > 0 {
-		e := work[len(work)-1]
+		m := work[len(work)-1]
 		work = work[:len(work)-1]
-		work = t.spread(h, work, e)
+		queued[m] = false
+		for _, s := range ix.over(m) {
+			if t.at(s.up, s.i) || !t.halfTainted(h, m, s.from, s.to, s.weight) {
+				continue
+			}
+			t.mark(s.up, s.i)
+			push(s.owner)
+		}
 	}
 	return t
 }
 
-// mark taints an edge once and queues it.
-func (t *Taint) mark(work []taintedEdge, up bool, i, owner uint32) []taintedEdge {
+// mark taints entry i of Up (up) or Dn; it reports whether it was not yet.
+func (t *Taint) mark(up bool, i uint32) bool {
 	set := t.dn
 	if up {
 		set = t.up
 	}
 	if set[i>>6]>>(i&63)&1 != 0 {
-		return work
+		return false
 	}
 	set[i>>6] |= 1 << (i & 63)
 	t.count++
-	return append(work, taintedEdge{up: up, i: i, owner: owner})
+	return true
 }
 
-// spread taints the shortcuts that have tainted edge e as a half. e is
-// stored at its lower end m, which is the middle of those shortcuts: an Up
-// entry m→w pairs with each Dn entry u→m of m, a Dn entry u→m with each Up
-// entry m→w, into the shortcut u→w over m.
-func (t *Taint) spread(h *Hierarchy, work []taintedEdge, e taintedEdge) []taintedEdge {
-	m := e.owner
-	if e.up {
-		half := at(h.Up, e.i)
-		for j := h.DnFirst[m]; j < h.DnFirst[m+1]; j++ {
-			d := at(h.Dn, j)
-			work = t.markShortcut(h, work, d.other, half.other, m, d.weight+half.weight)
+// halfTainted reports whether a tainted pair of halves stored at m, from→m
+// (a Dn entry of m) and m→to (an Up entry), makes up a shortcut of the
+// given weight: the shortcut from→to over m is then tainted.
+func (t *Taint) halfTainted(h *Hierarchy, m, from, to, weight uint32) bool {
+	for i := h.DnFirst[m]; i < h.DnFirst[m+1]; i++ {
+		d := at(h.Dn, i)
+		if d.other != from || d.weight > weight {
+			continue
 		}
-		return work
-	}
-	half := at(h.Dn, e.i)
-	for j := h.UpFirst[m]; j < h.UpFirst[m+1]; j++ {
-		u := at(h.Up, j)
-		work = t.markShortcut(h, work, half.other, u.other, m, half.weight+u.weight)
-	}
-	return work
-}
-
-// markShortcut taints the shortcut from→to over middle of the given weight,
-// if the hierarchy has it: in from's Up list or in to's Dn list.
-func (t *Taint) markShortcut(h *Hierarchy, work []taintedEdge, from, to, middle, weight uint32) []taintedEdge {
-	if from == to {
-		return work
-	}
-	for i := h.UpFirst[from]; i < h.UpFirst[from+1]; i++ {
-		if e := at(h.Up, i); e.other == to && e.middle == middle && e.weight == weight {
-			return t.mark(work, true, i, from)
+		for j := h.UpFirst[m]; j < h.UpFirst[m+1]; j++ {
+			u := at(h.Up, j)
+			if u.other == to && d.weight+u.weight == weight && (t.at(false, i) || t.at(true, j)) {
+				return true
+			}
 		}
 	}
-	for i := h.DnFirst[to]; i < h.DnFirst[to+1]; i++ {
-		if e := at(h.Dn, i); e.other == from && e.middle == middle && e.weight == weight {
-			return t.mark(work, false, i, to)
-		}
-	}
-	return work
+	return false
 }
 
 // taintOf returns h's taint under ov, computing it on first use; the last
@@ -156,6 +142,9 @@ type taints struct {
 	last atomic.Pointer[Taint] // the one asked for last: every request under one overlay, without a lock
 	mu   sync.Mutex
 	kept []*Taint // newest last
+
+	once    sync.Once
+	middles *middleIndex // shortcuts by middle, made with the first taint (bymiddle.go)
 }
 
 const keptTaints = 4

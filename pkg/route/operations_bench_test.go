@@ -46,3 +46,20 @@ func BenchmarkSynthLegOperations(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSynthOverlay is what publishing a change costs a router of the
+// ~3M-node synthetic country with 100 closures and 1,000 slowdowns in
+// force: the overlay and the hierarchy's taint made anew (the first call
+// also indexes the shortcuts by middle, once per hierarchy).
+//
+//	MAPS_SYNTH_RELEASE=DIR go test -run X -bench SynthOverlay -count 6 ./pkg/route
+func BenchmarkSynthOverlay(b *testing.B) {
+	r := compiletest.OpenSynth(b).Routers["car"]
+	ops := compiletest.Operations(r, 100, 1000)
+	r.SetOperations(ops) // the index by middle, made once
+	defer r.SetOperations(nil)
+	defer benchcpu.Report(b)()
+	for b.Loop() {
+		r.SetOperations(ops)
+	}
+}

@@ -1,0 +1,59 @@
+package ch
+
+// middleIndex lists a hierarchy's shortcuts by the node they bypass, for
+// road operations' taint (taint.go): a shortcut over m is tainted when one
+// of its halves, both stored at m, is. Made on the first taint a
+// hierarchy is asked for and kept (about 12 bytes a shortcut), so that a
+// release serving no operations never makes it.
+type middleIndex struct {
+	first     []uint32 // per node + 1: where its shortcuts begin in list
+	shortcuts []shortcut
+}
+
+// shortcut is an entry of Up (up) or Dn at index i, stored at owner, from
+// from to to.
+type shortcut struct {
+	up       bool
+	i, owner uint32
+	from, to uint32
+	weight   uint32
+}
+
+func (ix *middleIndex) over(m uint32) []shortcut {
+	return ix.shortcuts[ix.first[m]:ix.first[m+1]]
+}
+
+// shortcutsByMiddle returns h's middle index, making it on first use.
+func (h *Hierarchy) shortcutsByMiddle() *middleIndex {
+	h.taints.once.Do(func() { h.taints.middles = buildMiddleIndex(h) })
+	return h.taints.middles
+}
+
+func buildMiddleIndex(h *Hierarchy) *middleIndex {
+	n := h.NumNodes()
+	ix := &middleIndex{first: make([]uint32, n+2)}
+	each := func(fn func(s shortcut, middle uint32)) {
+		for u := range uint32(n) {
+			for i := h.UpFirst[u]; i < h.UpFirst[u+1]; i++ {
+				if e := at(h.Up, i); e.middle != NoMiddle {
+					fn(shortcut{up: true, i: i, owner: u, from: u, to: e.other, weight: e.weight}, e.middle)
+				}
+			}
+			for i := h.DnFirst[u]; i < h.DnFirst[u+1]; i++ {
+				if e := at(h.Dn, i); e.middle != NoMiddle {
+					fn(shortcut{i: i, owner: u, from: e.other, to: u, weight: e.weight}, e.middle)
+				}
+			}
+		}
+	}
+	each(func(_ shortcut, m uint32) { ix.first[m+2]++ })
+	for v := 2; v < len(ix.first); v++ {
+		ix.first[v] += ix.first[v-1]
+	}
+	ix.shortcuts = make([]shortcut, ix.first[n+1])
+	each(func(s shortcut, m uint32) {
+		ix.shortcuts[ix.first[m+1]] = s
+		ix.first[m+1]++
+	})
+	return ix
+}
