@@ -3,8 +3,8 @@ package api
 import (
 	"context"
 	"fmt"
-	"strings"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/valyala/fasthttp"
