@@ -16,7 +16,7 @@ all: build
 
 build:
 	$(GO) build -o bin/mapc ./cmd/mapc
-	$(GO) build -o bin/mapd ./cmd/mapd
+	CGO_ENABLED=0 $(GO) build -o bin/mapd ./cmd/mapd
 
 setup:
 	scripts/setup

@@ -25,6 +25,7 @@ func TestMain(m *testing.M) {
 	mapdBin = filepath.Join(dir, "mapd")
 	build := exec.Command("go", "build", "-o", mapdBin, "./cmd/mapd")
 	build.Dir = compiletest.Root()
+	build.Env = append(os.Environ(), "CGO_ENABLED=0") // as deploy/container/Dockerfile builds it
 	if out, err := build.CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "build mapd: %v\n%s", err, out)
 		os.Exit(1)

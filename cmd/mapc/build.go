@@ -6,7 +6,7 @@ import (
 	"log/slog"
 	"math"
 	"os"
-	"runtime/debug"
+	"runtime"
 	"runtime/pprof"
 	"time"
 
@@ -19,7 +19,7 @@ import (
 
 func newBuildCmd(log *slog.Logger) *cobra.Command {
 	var o compile.Options
-	var cpuProfile string
+	var cpuProfile, mutexProfile, blockProfile string
 	var memoryLimit int64
 	cmd := &cobra.Command{
 		Use:   "build",
@@ -44,20 +44,26 @@ when complete; it refuses to overwrite an existing release.`,
 			if err != nil {
 				return err
 			}
+			stopContention := startContentionProfiles(mutexProfile, blockProfile)
 			m, dir, err := compile.Build(cmd.Context(), o)
 			stop()
+			if perr := stopContention(); err == nil && perr != nil {
+				err = perr
+			}
 			if err != nil {
 				return err
 			}
+			cpu := cpuSeconds()
 			enc := json.NewEncoder(cmd.OutOrStdout())
 			enc.SetIndent("", "  ")
 			return enc.Encode(struct {
-				Dir         string `json:"dir"`
-				DataVersion string `json:"data_version"`
-				PeakRSSMiB  int64  `json:"peak_rss_mib"`
-				Stats       any    `json:"stats"`
-				Conditional any    `json:"conditionals"`
-			}{dir, m.DataVersion, compile.PeakRSS() >> 20, m.Stats, m.Conditionals})
+				Dir         string  `json:"dir"`
+				DataVersion string  `json:"data_version"`
+				PeakRSSMiB  int64   `json:"peak_rss_mib"`
+				Stats       any     `json:"stats"`
+				Conditional any     `json:"conditionals"`
+				CPUSeconds  float64 `json:"cpu_s"`
+			}{dir, m.DataVersion, compile.PeakRSS() >> 20, m.Stats, m.Conditionals, round3(cpu)})
 		},
 	}
 	f := cmd.Flags()
@@ -68,27 +74,11 @@ when complete; it refuses to overwrite an existing release.`,
 	f.StringVar(&o.Out, "out", "releases", "directory that holds releases")
 	f.StringVar(&o.TimeZone, "timezone", "Europe/Andorra", "the country's IANA time zone, in which conditional restrictions' times are read")
 	f.StringVar(&cpuProfile, "cpuprofile", "", "write a pprof CPU profile of the build to this file")
-	f.Int64Var(&memoryLimit, "memory-limit", defaultMemoryLimitMiB, "soft limit on the build's memory in MiB: the garbage collector works harder near it instead of letting the heap double (0: none; GOMEMLIMIT, when set, wins over the default)")
+	f.StringVar(&mutexProfile, "mutexprofile", "", "write a pprof profile of the build's mutex contention to this file")
+	f.StringVar(&blockProfile, "blockprofile", "", "write a pprof profile of where the build's goroutines blocked (channels, locks, waits) to this file")
+	f.Int64Var(&memoryLimit, "memory-limit", defaultMemoryLimitMiB(), "soft limit on the build's memory in MiB, a guard against running out, by default 3/4 of the machine's (or cgroup's) memory: the garbage collector works harder near it (0: none; GOMEMLIMIT, when set, wins over the default). Below it the heap stays near 1.5 times the live data (GOGC 50, unless GOGC is set)")
 	cmd.MarkFlagRequired("osm")
 	return cmd
-}
-
-// defaultMemoryLimitMiB keeps a country's build under 2 GiB: the live heap
-// of the 3M-node synthetic country peaks near 1.1 GiB, and Go's default of
-// collecting when the heap has doubled let it reach 2.2 GiB of RSS.
-const defaultMemoryLimitMiB = 1792
-
-// setMemoryLimit applies --memory-limit, unless it was left at its default
-// and the environment's GOMEMLIMIT already set one.
-func setMemoryLimit(cmd *cobra.Command, mib int64) {
-	if !cmd.Flags().Changed("memory-limit") && os.Getenv("GOMEMLIMIT") != "" {
-		return
-	}
-	if mib == 0 {
-		debug.SetMemoryLimit(math.MaxInt64)
-		return
-	}
-	debug.SetMemoryLimit(mib << 20)
 }
 
 // startCPUProfile starts a CPU profile into path, if not empty, and
@@ -108,6 +98,40 @@ func startCPUProfile(path string) (stop func(), err error) {
 	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
 
+// startContentionProfiles starts recording mutex contention and blocking
+// for the paths that are not empty, and returns what writes them.
+func startContentionProfiles(mutexPath, blockPath string) (stop func() error) {
+	if mutexPath != "" {
+		runtime.SetMutexProfileFraction(1)
+	}
+	if blockPath != "" {
+		runtime.SetBlockProfileRate(int(time.Microsecond)) // a sample per µs blocked
+	}
+	return func() error {
+		for _, p := range []struct{ name, path string }{{"mutex", mutexPath}, {"block", blockPath}} {
+			if p.path == "" {
+				continue
+			}
+			if err := writeProfile(p.name, p.path); err != nil {
+				return fmt.Errorf("mapc build: --%sprofile %s: %w", p.name, p.path, err)
+			}
+		}
+		return nil
+	}
+}
+
+func writeProfile(name, path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := pprof.Lookup(name).WriteTo(f, 0); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
 // barProgress draws a spinner with a count on a terminal.
 type barProgress struct{ bar *progressbar.ProgressBar }
 
@@ -122,3 +146,5 @@ func (p *barProgress) Done() {
 	p.bar.Finish()
 	os.Stderr.WriteString("\n")
 }
+
+func round3(x float64) float64 { return math.Round(x*1000) / 1000 }

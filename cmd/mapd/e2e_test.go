@@ -30,7 +30,9 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	mapdBin = filepath.Join(dir, "mapd")
-	out, err := exec.Command("go", "build", "-o", mapdBin, ".").CombinedOutput()
+	build := exec.Command("go", "build", "-o", mapdBin, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0") // as operators get it: one static file (deps_test.go)
+	out, err := build.CombinedOutput()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "build mapd: %v\n%s", err, out)
 		os.Exit(1)

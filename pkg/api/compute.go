@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/valyala/fasthttp"
@@ -59,7 +60,23 @@ func (rc *runContext) router(profile string) (*route.Router, *failure) {
 	if r, ok := rc.rel.Routers[profile]; ok {
 		return r, nil
 	}
-	return nil, &failure{kind: KindServiceUnavailable, detail: fmt.Sprintf("profile %s is not in data release %s", profile, rc.rel.Manifest.DataVersion)}
+	// A release compiled from a subset of the profiles (mapc build
+	// --profiles with only car.json, say) answers the others as the
+	// client's mistake, naming what it holds, and charges nothing.
+	held := heldProfiles(rc.rel.Routers)
+	msg := fmt.Sprintf("profile %s is not in data release %s; it holds %s", profile, rc.rel.Manifest.DataVersion, held)
+	return nil, &failure{kind: KindInvalidRequest, detail: msg, errs: []FieldError{{Field: "/profile", Message: msg}}}
+}
+
+// heldProfiles lists the profiles a release serves, in Profiles() order.
+func heldProfiles(routers map[string]*route.Router) string {
+	var held []string
+	for _, p := range Profiles() {
+		if _, ok := routers[p]; ok {
+			held = append(held, p)
+		}
+	}
+	return strings.Join(held, ", ")
 }
 
 // failure is an operation's error answer.

@@ -68,6 +68,16 @@ func Build(ctx context.Context, g Input) (*Hierarchy, error) {
 	return build(ctx, g, runtime.GOMAXPROCS(0))
 }
 
+// BuildWorkers is Build with the first priorities simulated on at most
+// workers goroutines, for callers that contract several graphs at once and
+// share the cores among them: each worker beyond the first holds a witness
+// search as large as the graph (12 bytes a node), so as many workers per
+// graph as cores, times the graphs, multiplies the memory, not the speed.
+// The hierarchy is the same for any number.
+func BuildWorkers(ctx context.Context, g Input, workers int) (*Hierarchy, error) {
+	return build(ctx, g, max(1, workers))
+}
+
 func build(ctx context.Context, g Input, workers int) (*Hierarchy, error) {
 	n := len(g.First) - 1
 	c := newContractor(g)

@@ -22,8 +22,8 @@ func TestBuildSameForAnyWorkers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, workers := range []int{2, 3} {
-			h, err := build(context.Background(), in, workers)
+		for _, workers := range []int{0, 2, 3} { // 0: BuildWorkers takes at least one
+			h, err := BuildWorkers(context.Background(), in, workers)
 			if err != nil {
 				t.Fatal(err)
 			}

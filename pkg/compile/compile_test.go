@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -122,5 +123,34 @@ func (c *cancelAfter) Done()               {}
 func (c *cancelAfter) Add(n int64) {
 	if c.n -= n; c.n == 0 {
 		c.cancel()
+	}
+}
+
+// TestIdenticalOnAnyCores builds Andorra at GOMAXPROCS 1, 2 and 8: the
+// profiles contract on as many goroutines as there are procs, and share
+// them out differently, but the graph artifact is the same byte for byte.
+func TestIdenticalOnAnyCores(t *testing.T) {
+	if testing.Short() {
+		t.Skip("three builds of Andorra")
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	var first []byte
+	for _, procs := range []int{1, 2, 8} {
+		runtime.GOMAXPROCS(procs)
+		o := options(t, t.TempDir(), "procs")
+		o.DEM = nil // the elevation sections do not involve the cores
+		_, dir, err := compile.Build(context.Background(), o)
+		if err != nil {
+			t.Fatalf("GOMAXPROCS %d: %v", procs, err)
+		}
+		g, err := os.ReadFile(filepath.Join(dir, release.GraphFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first == nil {
+			first = g
+		} else if !bytes.Equal(first, g) {
+			t.Errorf("GOMAXPROCS %d built another %s (%d bytes, %d at 1)", procs, release.GraphFile, len(g), len(first))
+		}
 	}
 }

@@ -19,18 +19,28 @@ import (
 // largest graphs start first, so that a small one, not one of the three
 // that take minutes on a country (bicycle and the walkers), is what a core
 // finishes with.
+//
+// The cores are shared, not multiplied: with GOMAXPROCS p and k profiles
+// contracting at once, each simulates its first priorities on p/k
+// goroutines. Giving each of them p (as before) held p witness searches per
+// profile, 6p in all, each as large as its graph: at p = 8 on the 3M-node
+// country that lifted the live heap past the memory limit, and the
+// collector, running without pause, doubled the build's CPU
+// (docs/benchmarks-history.md).
 func contractAll(ctx context.Context, o Options, graphs []*graph.Graph) ([]*ch.Hierarchy, error) {
 	out := make([]*ch.Hierarchy, len(graphs))
 	errs := make([]error, len(graphs))
 	work := make(chan int)
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(graphs)) {
+	procs := runtime.GOMAXPROCS(0)
+	at := min(procs, len(graphs))
+	for range at {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range work {
 				t := time.Now()
-				out[i], errs[i] = ch.Build(ctx, ch.FromGraph(graphs[i]))
+				out[i], errs[i] = ch.BuildWorkers(ctx, ch.FromGraph(graphs[i]), procs/at)
 				if errs[i] == nil {
 					o.Log.Info("hierarchy built", "profile", graphs[i].Profile, "nodes", out[i].NumNodes(),
 						"up_edges", len(out[i].Up)/4, "down_edges", len(out[i].Dn)/4, "elapsed", since(t))

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mapsco/maps/pkg/artifact"
+	"github.com/mapsco/maps/pkg/dem"
 	"github.com/mapsco/maps/pkg/elevation"
 	"github.com/mapsco/maps/pkg/release"
 )
@@ -38,7 +39,7 @@ func buildDEM(ctx context.Context, o Options, dir string) (*demStep, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := elevation.Build(ctx, o.DEM, w, o.Log)
+	st, err := dem.Build(ctx, o.DEM, w, o.Log)
 	if err != nil {
 		return nil, fmt.Errorf("compile: elevation: %w", err)
 	}
@@ -50,14 +51,14 @@ func buildDEM(ctx context.Context, o Options, dir string) (*demStep, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compile: elevation: %w", err)
 	}
-	dem, err := elevation.Open(f, 0)
+	d, err := elevation.Open(f, 0)
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("compile: elevation: %w", err)
 	}
 	o.Log.Info("elevation artifact written", "tiles", st.Tiles, "bytes", st.CompressedBytes,
 		"filled_posts", st.FilledPosts, "elapsed", since(t))
-	return &demStep{file: f, dem: dem, stats: st, sources: sources}, nil
+	return &demStep{file: f, dem: d, stats: st, sources: sources}, nil
 }
 
 // demSources names each raster by content for the manifest. GDAL virtual

@@ -14,7 +14,7 @@ import (
 //
 //	go test ./pkg/compile -run '^$' -bench 'DEM|Terrain' -benchtime 5x
 //
-// BenchmarkDEMStep is elevation.Build plus writing and mapping
+// BenchmarkDEMStep is dem.Build plus writing and mapping
 // elevation.map; BenchmarkTerrainProfile is the climb of every segment of
 // the network (bridges and tunnels by portal). B/op is the Go heap
 // allocated per run; peak-MiB is the whole test process's peak RSS.

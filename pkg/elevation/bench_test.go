@@ -61,14 +61,11 @@ func BenchmarkEdgeClimb(b *testing.B) {
 }
 
 func benchBuild(b *testing.B, tiles ...string) {
-	paths := make([]string, len(tiles))
-	for i, n := range tiles {
-		paths[i] = tilePath(b, n)
-	}
+	rasters := openTiles(b, tiles...)
 	b.ReportAllocs()
 	for b.Loop() {
 		w, _ := artifact.NewWriter("elevation", "bench")
-		if _, err := Build(context.Background(), paths, w, nil); err != nil {
+		if _, err := Build(context.Background(), rasters, w, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

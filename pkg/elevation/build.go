@@ -8,7 +8,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/airbusgeo/godal"
 	"github.com/mapsco/maps/pkg/artifact"
 )
 
@@ -25,38 +24,33 @@ type Stats struct {
 	Elapsed         time.Duration // wall time of Build
 }
 
-// Build reads the rasters at paths through GDAL, cuts them into 1°×1° tiles,
-// fills their voids and adds the elevation sections (see the package doc) to
-// w. Where sources overlap, the earlier path in paths wins post by post, so
-// list the best source first. The same paths in the same order give
-// byte-identical sections. log may be nil.
-func Build(ctx context.Context, paths []string, w *artifact.Writer, log *slog.Logger) (*Stats, error) {
+// Build reads rasters, cuts them into 1°×1° tiles, fills their voids and
+// adds the elevation sections (see the package doc) to w. Where sources
+// overlap, the earlier raster wins post by post, so list the best source
+// first. The same rasters in the same order give byte-identical sections.
+// log may be nil. Build does not close the rasters (pkg/dem opens and closes
+// them for mapc).
+func Build(ctx context.Context, rasters []Raster, w *artifact.Writer, log *slog.Logger) (*Stats, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	if len(paths) == 0 {
+	if len(rasters) == 0 {
 		return nil, ErrNoInput
 	}
 	start := time.Now()
-	godal.RegisterAll()
-	srcs := make([]*source, 0, len(paths))
-	defer func() {
-		for _, s := range srcs {
-			s.close()
-		}
-	}()
-	for _, p := range paths {
-		s, err := openSource(p)
+	srcs := make([]*source, 0, len(rasters))
+	for _, r := range rasters {
+		s, err := newSource(r)
 		if err != nil {
 			return nil, err
 		}
-		log.Info("elevation source", "path", p, "size", fmt.Sprintf("%dx%d", s.w, s.h),
-			"cells_per_degree", s.cellsLat, "warped", s.orig != nil)
+		log.Info("elevation source", "path", r.Name(), "size", fmt.Sprintf("%dx%d", s.w, s.h),
+			"cells_per_degree", s.cellsLat)
 		srcs = append(srcs, s)
 	}
 	plan := planTiles(srcs)
 	if len(plan) == 0 {
-		return nil, fmt.Errorf("%w: %d rasters cover no tile", ErrNoInput, len(paths))
+		return nil, fmt.Errorf("%w: %d rasters cover no tile", ErrNoInput, len(rasters))
 	}
 	st := &Stats{Inputs: len(srcs)}
 	enc := newEncoder()

@@ -9,13 +9,14 @@
 //
 // # Sources
 //
-// Build reads any raster GDAL reads (through github.com/airbusgeo/godal):
-// Copernicus GLO-30 GeoTIFF tiles in production, SRTM .hgt and .hgt.zip in
-// tests. A raster whose CRS is not EPSG:4326, or whose geotransform is
-// rotated, is read through a warped VRT in EPSG:4326 (bilinear). Heights
-// are copied as the source gives them, in metres on the source's vertical
-// datum (EGM2008 for Copernicus, EGM96 for SRTM); values outside
-// [MinHeightM, MaxHeightM], NaN and the band's no-data value are voids.
+// Build reads Rasters: north-up grids in EPSG:4326 with a no-data value and
+// a scale. This package is pure Go, because mapd imports it and must build
+// without cgo; pkg/dem opens the files (Copernicus GLO-30 GeoTIFF tiles in
+// production, SRTM .hgt and .hgt.zip in tests) through GDAL for mapc, and
+// warps those in another CRS. Heights are copied as the source gives them,
+// in metres on the source's vertical datum (EGM2008 for Copernicus, EGM96
+// for SRTM); values outside [MinHeightM, MaxHeightM], NaN and the band's
+// no-data value are voids.
 //
 // # Tiles, posts and voids
 //
@@ -92,6 +93,6 @@
 // A DEM is safe for concurrent use and reads the artifact's mapping on cache
 // misses: keep the artifact.File open while the DEM is in use, and close it
 // only when no goroutine can call the DEM any more. A Profiler is for one
-// goroutine at a time. Build uses GDAL datasets, which are not goroutine
-// safe, from the calling goroutine only.
+// goroutine at a time. Build reads its Rasters from the calling goroutine
+// only.
 package elevation

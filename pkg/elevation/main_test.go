@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mapsco/maps/pkg/artifact"
+	"github.com/mapsco/maps/pkg/internal/hgt"
 	"github.com/mapsco/maps/pkg/internal/shareddata"
 )
 
@@ -16,6 +17,21 @@ import (
 func tilePath(t testing.TB, name string) string {
 	t.Helper()
 	return shareddata.Path(t, "dem/"+name+".hgt.zip")
+}
+
+// openTiles reads the named SRTM tiles in pure Go (pkg/internal/hgt):
+// pkg/dem's tests check that GDAL reads them the same.
+func openTiles(t testing.TB, tiles ...string) []Raster {
+	t.Helper()
+	rasters := make([]Raster, len(tiles))
+	for i, n := range tiles {
+		r, err := hgt.Open(tilePath(t, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rasters[i] = r
+	}
+	return rasters
 }
 
 var tmpRoot string
@@ -33,15 +49,11 @@ func TestMain(m *testing.M) {
 // buildArtifact runs Build on the given tiles and writes the artifact file.
 func buildArtifact(t testing.TB, path string, tiles ...string) *Stats {
 	t.Helper()
-	paths := make([]string, len(tiles))
-	for i, n := range tiles {
-		paths[i] = tilePath(t, n)
-	}
 	w, err := artifact.NewWriter("elevation", "test")
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := Build(context.Background(), paths, w, nil)
+	st, err := Build(context.Background(), openTiles(t, tiles...), w, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,7 +34,7 @@ func srcSpan(a, b float64, n int) (int, int) {
 	return clampInt(int(math.Floor(a)), 0, n-1), clampInt(int(math.Floor(b))+1, 0, n-1)
 }
 
-// stripRows is how many tile rows are resampled per GDAL read, bounding the
+// stripRows is how many tile rows are resampled per Raster.Read, bounding the
 // read buffer to a strip rather than a whole tile.
 const stripRows = 256
 
@@ -59,8 +59,8 @@ func (s *source) fill(t *tileGrid, buf []float32) ([]float32, error) {
 			buf = make([]float32, win.w*win.h)
 		}
 		win.v = buf[:win.w*win.h]
-		if err := s.band.Read(x0, y0, win.v, win.w, win.h); err != nil {
-			return buf, fmt.Errorf("elevation: read %s window %d,%d %d×%d: %w", s.path, x0, y0, win.w, win.h, err)
+		if err := s.r.Read(x0, y0, win.v, win.w, win.h); err != nil {
+			return buf, fmt.Errorf("elevation: read %s window %d,%d %d×%d: %w", s.r.Name(), x0, y0, win.w, win.h, err)
 		}
 		s.fillRows(t, &win, r0, r1)
 	}

@@ -3,21 +3,32 @@ package elevation
 import (
 	"fmt"
 	"math"
-	"path/filepath"
-	"strings"
-
-	"github.com/airbusgeo/godal"
 )
 
-// source is one input raster, open through GDAL and, when its CRS is not
-// EPSG:4326 or its geotransform is rotated, seen through a warped VRT in
-// EPSG:4326. GDAL datasets are not safe for concurrent use: a source is used
-// by one goroutine.
+// Raster is one input of Build: a single-band grid of heights, north up, in
+// EPSG:4326. mapc reads GeoTIFF, .hgt and whatever else GDAL reads through
+// pkg/dem, which keeps cgo out of this package and so out of mapd. A Raster
+// is used by one goroutine at a time.
+type Raster interface {
+	// Name identifies the raster in errors and logs (its path).
+	Name() string
+	// GeoTransform maps pixel corners to degrees, as GDAL's does:
+	// lon = gt[0] + x*gt[1], lat = gt[3] + y*gt[5], with gt[2] = gt[4] = 0.
+	GeoTransform() [6]float64
+	// Size is the raster's width and height in pixels.
+	Size() (w, h int)
+	// NoData is the raw value that marks a void, if the raster has one.
+	NoData() (value float64, ok bool)
+	// ScaleOffset turns a raw value into metres: raw*scale + offset.
+	ScaleOffset() (scale, offset float64)
+	// Read fills v (w×h values, row-major) with the raw values of the
+	// window whose top-left pixel is (x0, y0).
+	Read(x0, y0 int, v []float32, w, h int) error
+}
+
+// source is a Raster with what Build needs of it worked out once.
 type source struct {
-	path   string
-	ds     *godal.Dataset // what we read: the raster or its warped view
-	orig   *godal.Dataset // the raster itself when ds is a warped view
-	band   godal.Band
+	r      Raster
 	gt     [6]float64 // lon = gt[0] + x*gt[1], lat = gt[3] + y*gt[5] at pixel corners
 	w, h   int
 	nodata float64
@@ -28,86 +39,28 @@ type source struct {
 	cellsLat, cellsLon int32
 }
 
-// openSource opens path with GDAL. A .zip GDAL cannot open directly (the
-// SRTMHGT driver can) is read through /vsizip/ as the file named like the zip
-// without its extension, as SRTM and Copernicus archives are laid out.
-func openSource(path string) (*source, error) {
-	s := &source{path: path}
-	ds, err := godal.Open(path)
-	if err != nil && strings.EqualFold(filepath.Ext(path), ".zip") {
-		inner := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-		ds, err = godal.Open("/vsizip/" + path + "/" + inner)
+// newSource checks r's shape and reads its geotransform, size, no-data value
+// and resolution.
+func newSource(r Raster) (*source, error) {
+	s := &source{r: r, gt: r.GeoTransform()}
+	s.w, s.h = r.Size()
+	if s.w < 1 || s.h < 1 {
+		return nil, fmt.Errorf("elevation: %s: empty raster (%d×%d)", r.Name(), s.w, s.h)
 	}
-	if err != nil {
-		return nil, fmt.Errorf("elevation: open %s: %w", path, err)
+	if s.gt[2] != 0 || s.gt[4] != 0 || !(s.gt[1] > 0) || !(s.gt[5] < 0) {
+		return nil, fmt.Errorf("elevation: %s: geotransform %v is not north up", r.Name(), s.gt)
 	}
-	s.ds = ds
-	if err := s.toGeographic(); err != nil {
-		s.close()
-		return nil, fmt.Errorf("elevation: %s: %w", path, err)
-	}
-	if err := s.describe(); err != nil {
-		s.close()
-		return nil, fmt.Errorf("elevation: %s: %w", path, err)
-	}
-	return s, nil
-}
-
-// toGeographic replaces s.ds by a warped VRT in EPSG:4326 unless it already
-// is a north-up raster in EPSG:4326. The VRT warps lazily, window by window,
-// with bilinear resampling, so no warped copy is ever held whole.
-func (s *source) toGeographic() error {
-	gt, err := s.ds.GeoTransform()
-	if err != nil {
-		return fmt.Errorf("no geotransform: %w", err)
-	}
-	sr := s.ds.SpatialRef()
-	if sr == nil {
-		return fmt.Errorf("no coordinate reference system")
-	}
-	defer sr.Close()
-	wgs84, err := godal.NewSpatialRefFromEPSG(4326)
-	if err != nil {
-		return fmt.Errorf("EPSG:4326: %w", err)
-	}
-	defer wgs84.Close()
-	if sr.IsSame(wgs84) && gt[2] == 0 && gt[4] == 0 && gt[1] > 0 && gt[5] < 0 {
-		return nil
-	}
-	vrt := fmt.Sprintf("/vsimem/elevation-%p.vrt", s)
-	warped, err := s.ds.Warp(vrt, []string{"-of", "VRT", "-t_srs", "EPSG:4326", "-r", "bilinear"})
-	if err != nil {
-		return fmt.Errorf("warp to EPSG:4326: %w", err)
-	}
-	s.orig, s.ds = s.ds, warped
-	return nil
-}
-
-// describe reads the geotransform, size, no-data value and resolution.
-func (s *source) describe() error {
-	var err error
-	if s.gt, err = s.ds.GeoTransform(); err != nil {
-		return fmt.Errorf("no geotransform: %w", err)
-	}
-	st := s.ds.Structure()
-	s.w, s.h = st.SizeX, st.SizeY
-	bands := s.ds.Bands()
-	if len(bands) == 0 || s.w < 1 || s.h < 1 {
-		return fmt.Errorf("empty raster (%d×%d, %d bands)", s.w, s.h, len(bands))
-	}
-	s.band = bands[0]
-	s.nodata, s.hasND = s.band.NoData()
-	bs := s.band.Structure()
-	s.scale, s.offset = bs.Scale, bs.Offset
+	s.nodata, s.hasND = r.NoData()
+	s.scale, s.offset = r.ScaleOffset()
 	if s.scale == 0 {
 		s.scale = 1
 	}
 	s.cellsLon = cellsPerDegree(s.gt[1])
 	s.cellsLat = cellsPerDegree(-s.gt[5])
 	if s.cellsLon == 0 || s.cellsLat == 0 {
-		return fmt.Errorf("pixel size %g×%g degrees is outside 1°..0.1\"", s.gt[1], -s.gt[5])
+		return nil, fmt.Errorf("elevation: %s: pixel size %g×%g degrees is outside 1°..0.1\"", r.Name(), s.gt[1], -s.gt[5])
 	}
-	return nil
+	return s, nil
 }
 
 // cellsPerDegree rounds 1/step to the nearest whole number of cells, or 0 if
@@ -118,15 +71,6 @@ func cellsPerDegree(step float64) int32 {
 		return 0
 	}
 	return int32(n)
-}
-
-func (s *source) close() {
-	if s.ds != nil {
-		s.ds.Close()
-	}
-	if s.orig != nil {
-		s.orig.Close()
-	}
 }
 
 // col and row convert a longitude and latitude to fractional pixel

@@ -137,14 +137,53 @@ func TestLoadDirAcceptsAGradeTable(t *testing.T) {
 	}
 }
 
-func TestLoadDirMissingFile(t *testing.T) {
-	dir := editCar(t, nil)
-	if err := os.Remove(filepath.Join(dir, "truck.json")); err != nil {
+// A directory with some of the profiles loads those, in canonical order.
+func TestLoadDirSubset(t *testing.T) {
+	for _, keep := range [][]string{{"car"}, {"pedestrian_loaded", "moto"}, {"bicycle", "truck", "pedestrian"}} {
+		dir := editCar(t, nil)
+		for _, name := range Names() {
+			if !slices.Contains(keep, name) {
+				if err := os.Remove(filepath.Join(dir, name+".json")); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		ps, err := LoadDir(dir)
+		if err != nil {
+			t.Fatalf("keep %v: %v", keep, err)
+		}
+		var got, want []string
+		for _, p := range ps {
+			got = append(got, p.Name)
+		}
+		for _, name := range Names() {
+			if slices.Contains(keep, name) {
+				want = append(want, name)
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("keep %v: loaded %v, want %v", keep, got, want)
+		}
+	}
+}
+
+func TestLoadDirRejectsEmptyAndStrangers(t *testing.T) {
+	empty := t.TempDir()
+	if err := os.WriteFile(filepath.Join(empty, "README.md"), []byte("notes"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := LoadDir(dir)
-	if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), "truck.json") {
-		t.Errorf("err = %v, want a not-exist error naming truck.json", err)
+	if _, err := LoadDir(empty); !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), "car.json") {
+		t.Errorf("a directory without profiles: err = %v, want a not-exist error naming car.json", err)
+	}
+	if _, err := LoadDir(filepath.Join(empty, "missing")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a missing directory: err = %v, want a not-exist error", err)
+	}
+	dir := editCar(t, nil)
+	if err := os.Rename(filepath.Join(dir, "bicycle.json"), filepath.Join(dir, "bicyle.json")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadDir(dir); err == nil || !strings.Contains(err.Error(), "bicyle.json is not a profile") {
+		t.Errorf("a misspelt file: err = %v, want it named as not a profile", err)
 	}
 }
 

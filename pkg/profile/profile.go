@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -112,12 +114,30 @@ func decodeError(source string, err error) error {
 	return &FieldError{File: source, Field: "(file)", Msg: fmt.Sprintf("malformed JSON: %v", err)}
 }
 
-// LoadDir loads <name>.json for every name in Names() from dir, in canonical order. It fails on the first file
-// that is missing or invalid, naming the file (and, for rule violations, the field).
+// LoadDir loads the profiles in dir, in canonical order: <name>.json for
+// each name in Names() that is there, so a directory holding only car.json
+// builds a release with car alone. It fails when dir holds none of them, on
+// a .json file that is not one of them (a typo would otherwise drop a
+// profile silently), and on the first invalid file, naming the file (and,
+// for rule violations, the field). Other files (README.md) are ignored.
 func LoadDir(dir string) ([]*Profile, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("profiles: %w", err)
+	}
+	for _, e := range entries {
+		base, isJSON := strings.CutSuffix(e.Name(), ".json")
+		if isJSON && !slices.Contains(Names(), base) {
+			return nil, fmt.Errorf("profiles: %s is not a profile: want files named %s.json", filepath.Join(dir, e.Name()),
+				strings.Join(Names(), ".json, "))
+		}
+	}
 	var out []*Profile
 	for _, name := range Names() {
 		path := filepath.Join(dir, name+".json")
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
 		p, err := Load(path)
 		if err != nil {
 			return nil, err
@@ -126,6 +146,9 @@ func LoadDir(dir string) ([]*Profile, error) {
 			return nil, &FieldError{File: path, Field: "name", Msg: fmt.Sprintf("is %q, the file name says %q", p.Name, name)}
 		}
 		out = append(out, p)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("profiles: %s holds none of %s.json: %w", dir, strings.Join(Names(), ".json, "), fs.ErrNotExist)
 	}
 	return out, nil
 }
