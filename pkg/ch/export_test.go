@@ -77,7 +77,8 @@ func CoreArcs(h *Hierarchy, up bool, u uint32) (all, kept [][2]uint32, across fu
 // EdgeArcs returns the arcs whose times the weight of entry i of Up (up)
 // or Dn holds, unpacked to original edges: each original edge's head (for
 // Up, other; for Dn, the node it is stored at).
-func EdgeArcs(h *Hierarchy, up bool, owner, i uint32) []uint32 {
+func EdgeArcs(q *Query, up bool, owner, i uint32) []uint32 {
+	h := q.h
 	var e edge
 	var first hop
 	if up {
@@ -87,7 +88,6 @@ func EdgeArcs(h *Hierarchy, up bool, owner, i uint32) []uint32 {
 		e = at(h.Dn, i)
 		first = hop{from: e.other, to: owner, middle: e.middle, weight: e.weight}
 	}
-	q := NewQuery(h)
 	return q.expand(nil, first)
 }
 

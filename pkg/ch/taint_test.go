@@ -26,6 +26,7 @@ func TestTaintMarksExactly(t *testing.T) {
 			ov := graph.NewOverlay(g, changes)
 			taint := h.Taint(ov)
 			marked := 0
+			q := ch.NewQuery(h)
 			for _, up := range []bool{true, false} {
 				first, list := h.DnFirst, h.Dn
 				if up {
@@ -34,7 +35,7 @@ func TestTaintMarksExactly(t *testing.T) {
 				for u := range uint32(len(first) - 1) {
 					for i := first[u]; i < first[u+1]; i++ {
 						want := false
-						for _, a := range ch.EdgeArcs(h, up, u, i) {
+						for _, a := range ch.EdgeArcs(q, up, u, i) {
 							want = want || ov.Has(a)
 						}
 						if got := ch.Tainted(taint, up, i); got != want {
