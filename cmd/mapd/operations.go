@@ -45,7 +45,7 @@ ledger FILE in FILE.operations, for PostgreSQL in tables of their own in its dat
 	group.PersistentFlags().StringVar(&of.dsn, "ledger", defaultLedger, "ledger: an embedded file or a postgres:// URL")
 	group.PersistentFlags().StringVar(&of.by, "by", "", "who makes the change, for the history (default $USER, or the login name)")
 	for _, sub := range []func(*opsFlags) *cobra.Command{opsAddCmd, opsTransitionCmd(roadops.ActionReview),
-		opsTransitionCmd(roadops.ActionWithdraw), opsShowCmd, opsListCmd, opsImportCmd, opsHistoryCmd} {
+		opsTransitionCmd(roadops.ActionWithdraw), opsShowCmd, opsListCmd, opsImportCmd, opsHistoryCmd, opsRecoverCmd} {
 		group.AddCommand(sub(of))
 	}
 	return group
@@ -351,6 +351,33 @@ func readImport(name string) ([]byte, error) {
 		return nil, fmt.Errorf("import %s: more than %d MiB: split it", name, maxImportBytes>>20)
 	}
 	return raw, nil
+}
+
+func opsRecoverCmd(of *opsFlags) *cobra.Command {
+	return &cobra.Command{
+		Use:   "recover",
+		Short: "Rewrite a damaged embedded operations file with every intact record; report what is lost",
+		Long: `recover is for an embedded ledger whose operations file (FILE.operations) is damaged before its
+last record, which every operations command and mapd refuse with "road operations file damaged ...
+at offset N". It keeps every intact record, drops the damaged bytes (the changes in them are lost;
+an operation whose add was damaged comes back from its later changes), keeps the damaged file aside
+as FILE.operations.damaged-UNIXTIME and prints what it did. Run it with mapd stopped, then check
+the result with operations list and history. A PostgreSQL ledger needs no recover.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if !ledger.Embedded(of.dsn) {
+				return errors.New("operations recover is for an embedded ledger's file; PostgreSQL keeps operations in tables")
+			}
+			if err := requireLedger(cmd.Context(), of.dsn); err != nil {
+				return err
+			}
+			rep, err := roadops.RecoverEmbedded(cmd.Context(), of.dsn)
+			if err != nil {
+				return err
+			}
+			return printJSON(cmd, rep)
+		},
+	}
 }
 
 // resolutionsByOp groups the latest resolution reports by operation.

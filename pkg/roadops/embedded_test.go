@@ -2,6 +2,7 @@ package roadops
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -316,4 +317,51 @@ func TestEmbeddedDiskFull(t *testing.T) {
 		t.Fatalf("after the disk filled and freed: %d operations (%v), want %d", len(after), err, len(before)+1)
 	}
 	t.Logf("the file grew from %d bytes before the disk filled; %d operations fitted in the last page", size, len(before)-1)
+}
+
+// TestRecoverEmbedded: a file damaged before its last record is refused;
+// RecoverEmbedded keeps every intact record, drops the damaged one, keeps
+// the damaged file aside, and the store opens and writes again.
+func TestRecoverEmbedded(t *testing.T) {
+	ledger := filepath.Join(t.TempDir(), "ledger.db")
+	path := EmbeddedPath(ledger)
+	s := mustOpen(t, ledger)
+	added, err := s.AddAll(bg, []Operation{tunnelClosure(), tunnelClosure()}, "ana")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mark := fileSize(t, path)
+	if _, err := s.Review(bg, added[0].ID, "ben"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Review(bg, added[1].ID, "ben"); err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := os.ReadFile(path)
+	raw[mark+20] ^= 0x01 // the first review
+	if err := os.WriteFile(path, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if _, err := Open(bg, ledger); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("Open of a damaged file = %v, want ErrCorrupt", err)
+	}
+	rep, err := RecoverEmbedded(bg, ledger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Kept != 3 || len(rep.Damaged) != 1 || rep.Damaged[0].Offset != mark {
+		t.Errorf("report %+v: want 3 records kept (header, adds, second review) and the damage at %d", rep, mark)
+	}
+	if backup, err := os.ReadFile(rep.Backup); err != nil || !bytes.Equal(backup, raw) {
+		t.Errorf("the damaged file was not kept aside as is: %v", err)
+	}
+	r := mustOpen(t, ledger)
+	ops, err := r.List(bg)
+	if err != nil || len(ops) != 2 || ops[0].State != ReviewDraft || ops[1].State != ReviewReviewed {
+		t.Fatalf("after recover: %+v, %v; want the first a draft again (its review lost), the second reviewed", ops, err)
+	}
+	if _, err := r.Review(bg, added[0].ID, "ben"); err != nil {
+		t.Errorf("writing after recover: %v", err)
+	}
 }

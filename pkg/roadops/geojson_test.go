@@ -7,7 +7,10 @@ import (
 	"testing"
 )
 
-func TestDecodeFeatureCollection(t *testing.T) {
+// exampleOps decodes testdata/operations.geojson, the example the docs
+// import.
+func exampleOps(t *testing.T) []Operation {
+	t.Helper()
 	raw, err := os.ReadFile("testdata/operations.geojson")
 	if err != nil {
 		t.Fatal(err)
@@ -16,6 +19,11 @@ func TestDecodeFeatureCollection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ops
+}
+
+func TestDecodeFeatureCollection(t *testing.T) {
+	ops := exampleOps(t)
 	if len(ops) != 3 {
 		t.Fatalf("%d operations, want 3", len(ops))
 	}
@@ -144,14 +152,7 @@ func checkExportRoundTrip(t *testing.T, ops []Operation) {
 // TestExportImport: the stores' operations, exported, import as the same
 // content (new ids and drafts).
 func TestExportImport(t *testing.T) {
-	raw, err := os.ReadFile("testdata/operations.geojson")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ops, err := DecodeFeatureCollection(raw)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ops := exampleOps(t)
 	s := embeddedLocation(t)(t)
 	added, err := s.AddAll(bg, ops, "ana")
 	if err != nil {
