@@ -398,7 +398,7 @@ func TestMeteringExactlyKTwoReplicas(t *testing.T) {
 	k, clients, per := loadSize()
 	dsn, _ := pgSchemaDSN(t)
 	acct := createAccount(t, dsn, int64(k), "--daily", "0")
-	flags := []string{"--ratelimit", redisURL, "--rate-limit", "1000000"}
+	flags := []string{"--rate-limit-store", redisURL, "--rate-limit", "1000000"}
 	a, b := serveMetered(t, dsn, flags...), serveMetered(t, dsn, flags...)
 	start := time.Now()
 	ok, counts := hammer(t, []*mapdProc{a, b}, acct.Secret, clients, per)
@@ -634,8 +634,8 @@ func TestMeteringRateLimitTwoReplicas(t *testing.T) {
 	dsn, _ := pgSchemaDSN(t)
 	acct := createAccount(t, dsn, 100_000, "--daily", "0")
 	_, key := issueKey(t, dsn, acct.ID, "secret", "--rate", "50")
-	a := serveMetered(t, dsn, "--ratelimit", redisURL)
-	b := serveMetered(t, dsn, "--ratelimit", redisURL)
+	a := serveMetered(t, dsn, "--rate-limit-store", redisURL)
+	b := serveMetered(t, dsn, "--rate-limit-store", redisURL)
 	accepted := checkRate(t, []*mapdProc{a, b}, key)
 	if got := showAccount(t, dsn, acct.ID); got.Usage.Requests != int64(accepted) {
 		t.Errorf("%d requests charged for %d accepted", got.Usage.Requests, accepted)
@@ -672,6 +672,7 @@ func TestMeteringRedisDown(t *testing.T) {
 	dsn := ledgerFile(t)
 	acct := createAccount(t, dsn, 1000)
 	proxy := newProxy(t, "127.0.0.1:6379")
+	// --ratelimit: the deprecated name of --rate-limit-store, still served.
 	s := serveMetered(t, dsn, "--ratelimit", "redis://"+proxy.addr+"/0")
 	post := func() reply { return s.call(t, "/v1/elevation", bearer(acct.Secret), elevationBody(1)) }
 	if r := post(); r.status != 200 {
@@ -691,7 +692,7 @@ func TestMeteringRedisDown(t *testing.T) {
 	s.stop(t)
 
 	// Start-up with Redis unreachable: mapd serves, and answers 503.
-	s = serveMetered(t, dsn, "--ratelimit", "redis://"+freeAddr(t)+"/0")
+	s = serveMetered(t, dsn, "--rate-limit-store", "redis://"+freeAddr(t)+"/0")
 	expect503(t, s, acct.Secret, 3, time.Second)
 	s.stop(t)
 	if a := showAccount(t, dsn, acct.ID); a.Usage.Requests != 3 {
