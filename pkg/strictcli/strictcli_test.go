@@ -50,7 +50,7 @@ func TestApply(t *testing.T) {
 		{[]string{"build", "--osn", "x"}, "did you mean --osm?"},
 		{[]string{"build", "--keep", "1"}, "--keep is a flag of tool release prune"},
 		{[]string{"build", "--ol", "x"}, "did you mean --osm?"}, // never a deprecated name
-		{[]string{"release", "--keep", "1", "prune"}, ""},      // cobra finds the subcommand past the flag
+		{[]string{"release", "--keep", "1", "prune"}, ""},       // cobra finds the subcommand past the flag
 	} {
 		got, err := run(c.args...)
 		switch {
