@@ -19,8 +19,8 @@ build:
 	$(GO) build -o bin/mapc ./cmd/mapc
 	$(GO) build -o bin/mapd ./cmd/mapd
 
-# setup-demo: the Go modules only (no system package). setup: that, then
-# what only the tests use (GDAL's tools, Chromium, nginx, npm packages,
+# setup-demo: libgdal-dev (mapc links GDAL) and the Go modules. setup: that,
+# then what only the tests use (GDAL's tools, Chromium, nginx, npm packages,
 # PostgreSQL and Redis started).
 setup-demo:
 	scripts/setup-demo
