@@ -31,6 +31,9 @@ func Run(ctx context.Context, oldDir, newDir string, o Options) (*Report, error)
 		return nil, err
 	}
 	defer newS.close()
+	if err := checkCommonRoad(oldS.network(), newS.network()); err != nil {
+		return nil, err
+	}
 	rep := newReport(oldS, newS, o)
 	prs := make([]pairRouters, len(rep.Profiles))
 	for i, p := range rep.Profiles {
