@@ -172,7 +172,7 @@ type replica struct {
 func startReplica(t *testing.T, i, port int, data, ledgerURL, redisURL string) *replica {
 	t.Helper()
 	args := []string{mapdBin, "serve", "--data", data, "--listen", fmt.Sprintf("127.0.0.1:%d", port),
-		"--ledger", ledgerURL, "--ratelimit", redisURL, "--rate-limit", "1000000", "--drain-timeout", "5s", "--admin-socket", "none"}
+		"--ledger", ledgerURL, "--rate-limit-store", redisURL, "--rate-limit", "1000000", "--drain-timeout", "5s", "--admin-socket", "none"}
 	r := &replica{port: port, args: args}
 	r.restart(t, i)
 	return r

@@ -55,6 +55,7 @@ when complete; it refuses to overwrite an existing release.`,
 			}
 			cpu := cpuSeconds()
 			enc := json.NewEncoder(cmd.OutOrStdout())
+			enc.SetEscapeHTML(false) // URLs and names print as typed: & not \u0026
 			enc.SetIndent("", "  ")
 			return enc.Encode(struct {
 				Dir         string  `json:"dir"`

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	_ "time/tzdata" // conditional restrictions are read in the country's zone, on any host
 
+	"github.com/mapsco/maps/pkg/strictcli"
 	"github.com/spf13/cobra"
 )
 
@@ -28,6 +29,7 @@ func main() {
 	root.AddCommand(newSynthCmd())
 	root.AddCommand(newReleaseCmd())
 	root.AddCommand(newCompareCmd())
+	strictcli.Apply(root)
 	if err := root.ExecuteContext(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, "mapc:", err)
 		os.Exit(exitCode(err))

@@ -88,6 +88,7 @@ func printReleasesJSON(w io.Writer, infos []release.Info) error {
 		rows = append(rows, r)
 	}
 	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false) // URLs and names print as typed: & not \u0026
 	enc.SetIndent("", "  ")
 	return enc.Encode(rows)
 }
@@ -153,6 +154,30 @@ func runGate(cmd *cobra.Command, dir, gateWith, name string, gate *gateFlags) er
 	return nil
 }
 
+// printKept says what prune keeps and why: the newest --keep, the current
+// one, and directories without a readable manifest (never touched).
+func printKept(w io.Writer, dir string, keep int, cands []release.Info) error {
+	all, err := release.List(dir)
+	if err != nil {
+		return err
+	}
+	pruned := map[string]bool{}
+	for _, c := range cands {
+		pruned[c.Name] = true
+	}
+	for _, in := range all {
+		switch {
+		case in.Err != nil:
+			fmt.Fprintf(w, "keeping %s (not a readable release: %v)\n", in.Name, in.Err)
+		case in.Current:
+			fmt.Fprintf(w, "keeping %s (current)\n", in.Name)
+		case !pruned[in.Name]:
+			fmt.Fprintf(w, "keeping %s (among the %d newest)\n", in.Name, keep)
+		}
+	}
+	return nil
+}
+
 func newReleasePruneCmd(dir *string) *cobra.Command {
 	var keep int
 	var dryRun bool
@@ -161,19 +186,28 @@ func newReleasePruneCmd(dir *string) *cobra.Command {
 		Short: "Delete all but the --keep newest releases, never the current one",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if dryRun {
-				cands, err := release.PruneCandidates(*dir, keep)
-				if err != nil {
-					return err
-				}
-				for _, c := range cands {
-					fmt.Fprintf(cmd.OutOrStdout(), "would remove %s\n", c.Name)
-				}
-				return nil
+			cands, err := release.PruneCandidates(*dir, keep)
+			if err != nil {
+				return err
 			}
-			removed, err := release.Prune(*dir, keep)
-			for _, name := range removed {
-				fmt.Fprintf(cmd.OutOrStdout(), "removed %s\n", name)
+			if err := printKept(cmd.OutOrStdout(), *dir, keep, cands); err != nil {
+				return err
+			}
+			verb := "removed"
+			var names []string
+			if dryRun {
+				verb = "would remove"
+				for _, c := range cands {
+					names = append(names, c.Name)
+				}
+			} else {
+				names, err = release.Prune(*dir, keep)
+			}
+			for _, name := range names {
+				fmt.Fprintf(cmd.OutOrStdout(), "%s %s\n", verb, name)
+			}
+			if len(cands) == 0 {
+				fmt.Fprintf(cmd.OutOrStdout(), "nothing to prune in %s with --keep %d\n", *dir, keep)
 			}
 			return err
 		},

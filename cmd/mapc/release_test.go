@@ -91,16 +91,20 @@ func TestReleaseListUsePrune(t *testing.T) {
 	}
 
 	// Keep 2: the two newest (broken, 11-04) stay, and current (11-02) always.
-	if out, _ := runRelease(t, dir, "prune", "--keep", "2", "--dry-run"); out != "would remove 2026-11-03\nwould remove 2026-11-01\n" {
+	if out, _ := runRelease(t, dir, "prune", "--keep", "2", "--dry-run"); out != "keeping broken (among the 2 newest)\nkeeping 2026-11-04 (among the 2 newest)\nkeeping 2026-11-02 (current)\nwould remove 2026-11-03\nwould remove 2026-11-01\n" {
 		t.Errorf("prune --dry-run: %q", out)
 	}
-	if out, err := runRelease(t, dir, "prune", "--keep", "2"); err != nil || out != "removed 2026-11-03\nremoved 2026-11-01\n" {
+	if out, err := runRelease(t, dir, "prune", "--keep", "2"); err != nil || out != "keeping broken (among the 2 newest)\nkeeping 2026-11-04 (among the 2 newest)\nkeeping 2026-11-02 (current)\nremoved 2026-11-03\nremoved 2026-11-01\n" {
 		t.Errorf("prune: %q %v", out, err)
 	}
 	for name, want := range map[string]bool{"2026-11-01": false, "2026-11-02": true, "2026-11-03": false, "2026-11-04": true, "broken": true, ".2026-11-05.tmp-123": true} {
 		if _, err := os.Stat(filepath.Join(dir, name)); (err == nil) != want {
 			t.Errorf("after prune, %s exists = %v, want %v", name, err == nil, want)
 		}
+	}
+	// Nothing left to prune: it says so, and what it keeps.
+	if out, err := runRelease(t, dir, "prune", "--keep", "2", "--dry-run"); err != nil || out != "keeping broken (among the 2 newest)\nkeeping 2026-11-04 (among the 2 newest)\nkeeping 2026-11-02 (current)\nnothing to prune in "+dir+" with --keep 2\n" {
+		t.Errorf("prune --dry-run with nothing to prune: %q %v", out, err)
 	}
 	if dirRes, err := release.Resolve(dir); err != nil || filepath.Base(dirRes) != "2026-11-02" {
 		t.Errorf("current resolves to %q, %v", dirRes, err)

@@ -48,6 +48,7 @@ routable nodes. The same arguments always give a byte-identical file.`,
 				return err
 			}
 			enc := json.NewEncoder(cmd.OutOrStdout())
+			enc.SetEscapeHTML(false) // URLs and names print as typed: & not \u0026
 			enc.SetIndent("", "  ")
 			return enc.Encode(struct {
 				*synth.Summary

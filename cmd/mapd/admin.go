@@ -35,7 +35,7 @@ func newAdminCommands() []*cobra.Command {
 		ledgerGroup("account", "Create, show, suspend and restore accounts",
 			accountCreateCmd, accountShowCmd, accountStatusCmd("suspend"), accountStatusCmd("restore")),
 		ledgerGroup("credits", "Add prepaid credits to an account", creditsAddCmd),
-		ledgerGroup("key", "Issue, rotate and revoke API keys", keyIssueCmd, keyRotateCmd, keyRevokeCmd),
+		ledgerGroup("key", "Issue, show, rotate and revoke API keys", keyIssueCmd, keyShowCmd, keyRotateCmd, keyRevokeCmd),
 		ledgerGroup("caps", "Set an account's spend caps", capsSetCmd),
 		ledgerGroup("ledger", "Create, check, migrate and recover the ledger itself", ledgerInitCmd, ledgerVerifyCmd, ledgerMigrateCmd, ledgerRecoverCmd),
 	}
@@ -80,6 +80,7 @@ func withLedger(cmd *cobra.Command, lf *ledgerFlag, create bool, fn func(context
 
 func printJSON(cmd *cobra.Command, v any) error {
 	enc := json.NewEncoder(cmd.OutOrStdout())
+	enc.SetEscapeHTML(false) // URLs and names print as typed: & not \u0026
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
 }
@@ -196,9 +197,11 @@ func keyIssueCmd(lf *ledgerFlag) *cobra.Command {
 	var kind string
 	var rate int
 	cmd := &cobra.Command{
-		Use:   "issue ACCOUNT_ID --kind secret|public [--rate N]",
-		Short: "Issue a key and print it (shown once)",
-		Args:  cobra.ExactArgs(1),
+		Use: "issue ACCOUNT_ID --kind secret|public [--rate N]",
+		// "key create" is what a newcomer types (accounts are created).
+		SuggestFor: []string{"create", "new", "add"},
+		Short:      "Issue a key and print it (shown once)",
+		Args:       cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withLedger(cmd, lf, false, func(ctx context.Context, s ledger.Admin) error {
 				key, err := s.IssueKey(ctx, args[0], ledger.KeyKind(kind), rate)
@@ -248,18 +251,62 @@ key at once, and key revoke ends a grace period early.`,
 
 func keyRevokeCmd(lf *ledgerFlag) *cobra.Command {
 	return &cobra.Command{
-		Use:   "revoke KEY_ID",
-		Short: "Revoke a key by its id (key_...)",
-		Args:  cobra.ExactArgs(1),
+		Use:   "revoke KEY_ID|SECRET",
+		Short: "Revoke a key by its id (key_...) or by the secret itself (sk_..., pk_...)",
+		Long: `revoke refuses a key from now on (401). Give its id, or, for a leaked key whose id you do
+not know, the secret itself: it is hashed here and only the hash reaches the ledger, as only
+the hash is stored. The secret is never printed, in the answer or in an error.`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withLedger(cmd, lf, false, func(ctx context.Context, s ledger.Admin) error {
-				if err := s.RevokeKey(ctx, args[0]); err != nil {
+				key, err := findKey(ctx, s, args[0])
+				if err != nil {
 					return err
 				}
-				return printJSON(cmd, map[string]any{"key_id": args[0], "revoked": true})
+				if err := s.RevokeKey(ctx, key.KeyID); err != nil {
+					return err
+				}
+				return printJSON(cmd, map[string]any{"key_id": key.KeyID, "account_id": key.AccountID, "revoked": true})
 			})
 		},
 	}
+}
+
+func keyShowCmd(lf *ledgerFlag) *cobra.Command {
+	return &cobra.Command{
+		Use:   "show KEY_ID|SECRET",
+		Short: "Show a key's id, account, kind, rate limit and revocation, by id or by the secret itself",
+		Long: `show prints what the ledger knows of a key: its id, account, kind, rate limit, creation
+and revocation times. Give its id or the secret itself (hashed here, never printed), e.g. to
+find which account a leaked key belongs to.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return withLedger(cmd, lf, false, func(ctx context.Context, s ledger.Admin) error {
+				key, err := findKey(ctx, s, args[0])
+				if err != nil {
+					return err
+				}
+				return printJSON(cmd, key)
+			})
+		},
+	}
+}
+
+// findKey finds a key by id or by secret. A secret is hashed before it
+// leaves this process, and appears in errors by its last four characters.
+func findKey(ctx context.Context, s ledger.Admin, arg string) (ledger.KeyDetail, error) {
+	if !strings.HasPrefix(arg, "sk_") && !strings.HasPrefix(arg, "pk_") {
+		return s.FindKey(ctx, ledger.KeyRef{KeyID: arg})
+	}
+	hash, err := ledger.KeyHash(arg)
+	if err != nil {
+		return ledger.KeyDetail{}, fmt.Errorf("%s is not a whole key (wrong length, characters or checksum: was it copied whole?)", ledger.RedactKeys(arg))
+	}
+	key, err := s.FindKey(ctx, ledger.KeyRef{Hash: hash})
+	if err != nil {
+		return ledger.KeyDetail{}, fmt.Errorf("%s: %w", ledger.RedactKeys(arg), err)
+	}
+	return key, nil
 }
 
 func capsSetCmd(lf *ledgerFlag) *cobra.Command {

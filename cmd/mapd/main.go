@@ -11,6 +11,8 @@ import (
 	"syscall"
 	_ "time/tzdata" // conditional restrictions are read in the country's zone, on any host
 
+	"github.com/mapsco/maps/pkg/ledger"
+	"github.com/mapsco/maps/pkg/strictcli"
 	"github.com/spf13/cobra"
 )
 
@@ -28,8 +30,11 @@ func main() {
 	root.AddCommand(newAdminCommands()...)
 	root.AddCommand(newUsageCommand())
 	root.AddCommand(newOperationsCommand())
+	strictcli.Apply(root)
 	if err := root.ExecuteContext(ctx); err != nil {
-		fmt.Fprintln(os.Stderr, "mapd:", err)
+		// An argument may have been a secret key typed in the wrong place:
+		// errors show keys by their last four characters only.
+		fmt.Fprintln(os.Stderr, "mapd:", ledger.RedactKeys(err.Error()))
 		os.Exit(1)
 	}
 }

@@ -33,7 +33,10 @@ func addMeteringFlags(cmd *cobra.Command, o *meteringOptions) {
 	f.StringVar(&o.adminSocket, "admin-socket", "", "unix socket (mode 0600) on which the admin commands reach this mapd's ledger; default FILE-admin.sock beside an embedded ledger, none for PostgreSQL (whose admin commands need none); none: no socket")
 	f.StringVar(&o.sync, "ledger-sync", "background", "embedded ledger: when a 200 may leave: background (once its charge is written to the journal, which survives a crash or kill -9 of mapd; the journal is fdatasynced every 5 ms while written to, so a power loss may lose the last 5 ms or so of charges) or commit (once its charge is fdatasynced: survives a power loss, and every answer waits for a disk flush)")
 	f.IntVar(&o.rateLimit, "rate-limit", api.DefaultRate, "requests per second per key, for keys without their own limit")
-	f.StringVar(&o.limiter, "ratelimit", "memory", "where rate limits are counted: memory (this process) or redis://... (shared by replicas)")
+	f.StringVar(&o.limiter, "rate-limit-store", "memory", "where rate limits are counted: memory (this process) or redis://... (shared by replicas)")
+	// The old name, one hyphen from --rate-limit: still accepted, with a warning.
+	f.StringVar(&o.limiter, "ratelimit", "memory", "")
+	_ = f.MarkDeprecated("ratelimit", "use --rate-limit-store (--rate-limit is the requests per second)")
 }
 
 // serveLockTimeout is how long serve waits for an embedded ledger file that

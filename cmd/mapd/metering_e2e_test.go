@@ -129,13 +129,15 @@ func TestMeteringLiveAdminPostgres(t *testing.T) {
 	waitStatus(t, 3*time.Second, post, 200)
 
 	mustCLI(t, "key", "revoke", a.KeyID, "--ledger", dsn)
-	start := time.Now()
-	r = waitStatus(t, 3*time.Second, post, 401)
-	checkProblem(t, r, "unauthorized", "")
-	t.Logf("revocation seen by the running mapd after %v", time.Since(start).Round(time.Millisecond))
-	if time.Since(start) > 1500*time.Millisecond {
-		t.Errorf("revocation took %v, want within the 1 s auth cache", time.Since(start))
+	// Whatever was cached was cached before the revocation returned: a
+	// request sent once the cache's 1 s has run out since then must be
+	// refused, however slowly this machine gets there.
+	time.Sleep(time.Second + 50*time.Millisecond)
+	r = post()
+	if r.status != 401 {
+		t.Fatalf("1 s after the revocation: %d %s", r.status, r.raw)
 	}
+	checkProblem(t, r, "unauthorized", "")
 	got := showAccount(t, dsn, a.ID)
 	if got.Balance+got.Usage.AllTime != 100 || got.Held != 0 {
 		t.Errorf("account: %+v", got)
@@ -396,7 +398,7 @@ func TestMeteringExactlyKTwoReplicas(t *testing.T) {
 	k, clients, per := loadSize()
 	dsn, _ := pgSchemaDSN(t)
 	acct := createAccount(t, dsn, int64(k), "--daily", "0")
-	flags := []string{"--ratelimit", redisURL, "--rate-limit", "1000000"}
+	flags := []string{"--rate-limit-store", redisURL, "--rate-limit", "1000000"}
 	a, b := serveMetered(t, dsn, flags...), serveMetered(t, dsn, flags...)
 	start := time.Now()
 	ok, counts := hammer(t, []*mapdProc{a, b}, acct.Secret, clients, per)
@@ -519,17 +521,16 @@ func meteringKill9(t *testing.T, ledgerSync string) {
 // rateRun sends requests as fast as workers can to the replicas in turn
 // until n were sent (n > 0) or for d, checking the rate-limit headers of
 // every answer. It returns the count of 200s and the time taken.
-func rateRun(t *testing.T, replicas []*mapdProc, key string, limit, workers, n int, d time.Duration) (accepted, limited int, took time.Duration) {
+func rateRun(t *testing.T, replicas []*mapdProc, key string, limit, workers, n int) (accepted, limited int, took time.Duration) {
 	var seq, ok, refused atomic.Int64
 	var wg sync.WaitGroup
 	body := elevationBody(1)
 	start := time.Now()
-	deadline := start.Add(d)
 	for range workers {
 		wg.Go(func() {
 			for {
 				i := seq.Add(1)
-				if (n > 0 && i > int64(n)) || (n == 0 && time.Now().After(deadline)) {
+				if i > int64(n) {
 					return
 				}
 				r, err := replicas[int(i)%len(replicas)].send(t, "/v1/elevation", bearer(key), body)
@@ -573,42 +574,43 @@ func checkRateHeaders(t *testing.T, r reply, limit int) {
 	}
 }
 
-// rateDuration is how long the accepted rate is measured.
-func rateDuration() time.Duration {
-	if testing.Short() {
-		return 2 * time.Second
-	}
-	return 3 * time.Second
-}
-
 // checkRate runs the issue's rate test against the replicas with a 50/s
-// key: 200 requests as fast as possible, then the accepted rate over a few
-// seconds of continuous load, which must be within 10% of 50/s. Denied
-// requests cost nothing.
+// key, asserting only what holds at any machine speed (a loaded CI machine
+// may send fewer than 50 requests a second, and then nothing is refused):
+// 200 requests as fast as possible get the burst of 50 and at most what
+// 50/s refills over the time they took; then requests paced at half the
+// rate (each no earlier than its slot, so a slow machine only sends later)
+// are all accepted. Denied requests cost nothing. The limiter's exact
+// counts are pkg/ratelimit's TestLocalAcceptedRate, on a fake clock.
 func checkRate(t *testing.T, replicas []*mapdProc, key string) (accepted int) {
 	const limit = 50
-	ok, limited, took := rateRun(t, replicas, key, limit, 8, 200, 0)
+	ok, limited, took := rateRun(t, replicas, key, limit, 8, 200)
 	t.Logf("200 requests in %v: %d accepted, %d refused with 429", took.Round(time.Millisecond), ok, limited)
-	if limited == 0 || ok+limited != 200 {
+	if ok+limited != 200 {
 		t.Errorf("200 requests at full speed: %d accepted, %d limited", ok, limited)
 	}
 	// The burst (the limit, 50) plus the rate over the time taken, with slack of one.
-	if max := limit + int(took.Seconds()*limit) + 1; ok < limit || ok > max {
-		t.Errorf("accepted %d of 200 in %v, want the %d of the burst and at most %d", ok, took, limit, max)
+	if most := limit + int(took.Seconds()*limit) + 1; ok < limit || ok > most {
+		t.Errorf("accepted %d of 200 in %v, want the %d of the burst and at most %d", ok, took, limit, most)
 	}
-	// The key has no burst left: what is accepted from now on is the rate,
-	// or everything offered when a loaded machine (the race pass, CI beside
-	// other work) cannot offer that much: the limiter must not refuse below
-	// the rate, and never accept above it.
-	ok2, limited2, took2 := rateRun(t, replicas, key, limit, 4, 0, rateDuration())
-	rate := float64(ok2) / took2.Seconds()
-	want := min(float64(ok2+limited2), limit*took2.Seconds())
-	t.Logf("continuous load for %v: %d accepted (%.1f/s), %d refused", took2.Round(time.Millisecond), ok2, rate, limited2)
-	if float64(ok2) < 0.9*want || rate > limit*1.1 {
-		t.Errorf("accepted %d (%.1f/s) of %d offered, want at least 90%% of %.0f and at most %d/s + 10%%",
-			ok2, rate, ok2+limited2, want, limit)
+	n := limit // a second's worth at half the rate: two seconds
+	if !testing.Short() {
+		n = 2 * limit
 	}
-	return ok + ok2
+	period := time.Second / limit
+	start := time.Now()
+	for i := range n {
+		time.Sleep(time.Until(start.Add(time.Duration(2*i+1) * period)))
+		r, err := replicas[i%len(replicas)].send(t, "/v1/elevation", bearer(key), elevationBody(1))
+		if err != nil {
+			t.Fatalf("no answer: %v", err)
+		}
+		checkRateHeaders(t, r, limit)
+		if r.status != 200 {
+			t.Errorf("request %d of %d at half the rate: %d %s", i+1, n, r.status, r.raw)
+		}
+	}
+	return ok + n
 }
 
 // TestMeteringRateLimit: a 50/s key (key issue --rate 50) on one mapd with
@@ -632,8 +634,8 @@ func TestMeteringRateLimitTwoReplicas(t *testing.T) {
 	dsn, _ := pgSchemaDSN(t)
 	acct := createAccount(t, dsn, 100_000, "--daily", "0")
 	_, key := issueKey(t, dsn, acct.ID, "secret", "--rate", "50")
-	a := serveMetered(t, dsn, "--ratelimit", redisURL)
-	b := serveMetered(t, dsn, "--ratelimit", redisURL)
+	a := serveMetered(t, dsn, "--rate-limit-store", redisURL)
+	b := serveMetered(t, dsn, "--rate-limit-store", redisURL)
 	accepted := checkRate(t, []*mapdProc{a, b}, key)
 	if got := showAccount(t, dsn, acct.ID); got.Usage.Requests != int64(accepted) {
 		t.Errorf("%d requests charged for %d accepted", got.Usage.Requests, accepted)
@@ -670,6 +672,7 @@ func TestMeteringRedisDown(t *testing.T) {
 	dsn := ledgerFile(t)
 	acct := createAccount(t, dsn, 1000)
 	proxy := newProxy(t, "127.0.0.1:6379")
+	// --ratelimit: the deprecated name of --rate-limit-store, still served.
 	s := serveMetered(t, dsn, "--ratelimit", "redis://"+proxy.addr+"/0")
 	post := func() reply { return s.call(t, "/v1/elevation", bearer(acct.Secret), elevationBody(1)) }
 	if r := post(); r.status != 200 {
@@ -689,7 +692,7 @@ func TestMeteringRedisDown(t *testing.T) {
 	s.stop(t)
 
 	// Start-up with Redis unreachable: mapd serves, and answers 503.
-	s = serveMetered(t, dsn, "--ratelimit", "redis://"+freeAddr(t)+"/0")
+	s = serveMetered(t, dsn, "--rate-limit-store", "redis://"+freeAddr(t)+"/0")
 	expect503(t, s, acct.Secret, 3, time.Second)
 	s.stop(t)
 	if a := showAccount(t, dsn, acct.ID); a.Usage.Requests != 3 {

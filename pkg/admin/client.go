@@ -135,6 +135,13 @@ func (c *Client) RevokeKey(ctx context.Context, keyID string) error {
 	return c.call(ctx, opRevokeKey, keyArgs{KeyID: keyID}, nil)
 }
 
+// FindKey implements ledger.Admin. Only the key's id or hash travels.
+func (c *Client) FindKey(ctx context.Context, ref ledger.KeyRef) (ledger.KeyDetail, error) {
+	var d ledger.KeyDetail
+	err := c.call(ctx, opFindKey, ref, &d)
+	return d, err
+}
+
 // RotateKey implements ledger.Admin.
 func (c *Client) RotateKey(ctx context.Context, keyID string, grace time.Duration) (ledger.IssuedKey, time.Time, error) {
 	var res rotateKeyResult

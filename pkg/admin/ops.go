@@ -35,6 +35,7 @@ const (
 	opAddCredits    = "add_credits"
 	opIssueKey      = "issue_key"
 	opRevokeKey     = "revoke_key"
+	opFindKey       = "find_key"
 	opRotateKey     = "rotate_key"
 	opSetCaps       = "set_caps"
 	opLookupUsage   = "lookup_usage"

@@ -3,6 +3,8 @@ package admin
 import (
 	"context"
 	"encoding/json"
+
+	"github.com/mapsco/maps/pkg/ledger"
 )
 
 // opTable maps each op to the ledger.Admin method it calls.
@@ -42,6 +44,13 @@ func (s *Server) opTable() map[string]opFunc {
 				return nil, err
 			}
 			return empty{}, a.RevokeKey(ctx, args.KeyID)
+		},
+		opFindKey: func(ctx context.Context, raw json.RawMessage) (any, error) {
+			var ref ledger.KeyRef
+			if err := decodeArgs(raw, &ref); err != nil {
+				return nil, err
+			}
+			return a.FindKey(ctx, ref)
 		},
 		opRotateKey: func(ctx context.Context, raw json.RawMessage) (any, error) {
 			var args rotateKeyArgs

@@ -156,6 +156,10 @@ func decodeFor[R any](c *call, e endpoint[R]) (R, bool) {
 		c.s.problem(c.ctx, KindInvalidRequest, "Content-Type must be application/json", nil)
 		return zero, false
 	}
+	if f := c.s.plainBody(c.ctx); f != nil {
+		c.s.fail(c.ctx, f)
+		return zero, false
+	}
 	req, bad := e.decode(c.ctx.PostBody())
 	if bad != nil {
 		c.s.problem(c.ctx, KindInvalidRequest, bad.Detail, bad.Errors)

@@ -187,6 +187,7 @@ func (s *Server) transportError(ctx *fasthttp.RequestCtx, err error) {
 	start := time.Now()
 	setHeaders(ctx, nil)
 	if errors.Is(err, fasthttp.ErrBodyTooLarge) {
+		drainBody(ctx)
 		s.problem(ctx, KindInvalidRequest, fmt.Sprintf("request body exceeds the limit of %d bytes", s.cfg.MaxBodyBytes), nil)
 	} else {
 		s.problem(ctx, KindInvalidRequest, "malformed HTTP request", nil)

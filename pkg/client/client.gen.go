@@ -236,7 +236,7 @@ func (e RouteTrafficConfidence) Valid() bool {
 // Bearing [degrees, tolerance]: the direction a vehicle at the point is heading, clockwise from north, and how many degrees either side a road may differ. The point snaps only to a road travelled that way, and the route leaves (or reaches) it in that direction.
 //
 // Examples: [90,45]
-type Bearing = []interface{}
+type Bearing = []float64
 
 // BuildStatus defines model for BuildStatus.
 type BuildStatus struct {

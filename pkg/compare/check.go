@@ -171,7 +171,7 @@ func exampleRatio(cs []PairChange, r float64) string {
 // describe is one line about a route: where, and what became of it.
 func describe(c PairChange) string {
 	s := fmt.Sprintf("%s from %s to %s: ", c.Profile, coord(c.From), coord(c.To))
-	return s + tripChange(c)
+	return s + tripChange(c) + roadsChanged(c)
 }
 
 func tripChange(c PairChange) string {

@@ -31,6 +31,9 @@ func Run(ctx context.Context, oldDir, newDir string, o Options) (*Report, error)
 		return nil, err
 	}
 	defer newS.close()
+	if err := checkCommonRoad(oldS.network(), newS.network()); err != nil {
+		return nil, err
+	}
 	rep := newReport(oldS, newS, o)
 	prs := make([]pairRouters, len(rep.Profiles))
 	for i, p := range rep.Profiles {
@@ -121,7 +124,11 @@ func (rep *Report) compareRoutes(ctx context.Context, prs []pairRouters, samples
 		if err != nil {
 			return fmt.Errorf("compare: %s routes: %w", pr.profile, err)
 		}
-		rep.Routes = append(rep.Routes, summarizeRoutes(pr.profile, pairs, o.Worst))
+		sum := summarizeRoutes(pr.profile, pairs, o.Worst)
+		for j := range sum.Worst {
+			pr.nameRoads(ctx, &sum.Worst[j])
+		}
+		rep.Routes = append(rep.Routes, sum)
 		rep.Snaps = append(rep.Snaps, summarizeSnaps(samples[i], o.Worst))
 	}
 	for _, l := range o.Landmarks {
@@ -134,6 +141,7 @@ func (rep *Report) compareRoutes(ctx context.Context, prs []pairRouters, samples
 				return fmt.Errorf("compare: landmark %q: %w", l.Name, err)
 			}
 			c.Name = l.Name
+			pr.nameRoads(ctx, &c)
 			rep.Landmarks = append(rep.Landmarks, c)
 		}
 	}

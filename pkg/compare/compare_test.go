@@ -5,6 +5,7 @@ import (
 	"context"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -114,6 +115,22 @@ func TestEditedExtractNamesChangedRoutes(t *testing.T) {
 	}
 	if seen[removedWay] == 0 || seen[flippedWay] == 0 {
 		t.Errorf("changed routes over the removed bridge: %d, over the reversed tunnel: %d; want both", seen[removedWay], seen[flippedWay])
+	}
+	// The changes name the edited roads, not only coordinates.
+	named := map[string]int{}
+	for _, s := range rep.Routes {
+		for _, c := range s.Worst {
+			for _, r := range c.RoadsLeft {
+				for _, edited := range []string{"Santa Caterina", "dos Valires"} {
+					if strings.Contains(r.Road, edited) {
+						named[edited]++
+					}
+				}
+			}
+		}
+	}
+	if named["Santa Caterina"] == 0 || named["dos Valires"] == 0 {
+		t.Errorf("changes naming the removed bridge as a road left: %d, the reversed tunnel: %d; want both", named["Santa Caterina"], named["dos Valires"])
 	}
 	car := rep.Routes[slices.Index(rep.Profiles, "car")]
 	if car.Changed == 0 || float64(car.DurationRatio.Max) <= 1.5 {

@@ -60,6 +60,7 @@ func (r *Report) Passed() bool { return len(r.Violations) == 0 }
 // WriteJSON writes the report as indented JSON.
 func WriteJSON(w io.Writer, r *Report) error {
 	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false) // way names print as written: & not \u0026
 	enc.SetIndent("", "  ")
 	return enc.Encode(r)
 }

@@ -49,6 +49,11 @@ type PairChange struct {
 	// SnapMovedM is, per waypoint, how far apart its snaps on the two
 	// releases lie, in metres; absent when either release cannot snap it.
 	SnapMovedM []Num `json:"snap_moved_m,omitempty"`
+	// RoadsLeft and RoadsTaken name, for the worst changes and the
+	// landmarks, the roads the old route used that the new one does not,
+	// and the other way (roads.go).
+	RoadsLeft  []RoadChange `json:"roads_left,omitempty"`
+	RoadsTaken []RoadChange `json:"roads_taken,omitempty"`
 }
 
 // RouteSummary is one profile's sampled routes.

@@ -154,6 +154,11 @@ func build(ctx context.Context, o Options, profiles []*profile.Profile, dir stri
 	o.Log.Info("graph built", "nodes", net.NumNodes(), "segments", net.NumSegments(),
 		"restrictions_applied", rstats.Applied, "restrictions_via_way_applied", rstats.ViaWays,
 		"restrictions_unsupported", rstats.Unsupported, "restrictions_unresolved", rstats.Unresolved, "elapsed", since(t))
+	if dem != nil {
+		if err := dem.checkCoverage(net, stats, o.Log); err != nil {
+			return nil, err
+		}
+	}
 	in = graph.Input{} // let the extracted ways go before the index is built
 	debug.FreeOSMemory()
 	ix, hierarchies, err := indexAndContract(ctx, o, net, graphs)

@@ -22,6 +22,19 @@ type Stats struct {
 	RawBytes        int64         // size of the posts as uint16, before compression
 	CompressedBytes int64         // size of the blocks section
 	Elapsed         time.Duration // wall time of Build
+	Extents         []Extent      // per raster, in the order given
+}
+
+// Extent is the area a raster's posts span, in degrees: what mapc checks
+// the roads against (a raster covering none of them is a wrong tile list).
+type Extent struct {
+	Path                     string
+	West, South, East, North float64
+}
+
+// Contains reports whether lon, lat lies within the extent.
+func (e Extent) Contains(lon, lat float64) bool {
+	return lon >= e.West && lon <= e.East && lat >= e.South && lat <= e.North
 }
 
 // Build reads rasters, cuts them into 1°×1° tiles, fills their voids and
@@ -53,6 +66,10 @@ func Build(ctx context.Context, rasters []Raster, w *artifact.Writer, log *slog.
 		return nil, fmt.Errorf("%w: %d rasters cover no tile", ErrNoInput, len(rasters))
 	}
 	st := &Stats{Inputs: len(srcs)}
+	for _, s := range srcs {
+		west, south, east, north := s.extent()
+		st.Extents = append(st.Extents, Extent{Path: s.path, West: west, South: south, East: east, North: north})
+	}
 	enc := newEncoder()
 	var buf []float32
 	for _, tp := range plan {

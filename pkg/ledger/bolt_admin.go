@@ -284,3 +284,30 @@ func (s *boltStore) applied() error {
 	}
 	return nil
 }
+
+// FindKey reads one key by id, or by hash through the hash index.
+func (s *boltStore) FindKey(ctx context.Context, ref KeyRef) (KeyDetail, error) {
+	h, err := parseRef(ref)
+	if err != nil {
+		return KeyDetail{}, err
+	}
+	var d KeyDetail
+	err = s.view("finding "+ref.describe(), func(tx *bolt.Tx) error {
+		keyID := ref.KeyID
+		if ref.Hash != "" {
+			keyID = string(tx.Bucket([]byte(bucketKeyHash)).Get(h[:]))
+		}
+		var rec keyRecord
+		found, err := getJSON(tx.Bucket([]byte(bucketKeys)), keyID, &rec)
+		switch {
+		case err != nil:
+			return err
+		case !found || keyID == "":
+			return ErrUnknownKeyID
+		}
+		d = KeyDetail{AccountID: rec.AccountID, KeySummary: KeySummary{KeyID: keyID, Kind: rec.Kind,
+			RateLimit: rec.RateLimit, CreatedAt: rec.CreatedAt, RevokedAt: rec.RevokedAt}}
+		return nil
+	})
+	return d, err
+}

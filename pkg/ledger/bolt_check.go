@@ -116,7 +116,7 @@ func openBoltDB(path string, opts Options) (*bolt.DB, error) {
 	case errors.Is(err, ErrCorrupt):
 		return nil, err
 	case errors.Is(err, bolterrors.ErrTimeout):
-		return nil, fmt.Errorf("opening ledger %s: %w", path, ErrLocked)
+		return nil, lockedBy(path)
 	case err != nil:
 		return nil, fmt.Errorf("%w: opening ledger %s: %w", ErrUnavailable, path, err)
 	}

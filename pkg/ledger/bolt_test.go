@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -55,6 +56,13 @@ func TestBoltLocked(t *testing.T) {
 	_, err := OpenWith(bg, path, Options{LockTimeout: 100 * time.Millisecond})
 	if !errors.Is(err, ErrLocked) {
 		t.Fatalf("second Open = %v, want ErrLocked", err)
+	}
+	// The holder is named (here this very process, which holds the first
+	// Open's lock), with the ways out.
+	var locked *LockedError
+	if !errors.As(err, &locked) || locked.PID != os.Getpid() || locked.Command == "" ||
+		!strings.Contains(err.Error(), fmt.Sprintf("process %d (", os.Getpid())) || !strings.Contains(err.Error(), "postgres://") {
+		t.Errorf("second Open = %v, want the holder (pid %d) named and the ways out", err, os.Getpid())
 	}
 	if time.Since(start) > time.Second {
 		t.Errorf("second Open took %v", time.Since(start))

@@ -31,6 +31,7 @@ func runContract(t *testing.T, open opener) {
 		{"ReleaseAcrossMidnight", contractReleaseAcrossMidnight},
 		{"SuspendRestore", contractSuspendRestore},
 		{"IssueAndRevokeKeys", contractIssueAndRevokeKeys},
+		{"FindKey", contractFindKey},
 		{"AdminErrors", contractAdminErrors},
 		{"DuplicateRequestID", contractDuplicateRequestID},
 		{"ConcurrentExactlyK", contractConcurrentExactlyK},
@@ -434,6 +435,56 @@ func contractIssueAndRevokeKeys(t *testing.T, open opener) {
 		if (k.KeyID == acct.Key.KeyID) != (k.RevokedAt != nil) {
 			t.Errorf("key %+v: revocation shown wrong", k)
 		}
+	}
+}
+
+// contractFindKey: a key is found by id and by the hash of its secret,
+// revoked or not, with its account; unknown ones and bad refs are errors
+// that never hold the secret.
+func contractFindKey(t *testing.T, open opener) {
+	s := open(t, Options{})
+	acct, _ := newAccount(t, s, 10, nil)
+	other, _ := newAccount(t, s, 10, nil)
+	pub, err := s.IssueKey(bg, acct.AccountID, KindPublic, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []IssuedKey{acct.Key, pub, other.Key} {
+		hash, err := KeyHash(k.Secret.Reveal())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ref := range []KeyRef{{KeyID: k.KeyID}, {Hash: hash}} {
+			d, err := s.FindKey(bg, ref)
+			if err != nil || d.KeyID != k.KeyID || d.AccountID != k.AccountID || d.Kind != k.Kind || d.RateLimit != k.RateLimit || d.RevokedAt != nil {
+				t.Errorf("FindKey(%+v) = %+v, %v; want key %s of %s", ref, d, err, k.KeyID, k.AccountID)
+			}
+		}
+	}
+	if err := s.RevokeKey(bg, pub.KeyID); err != nil {
+		t.Fatal(err)
+	}
+	hash, _ := KeyHash(pub.Secret.Reveal())
+	if d, err := s.FindKey(bg, KeyRef{Hash: hash}); err != nil || d.RevokedAt == nil {
+		t.Errorf("FindKey(revoked) = %+v, %v; want it with its revocation", d, err)
+	}
+	fresh, _, err := newKey(KindSecret) // a whole key the ledger never issued
+	if err != nil {
+		t.Fatal(err)
+	}
+	unknown, _ := KeyHash(fresh.Reveal())
+	for _, ref := range []KeyRef{{KeyID: "key_nope"}, {Hash: unknown}} {
+		if _, err := s.FindKey(bg, ref); !errors.Is(err, ErrUnknownKeyID) {
+			t.Errorf("FindKey(%+v) = %v, want ErrUnknownKeyID", ref, err)
+		}
+	}
+	for _, ref := range []KeyRef{{}, {KeyID: acct.Key.KeyID, Hash: hash}, {Hash: "zz"}} {
+		if _, err := s.FindKey(bg, ref); !errors.Is(err, ErrInvalidArgument) {
+			t.Errorf("FindKey(%+v) = %v, want ErrInvalidArgument", ref, err)
+		}
+	}
+	if _, err := KeyHash(acct.Key.Secret.Reveal()[:40]); !errors.Is(err, ErrMalformedKey) || strings.Contains(err.Error(), acct.Key.Secret.Reveal()[:40]) {
+		t.Errorf("KeyHash(a cut key) = %v, want ErrMalformedKey without the key", err)
 	}
 }
 

@@ -74,6 +74,9 @@ type Admin interface {
 	// revoked key is a no-op; one whose revocation RotateKey scheduled is
 	// revoked now.
 	RevokeKey(ctx context.Context, keyID string) error
+	// FindKey returns a key and its account, by id or by the hash of its
+	// secret (KeyHash), revoked or not: ErrUnknownKeyID when none matches.
+	FindKey(ctx context.Context, ref KeyRef) (KeyDetail, error)
 	// RotateKey issues a successor of a key that is not revoked (same
 	// account, kind and rate limit) and schedules the old key's revocation
 	// grace (>= 0) from now, or keeps an earlier one already scheduled. It

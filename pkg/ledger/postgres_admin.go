@@ -240,3 +240,31 @@ func pgAccountKeys(ctx context.Context, tx pgx.Tx, accountID string) ([]KeySumma
 	}
 	return keys, rows.Err()
 }
+
+// FindKey reads one key by id or by hash.
+func (s *postgresStore) FindKey(ctx context.Context, ref KeyRef) (KeyDetail, error) {
+	h, err := parseRef(ref)
+	if err != nil {
+		return KeyDetail{}, err
+	}
+	query, arg := `WHERE id = $1`, any(ref.KeyID)
+	if ref.Hash != "" {
+		query, arg = `WHERE hash = $1`, h[:]
+	}
+	var d KeyDetail
+	var kind string
+	err = s.pool.QueryRow(ctx, `SELECT id, account_id, kind, rate_limit, created_at, revoked_at FROM ledger_keys `+query, arg).
+		Scan(&d.KeyID, &d.AccountID, &kind, &d.RateLimit, &d.CreatedAt, &d.RevokedAt)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return KeyDetail{}, fmt.Errorf("finding %s: %w", ref.describe(), ErrUnknownKeyID)
+	case err != nil:
+		return KeyDetail{}, s.fail("finding "+ref.describe(), err)
+	}
+	d.Kind, d.CreatedAt = KeyKind(kind), d.CreatedAt.UTC()
+	if d.RevokedAt != nil {
+		t := d.RevokedAt.UTC()
+		d.RevokedAt = &t
+	}
+	return d, nil
+}

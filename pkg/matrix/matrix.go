@@ -12,6 +12,7 @@
 package matrix
 
 import (
+	"context"
 	"math"
 	"slices"
 
@@ -96,19 +97,14 @@ func (t *Table) fill(r *route.Router, q *ch.Query, qs []*ch.Query, src, dst, fbS
 	}
 	cells := make([]ch.Cell, len(sl)*len(dl))
 	ch.ParallelTable(qs, se, te, cells)
+	if repairRows(r, q, sl, dl, se, te, cells) {
+		t.OperationsApplied = true
+	}
 	cell := func(a, b int) ch.Cell {
-		c := cells[a*len(dl)+b]
 		if sharesArc(se[a], te[b]) {
 			return pointToPoint(r, q, sl[a].Result, dl[b].Result)
 		}
-		if c.Cost != search.Unreached && c.DistCM >= ch.TaintMark {
-			// The fastest path without the road operations in force
-			// crosses a road they change (ch.Taint): the leg is found
-			// again under them, exactly, as directions finds it.
-			t.OperationsApplied = true
-			return pointToPoint(r, q, sl[a].Result, dl[b].Result)
-		}
-		return c
+		return cells[a*len(dl)+b]
 	}
 	for i, a := range sAt {
 		for j, b := range dAt {
@@ -248,5 +244,43 @@ func pointToPoint(r *route.Router, q *ch.Query, a, b snap.Result) ch.Cell {
 	if !ok {
 		return ch.Cell{Cost: search.Unreached}
 	}
+	return legCell(leg)
+}
+
+// repairRows finds again, exactly, every cell whose fastest path without
+// the road operations in force crosses a road they change (its distance
+// holds ch.TaintMark): a row's single such cell as directions finds a leg,
+// a row's several by one search from the row's source under the
+// operations (route.Router.LegsFrom). It reports whether any cell was.
+func repairRows(r *route.Router, q *ch.Query, sl, dl []end, se, te []ch.Endpoint, cells []ch.Cell) bool {
+	repaired := false
+	var cols []int
+	var bs []snap.Result
+	for a := range sl {
+		cols, bs = cols[:0], bs[:0]
+		for b := range dl {
+			c := cells[a*len(dl)+b]
+			if c.Cost != search.Unreached && c.DistCM >= ch.TaintMark && !sharesArc(se[a], te[b]) {
+				cols, bs = append(cols, b), append(bs, dl[b].Result)
+			}
+		}
+		switch {
+		case len(cols) == 1:
+			cells[a*len(dl)+cols[0]] = pointToPoint(r, q, sl[a].Result, bs[0])
+		case len(cols) > 1:
+			legs, ok := r.LegsFrom(context.Background(), q.State(), sl[a].Result, bs)
+			for k, b := range cols {
+				cells[a*len(dl)+b] = ch.Cell{Cost: search.Unreached}
+				if ok[k] {
+					cells[a*len(dl)+b] = legCell(legs[k])
+				}
+			}
+		}
+		repaired = repaired || len(cols) > 0
+	}
+	return repaired
+}
+
+func legCell(leg route.Leg) ch.Cell {
 	return ch.Cell{Cost: uint32(math.Round(leg.DurationS * 1000)), DistCM: int64(math.Round(leg.DistanceM * 100))}
 }

@@ -59,11 +59,31 @@ type ConditionalReport struct {
 	Examples     []string         `json:"examples,omitempty"`
 }
 
+// MinDEMCoverage is the share of a release's road nodes that should have a
+// height: under it mapc build warns and mapd verify says so
+// (docs/elevation.md). Below 1 because an extract's roads may run a little
+// past the country's tiles (a border crossing, a tile left out on purpose).
+const MinDEMCoverage = 0.99
+
+// DEMCoverage reads the manifest's share of road nodes with a height, and
+// whether it was recorded (releases built before mapc measured it lack it).
+func (m *Manifest) DEMCoverage() (share float64, ok bool) {
+	n, covered := m.Stats["dem_road_nodes"], m.Stats["dem_road_nodes_covered"]
+	if len(m.DEM) == 0 || n == 0 {
+		return 0, false
+	}
+	return float64(covered) / float64(n), true
+}
+
 // Source names an input file by content.
 type Source struct {
 	Path   string `json:"path"`
 	SHA256 string `json:"sha256"`
 	Bytes  int64  `json:"bytes"`
+	// RoadCoverage is, for a DEM, the share of the release's road nodes
+	// within its extent (0 to 1); nil for the OSM source and releases
+	// built before it was recorded.
+	RoadCoverage *float64 `json:"road_coverage,omitempty"`
 }
 
 // ProfileInfo is a profile's speed model stamp.

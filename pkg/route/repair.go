@@ -1,7 +1,10 @@
 package route
 
 import (
+	"context"
 	"math"
+	"slices"
+	"sync"
 
 	"github.com/mapsco/maps/pkg/ch"
 	"github.com/mapsco/maps/pkg/graph"
@@ -57,4 +60,91 @@ func sourceOf(e Ends, arc uint32) int {
 		}
 	}
 	return -1
+}
+
+// LegsFrom finds, under st's operations, the exact fastest legs from a to
+// each of bs by one search: a Dijkstra on the turn graph from a's arcs
+// that stops once every target's arcs are settled. A table repairs a row
+// with it when several of the row's cells crossed a changed road: one
+// search instead of one A* a cell (each of which, on a long trip, settles
+// most of the trip anyway). ok[j] is false when no path reaches bs[j].
+// A pair on one segment (route.MakeEnds' case) is the caller's: here the
+// leg leaves a by its arcs' ends only.
+func (r *Router) LegsFrom(ctx context.Context, st *graph.State, a snap.Result, bs []snap.Result) (legs []Leg, ok []bool) {
+	s := rowWork.Get().(*rowSearch)
+	defer rowWork.Put(s)
+	g := r.g
+	s.labels.Fit(len(g.Turns.First) - 1)
+	s.heap.Reset()
+	left := map[uint32]int{} // target arcs not settled yet, with how many targets wait on each
+	targets := make([][]search.Seed, len(bs))
+	for j, b := range bs {
+		targets[j] = Targets(g, st, b)
+		for _, t := range targets[j] {
+			left[t.Node]++
+		}
+	}
+	for _, src := range Sources(g, st, a) {
+		s.label(src.Node, src.Cost, graph.NoArc)
+	}
+	for s.heap.Len() > 0 && len(left) > 0 && ctx.Err() == nil {
+		c, u := s.heap.Pop()
+		if c != s.labels.Get(u).cost {
+			continue
+		}
+		delete(left, u)
+		begin, end := g.Turns.Out(u)
+		for i := begin; i < end; i++ {
+			to, w, _ := g.Turn(i)
+			if w = st.Edge(u, to, w, true); w != graph.NoWay {
+				s.label(to, search.Add(c, w), u)
+			}
+		}
+	}
+	legs, ok = make([]Leg, len(bs)), make([]bool, len(bs))
+	for j, b := range bs {
+		best, at := uint32(search.Unreached), graph.NoArc
+		for _, t := range targets[j] {
+			if l := s.labels.Get(t.Node); l != nil && l.cost >= t.Cost && l.cost-t.Cost < best {
+				best, at = l.cost-t.Cost, t.Node
+			}
+		}
+		if at == graph.NoArc {
+			continue
+		}
+		legs[j], ok[j] = r.makeLeg(st, a, b, s.path(at), best), true
+		legs[j].Operated = true
+	}
+	return legs, ok
+}
+
+// rowSearch is LegsFrom's memory, pooled like the penalty search's.
+type rowSearch struct {
+	labels search.Labels[rowLabel]
+	heap   search.Heap
+}
+
+type rowLabel struct{ cost, parent uint32 }
+
+var rowWork = sync.Pool{New: func() any { return new(rowSearch) }}
+
+func (s *rowSearch) label(v, c, parent uint32) {
+	l := s.labels.Get(v)
+	if l == nil {
+		l, _ = s.labels.Add(v)
+	} else if l.cost <= c {
+		return
+	}
+	*l = rowLabel{cost: c, parent: parent}
+	s.heap.Push(c, v)
+}
+
+// path follows parents back from end.
+func (s *rowSearch) path(end uint32) []uint32 {
+	var arcs []uint32
+	for v := end; v != graph.NoArc; v = s.labels.Get(v).parent {
+		arcs = append(arcs, v)
+	}
+	slices.Reverse(arcs)
+	return arcs
 }
