@@ -68,7 +68,7 @@ func Build(ctx context.Context, rasters []Raster, w *artifact.Writer, log *slog.
 	st := &Stats{Inputs: len(srcs)}
 	for _, s := range srcs {
 		west, south, east, north := s.extent()
-		st.Extents = append(st.Extents, Extent{Path: s.path, West: west, South: south, East: east, North: north})
+		st.Extents = append(st.Extents, Extent{Path: s.r.Name(), West: west, South: south, East: east, North: north})
 	}
 	enc := newEncoder()
 	var buf []float32
