@@ -64,9 +64,10 @@ func openMetering(ctx context.Context, log *slog.Logger, o meteringOptions, comp
 	if ledger.Embedded(o.ledger) && mode == ledger.SyncCommit {
 		addSyncProcs()
 	}
-	// A replica may take over a key whose request holds no credits once
-	// the lease is over: it must outlast the wait before Reserve.
-	idem, err := ledger.OpenIdempotency(ctx, store, ledger.IdempotencyOptions{Lease: computeLimit + time.Minute})
+	// A replica may take over a key once the lease is over, giving back
+	// what its request still holds: the lease must outlast the request's
+	// life (its deadline) and the commit after it.
+	idem, err := ledger.OpenIdempotency(ctx, store, ledger.IdempotencyOptions{Lease: computeLimit + idempotencyLeaseMargin})
 	if err != nil {
 		closeAdmin()
 		store.Close()
@@ -178,3 +179,8 @@ func addSyncProcs() {
 		runtime.GOMAXPROCS(runtime.GOMAXPROCS(0) + syncProcs)
 	}
 }
+
+// idempotencyLeaseMargin is what the Idempotency-Key lease adds to the
+// compute timeout: the answer's storing and the commit (PostgreSQL: 2 s
+// each at most) after the deadline's check.
+const idempotencyLeaseMargin = 10 * time.Second

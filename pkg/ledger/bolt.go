@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -81,6 +82,10 @@ type boltStore struct {
 	sick, closing, healed chan struct{}
 	nextHold              atomic.Int64
 	closeOnce             atomic.Bool
+	// keyed maps the request id of each running request that claimed an
+	// Idempotency-Key to that key (boltIdempotency fills it), so that
+	// Reserve journals the key with the charge.
+	keyed sync.Map
 }
 
 func openBolt(ctx context.Context, path string, opts Options) (*boltStore, error) {

@@ -78,7 +78,11 @@ func (s *boltStore) Reserve(ctx context.Context, key KeyInfo, operation string, 
 	}
 	usage := Usage{RequestID: requestID, AccountID: key.AccountID, KeyID: key.KeyID,
 		Operation: operation, Credits: credits, At: now.UTC()}
-	job := s.commits.newJob(journalRecord{Usage: usage, Day: sp.Day, Month: sp.Month})
+	rec := journalRecord{Usage: usage, Day: sp.Day, Month: sp.Month}
+	if k, ok := s.keyed.Load(requestID); ok {
+		rec.Key = k.(string)
+	}
+	job := s.commits.newJob(rec)
 	h := hold{credits: credits, day: sp.Day, month: sp.Month, charge: job}
 	id := s.nextHold.Add(1)
 	a.spend = sp.plus(h.day, h.month, credits)

@@ -126,7 +126,7 @@ func (s *boltStore) replayJournal(j *journal, meta journalMeta, legacy bool, siz
 		}
 	}
 	err = s.update("replaying "+strconv.Itoa(len(recs))+" journaled charges", func(tx *bolt.Tx) error {
-		if err := applyRecords(tx, recs); err != nil {
+		if err := applyRecords(tx, s.voidUnanswered(tx, recs)); err != nil {
 			return err
 		}
 		if !legacy {

@@ -75,6 +75,7 @@ func (b *boltIdempotency) Begin(ctx context.Context, c Claim) (*Replay, error) {
 		return nil, ErrIdempotencyInProgress
 	}
 	b.running[k] = &boltClaim{requestID: c.RequestID, fingerprint: c.Fingerprint}
+	b.s.keyed.Store(c.RequestID, c.Key)
 	b.mu.Unlock()
 	replay, err := b.stored(ctx, c)
 	if replay != nil || err != nil {
@@ -234,6 +235,7 @@ func (b *boltIdempotency) drop(k claimKey, requestID string) {
 	b.mu.Lock()
 	if r, ok := b.running[k]; ok && r.requestID == requestID {
 		delete(b.running, k)
+		b.s.keyed.Delete(requestID)
 	}
 	b.mu.Unlock()
 }

@@ -11,13 +11,14 @@ import (
 // The PostgreSQL store keeps claims and answers in ledger_idempotency,
 // shared by the replicas. A row is a claim; answer is set by Complete.
 //
-// Whether a claim without a charge blocks a retry: while its request holds
-// credits (a row of ledger_holds with its request id), since the request
-// may still commit; and for the lease after it was claimed or completed,
-// which covers the wait before Reserve. After that, another replica takes
-// the key over. A takeover cannot lead to a second charge: the first
-// request has no hold, so its Commit would fail, and its Complete finds the
-// row claimed by another request id.
+// Whether a claim without a charge blocks a retry: for the lease after it
+// was claimed or completed, which covers the request's whole life (mapd
+// sets it to --compute-timeout plus 10 s). After that, another replica
+// takes the key over, giving back the credits the first request still
+// holds (voidHold): its mapd was killed, or it outlived its deadline, so
+// it was never answered 200. A takeover cannot lead to a second charge:
+// the first request then has no hold, so its Commit fails, and its
+// Complete finds the row claimed by another request id.
 //
 // The table is created with IF NOT EXISTS under the migration lock rather
 // than as a step of pgMigrations, so that this file stays separate from the
@@ -95,6 +96,11 @@ func (p *postgresIdempotency) Begin(ctx context.Context, c Claim) (*Replay, erro
 		if replay != nil || err != nil {
 			return err
 		}
+		if st.holdsCredit {
+			if err := p.voidHold(ctx, tx, c, st.requestID); err != nil {
+				return err
+			}
+		}
 		return p.takeOver(ctx, tx, c)
 	})
 	if err != nil && !errors.Is(err, ErrIdempotencyKeyReused) && !errors.Is(err, ErrIdempotencyInProgress) {
@@ -114,10 +120,31 @@ func (p *postgresIdempotency) decide(st pgIdempotencyState, c Claim) (*Replay, e
 		return nil, ErrIdempotencyKeyReused
 	case st.charged && st.answer != nil:
 		return &Replay{RequestID: st.requestID, Answer: st.answer}, nil
-	case st.charged, st.holdsCredit, now.Sub(st.updated) < p.opts.Lease:
+	case st.charged, now.Sub(st.updated) < p.opts.Lease:
 		return nil, ErrIdempotencyInProgress
 	}
 	return nil, nil
+}
+
+// voidHold gives back the credits still held by the key's earlier request,
+// whose lease passed: its mapd died (kill -9) or it outlived every
+// deadline, so it was never answered 200. Once the hold is gone that
+// request can no longer commit (ledger_commit finds no hold), so the
+// retry that takes the key over is the only one charged. A hold already
+// gone (its commit ran meanwhile) means the key may be charged: the retry
+// waits and then gets the stored answer.
+func (p *postgresIdempotency) voidHold(ctx context.Context, tx pgx.Tx, c Claim, requestID string) error {
+	var id int64
+	err := tx.QueryRow(ctx, `SELECT id FROM ledger_holds WHERE account_id = $1 AND request_id = $2 FOR UPDATE`,
+		c.AccountID, requestID).Scan(&id)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return ErrIdempotencyInProgress
+	}
+	if err != nil {
+		return err
+	}
+	_, err = tx.Exec(ctx, pgRelease, id, c.AccountID)
+	return err
 }
 
 // insert claims a key nobody holds; a replica inserting it at the same

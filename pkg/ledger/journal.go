@@ -95,6 +95,11 @@ type journalRecord struct {
 	// store journals a charge when it is reserved and, if the request
 	// fails, cancels it before the failure is answered.
 	Cancel bool `json:"cancel,omitempty"`
+	// Key is the Idempotency-Key of the charge's request, if it sent one.
+	// Replay voids such a charge unless the key's stored answer is its
+	// request's (idempotency_void.go): without a stored answer the request
+	// was never answered 200, and its retry must not pay twice.
+	Key string `json:"key,omitempty"`
 }
 
 // journal is the open journal file. Once the store is open, everything
