@@ -199,12 +199,17 @@ func (s *boltStore) checkJournal() (*JournalStatus, error) {
 			return
 		}
 		sc.wantSize = h.Size
+		if err = sc.readMarkFor(j, j.epoch); err != nil {
+			return
+		}
 		st.Records = len(sc.records(false))
 		switch d := sc.damage(j.path); {
 		case d != nil:
 			err = d
 		case sc.runs[0].end != j.off:
 			err = corrupt("journal %s: its records end at offset %d, but %d bytes were written", j.path, sc.runs[0].end, j.off)
+		case j.records > 0 && (!sc.hasMark || sc.mark.records != j.records || sc.mark.end != j.off):
+			err = corrupt("journal %s: its acknowledgement mark (%+v) is not the writer's (%d records to offset %d)", j.path, sc.mark, j.records, j.off)
 		}
 	})
 	return st, err

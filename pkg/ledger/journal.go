@@ -80,6 +80,9 @@ const (
 	// journal is then an error (it may have held charges not yet in bbolt).
 	metaJournalOpen   = "journal_open"
 	metaJournalFormat = "journal_format"
+	// metaJournalApplied counts the charges applied to bbolt in the
+	// current epoch (journal_mark.go).
+	metaJournalApplied = "journal_applied"
 	metaLedgerID      = "ledger_id"
 )
 
@@ -113,6 +116,11 @@ type journal struct {
 	epoch  uint64
 	off    int64
 	window int64 // the read-ahead window off was in at the last readAhead
+	// records and charges count what the current epoch holds, for the
+	// acknowledgement mark (journal_mark.go); packCharges, the charges
+	// among what pack encoded.
+	records, charges int64
+	packCharges      int64
 	// The writer's scratch: the packed records, and where each ends in buf.
 	buf  []byte
 	ends []int
@@ -290,8 +298,10 @@ func appendRecord(buf []byte, epoch uint64, r journalRecord) ([]byte, error) {
 func (j *journal) pack(count int, record func(i int) *journalRecord) (ends []int, err error) {
 	free := j.size - j.off
 	buf, ends := j.buf[:0], j.ends[:0]
+	j.packCharges = 0
 	for i := range count {
-		next, err := appendRecord(buf, j.epoch, *record(i))
+		r := record(i)
+		next, err := appendRecord(buf, j.epoch, *r)
 		if err != nil {
 			return nil, err
 		}
@@ -300,6 +310,9 @@ func (j *journal) pack(count int, record func(i int) *journalRecord) (ends []int
 		}
 		buf = next
 		ends = append(ends, len(buf))
+		if !r.Cancel {
+			j.packCharges++
+		}
 	}
 	j.buf, j.ends = buf, ends
 	switch {
@@ -318,6 +331,11 @@ func (j *journal) appendPacked() error {
 		return err
 	}
 	j.off += int64(len(j.buf))
+	j.records += int64(len(j.ends))
+	j.charges += j.packCharges
+	if err := j.writeMark(); err != nil {
+		return err
+	}
 	j.readAhead()
 	return nil
 }
@@ -332,6 +350,7 @@ func (j *journal) startOver(raise func(epoch uint64) error) error {
 	}
 	j.epoch++
 	j.off = journalStart
+	j.records, j.charges = 0, 0
 	return nil
 }
 
