@@ -83,7 +83,7 @@ const (
 	// metaJournalApplied counts the charges applied to bbolt in the
 	// current epoch (journal_mark.go).
 	metaJournalApplied = "journal_applied"
-	metaLedgerID      = "ledger_id"
+	metaLedgerID       = "ledger_id"
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
