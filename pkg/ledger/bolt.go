@@ -86,6 +86,7 @@ type boltStore struct {
 	// Idempotency-Key to that key (boltIdempotency fills it), so that
 	// Reserve journals the key with the charge.
 	keyed sync.Map
+	gate  closeGate // Close waits for Reserve, Commit and Release (closegate.go)
 }
 
 func openBolt(ctx context.Context, path string, opts Options) (*boltStore, error) {
@@ -175,6 +176,7 @@ func (s *boltStore) Close() error {
 	if s.closeOnce.Swap(true) {
 		return nil
 	}
+	s.gate.close()
 	err := s.closeJournal()
 	if cerr := s.file.closeDB(s.db); cerr != nil && err == nil {
 		err = cerr
