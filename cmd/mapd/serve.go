@@ -148,7 +148,7 @@ func checkUnmetered(log *slog.Logger, listen string) error {
 func serveUntilDone(ctx context.Context, log *slog.Logger, srv *api.Server, ln net.Listener, drain time.Duration) error {
 	hs := srv.HTTPServer()
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
+	go func() { errc <- hs.Serve(api.Listener(ln)) }()
 	select {
 	case err := <-errc:
 		return err
