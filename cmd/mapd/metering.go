@@ -25,6 +25,9 @@ type meteringOptions struct {
 	rateLimit   int    // default requests/second per key
 	limiter     string // "memory" or redis://
 	adminSocket string // "" = FILE-admin.sock for an embedded ledger, none for PostgreSQL; "none" = none
+	// usageRetention: usage records older than this are pruned hourly
+	// (embedded ledger); 0 keeps them all.
+	usageRetention time.Duration
 }
 
 func addMeteringFlags(cmd *cobra.Command, o *meteringOptions) {
@@ -34,6 +37,7 @@ func addMeteringFlags(cmd *cobra.Command, o *meteringOptions) {
 	f.StringVar(&o.sync, "ledger-sync", "background", "embedded ledger: when a 200 may leave: background (once its charge is written to the journal, which survives a crash or kill -9 of mapd; the journal is fdatasynced every 5 ms while written to, so a power loss may lose the last 5 ms or so of charges) or commit (once its charge is fdatasynced: survives a power loss, and every answer waits for a disk flush)")
 	f.IntVar(&o.rateLimit, "rate-limit", api.DefaultRate, "requests per second per key, for keys without their own limit")
 	f.StringVar(&o.limiter, "ratelimit", "memory", "where rate limits are counted: memory (this process) or redis://... (shared by replicas)")
+	f.DurationVar(&o.usageRetention, "usage-retention", 0, "embedded ledger: delete usage records older than this, hourly (e.g. 9600h, 400 days); totals, balances and the per-day sums of usage export stay (0: keep every record)")
 }
 
 // serveLockTimeout is how long serve waits for an embedded ledger file that
@@ -51,6 +55,14 @@ func openMetering(ctx context.Context, log *slog.Logger, o meteringOptions, comp
 	mode, err := ledger.ParseSync(o.sync)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("--ledger-sync: %w", err)
+	}
+	switch {
+	case o.usageRetention < 0:
+		return nil, nil, nil, fmt.Errorf("--usage-retention %v: want 0 (keep every record) or more", o.usageRetention)
+	case o.usageRetention > 0 && !ledger.Embedded(o.ledger):
+		return nil, nil, nil, fmt.Errorf("--usage-retention: the PostgreSQL ledger has no retention yet (its totals and exports are computed from the usage records); use it with an embedded ledger")
+	case o.usageRetention > 0 && o.usageRetention < 48*time.Hour:
+		return nil, nil, nil, fmt.Errorf("--usage-retention %v: keep at least 48h, so that support can look up yesterday's requests", o.usageRetention)
 	}
 	store, err := ledger.OpenWith(ctx, o.ledger, ledger.Options{Sync: mode, MustExist: true, LockTimeout: serveLockTimeout, Logger: log})
 	if err != nil {
@@ -79,7 +91,7 @@ func openMetering(ctx context.Context, log *slog.Logger, o meteringOptions, comp
 		store.Close()
 		return nil, nil, nil, fmt.Errorf("open rate limiter: %w", err)
 	}
-	stopPruning := pruneIdempotencyKeys(log, idem)
+	stopPruning := pruneLedger(log, idem, store, o.usageRetention)
 	ready = func(ctx context.Context) error {
 		// The embedded ledger knows when it cannot write (a full disk).
 		if h, ok := store.(interface{ Health() error }); ok {
@@ -107,9 +119,10 @@ func openMetering(ctx context.Context, log *slog.Logger, o meteringOptions, comp
 // are deleted.
 const pruneEvery = time.Hour
 
-// pruneIdempotencyKeys deletes expired Idempotency-Key answers every
-// pruneEvery until stop is called.
-func pruneIdempotencyKeys(log *slog.Logger, idem ledger.Idempotency) (stop func()) {
+// pruneLedger deletes expired Idempotency-Key answers, and with a
+// retention the usage records older than it, every pruneEvery until stop
+// is called.
+func pruneLedger(log *slog.Logger, idem ledger.Idempotency, store ledger.Store, retention time.Duration) (stop func()) {
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() {
@@ -127,6 +140,9 @@ func pruneIdempotencyKeys(log *slog.Logger, idem ledger.Idempotency) (stop func(
 					log.Warn("pruning idempotency keys failed; retrying in an hour", "err", err.Error())
 				} else if n > 0 {
 					log.Info("idempotency keys pruned", "deleted", n)
+				}
+				if p, ok := store.(ledger.UsagePruner); ok && retention > 0 {
+					pruneUsage(log, p, retention)
 				}
 			}
 		}
@@ -184,3 +200,16 @@ func addSyncProcs() {
 // compute timeout: the answer's storing and the commit (PostgreSQL: 2 s
 // each at most) after the deadline's check.
 const idempotencyLeaseMargin = 10 * time.Second
+
+// pruneUsage deletes the usage records older than retention.
+func pruneUsage(log *slog.Logger, p ledger.UsagePruner, retention time.Duration) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	n, err := p.PruneUsage(ctx, time.Now().Add(-retention))
+	switch {
+	case err != nil:
+		log.Warn("pruning usage records failed; retrying in an hour", "err", err.Error())
+	case n > 0:
+		log.Info("usage records pruned", "deleted", n, "retention", retention.String())
+	}
+}

@@ -13,6 +13,10 @@ import (
 const (
 	UserAccountID      = "account_id"      // string: the account the key belongs to
 	UserCreditsCharged = "credits_charged" // int64: credits deducted for this request
+	// UserReplayChanged (bool) is set on a retry computed again for its
+	// Idempotency-Key (the first answer was stored as a hash): whether the
+	// answer differs from the first (a release swap came in between).
+	UserReplayChanged = "replay_changed"
 )
 
 // observe writes the request's log line and counts it. The line holds no
@@ -45,6 +49,13 @@ func (s *Server) observe(ctx *fasthttp.RequestCtx, operation string, took time.D
 	}
 	if credits != 0 {
 		attrs = append(attrs, slog.Int64("credits_charged", credits))
+	}
+	if changed, ok := ctx.UserValue(UserReplayChanged).(bool); ok {
+		replay := "same"
+		if changed {
+			replay = "changed"
+		}
+		attrs = append(attrs, slog.String("replay", replay))
 	}
 	s.cfg.Log.LogAttrs(bg, slog.LevelInfo, "request", attrs...)
 }

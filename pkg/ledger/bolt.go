@@ -46,6 +46,9 @@ type accountRecord struct {
 	Requests  int64                      `json:"requests"`
 	Ops       map[string]OperationTotals `json:"ops"`
 	CreatedAt time.Time                  `json:"created_at"`
+	// Pruned is the credits of the account's usage records deleted by
+	// retention (retention.go): Verify counts them with the records.
+	Pruned int64 `json:"pruned,omitempty"`
 }
 
 type keyRecord struct {

@@ -91,10 +91,11 @@ func checkAccounts(ctx context.Context, tx *bolt.Tx, report *VerifyReport) error
 		}
 		report.Accounts++
 		id := string(k)
-		if m, bad := checkBooks(id, rec.Balance, rec.Charged, grants[id], charges[id]); bad {
+		charged := charges[id] + rec.Pruned // records pruned by retention count too
+		if m, bad := checkBooks(id, rec.Balance, rec.Charged, grants[id], charged); bad {
 			report.Mismatches = append(report.Mismatches, m)
-		} else if days[id] != charges[id] {
-			m.Reason = fmt.Sprintf("usage days sum to %d credits, usage records to %d", days[id], charges[id])
+		} else if days[id] != charged {
+			m.Reason = fmt.Sprintf("usage days sum to %d credits, usage records to %d (%d of them pruned)", days[id], charged, rec.Pruned)
 			report.Mismatches = append(report.Mismatches, m)
 		}
 		return nil
