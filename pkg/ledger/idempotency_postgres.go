@@ -67,8 +67,8 @@ SELECT i.fingerprint, i.request_id, i.answer, i.answer_sha256, i.created_at, i.u
 FROM ledger_idempotency i WHERE i.account_id = $1 AND i.key = $2 FOR UPDATE OF i`
 
 type pgIdempotencyState struct {
-	fingerprint          []byte
-	requestID            string
+	fingerprint        []byte
+	requestID          string
 	answer, answerHash []byte
 	created, updated   time.Time
 	credits            *int64 // its usage record's, nil when not charged
