@@ -103,14 +103,14 @@ func serve(ctx context.Context, log *slog.Logger, o serveOptions) error {
 		defer closeMetering()
 		cfg.Metering, cfg.Ready = metering, ready
 	}
+	var srv *api.Server
 	if o.playground {
-		if cfg.Mounts, err = playgroundMounts(log, o.listen, holder); err != nil {
+		if cfg.Mounts, err = playgroundMounts(log, o.listen, holder, &srv); err != nil {
 			return err
 		}
 	}
 	tuneGC()
-	srv, err := api.New(cfg)
-	if err != nil {
+	if srv, err = api.New(cfg); err != nil {
 		return err
 	}
 	ln, err := net.Listen("tcp", o.listen)

@@ -57,8 +57,12 @@ func (c *call) claim(operation string) bool {
 
 // takeSlot waits for a computation slot; false means the request was
 // shed, or its client left while it waited in the queue.
-func (c *call) takeSlot() bool {
-	release, waited, f := c.s.admission.acquire(c.deadline)
+func (c *call) takeSlot(cost int64) bool {
+	account := ""
+	if c.adm != nil {
+		account = c.adm.key.AccountID
+	}
+	release, waited, f := c.s.admission.acquire(account, cost, c.deadline)
 	if f != nil {
 		c.s.fail(c.ctx, f)
 		return false

@@ -50,11 +50,20 @@ type asset struct {
 type Playground struct {
 	releases *serving.Holder
 	assets   map[string]asset // by path under PagePrefix; "" is index.html
+	opts     Options
+	cache    tileCache
+}
+
+// Options tune a Playground; the zero value computes every tile at once.
+type Options struct {
+	// Admit gives a tile that is not cached a slot to compute in, or says
+	// no (the tile is answered 503 with Retry-After). nil admits all.
+	Admit func() (release func(), ok bool)
 }
 
 // New returns a Playground over the releases mapd serves.
-func New(releases *serving.Holder) (*Playground, error) {
-	p := &Playground{releases: releases, assets: map[string]asset{}}
+func New(releases *serving.Holder, opts Options) (*Playground, error) {
+	p := &Playground{releases: releases, assets: map[string]asset{}, opts: opts}
 	err := fs.WalkDir(static, "static", func(name string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
