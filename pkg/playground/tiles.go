@@ -31,8 +31,13 @@ func (p *Playground) Tiles(ctx *fasthttp.RequestCtx) {
 		notFound(ctx, fmt.Sprintf("%s: %v", ctx.Path(), err))
 		return
 	}
-	etag := `"` + version + `"`
 	h := &ctx.Response.Header
+	if p.pace.every > 0 && !p.pace.wait() {
+		h.Set("Retry-After", "1")
+		ctx.Error(fmt.Sprintf("more than %v of tile requests are waiting; retry after 1 s", tileMaxWait), fasthttp.StatusServiceUnavailable)
+		return
+	}
+	etag := `"` + version + `"`
 	h.Set("Cache-Control", "no-cache")
 	h.Set("ETag", etag)
 	h.Set("Vary", "Accept-Encoding")
