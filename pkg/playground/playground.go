@@ -62,7 +62,7 @@ type Options struct {
 	// no (the tile is answered 503 with Retry-After). nil admits all.
 	Admit func() (release func(), ok bool)
 	// TileRate is how many tile requests a second are answered, all
-	// clients together; more wait their turn (up to a second, then 503).
+	// clients together; more wait their turn (up to 5 s, then 503).
 	// 0 means DefaultTileRate; negative, no pacing.
 	TileRate int
 }
