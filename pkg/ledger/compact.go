@@ -9,6 +9,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
 )
 
 // Compaction (issue 34 item 5). bbolt never gives space back to the file
@@ -73,7 +74,7 @@ func Compact(ctx context.Context, path string, opts Options) (CompactReport, err
 // compactInto copies the bbolt file src into a new file dst, synced.
 func compactInto(src, dst string) error {
 	from, err := bolt.Open(src, 0o600, &bolt.Options{Timeout: time.Second, ReadOnly: true})
-	if errors.Is(err, bolt.ErrTimeout) {
+	if errors.Is(err, bolterrors.ErrTimeout) {
 		return fmt.Errorf("%w: %s is being served; stop mapd first", ErrLocked, src)
 	}
 	if err != nil {
