@@ -8,6 +8,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -219,4 +220,71 @@ func heldRequest(t *testing.T, dsn, accountID string, seen map[string]bool) stri
 		}
 	}
 	return ""
+}
+
+// TestIdempotencyKeysKilledUnderLoad (issue 34 item 1, the issue's second
+// run): 16 clients, each request with a fresh key, kill -9 mid-load, then
+// every key that got no 200 retried on a restarted mapd until answered.
+// Every key is charged exactly once: credits = cost × keys, one usage
+// record a key (before: 33 of 18,544 keys charged twice).
+func TestIdempotencyKeysKilledUnderLoad(t *testing.T) {
+	dsn := ledgerFile(t)
+	acct := createAccount(t, dsn, 10_000_000, "--daily", "0")
+	body := directionsBody(12) // 2 credits
+	p := serveMetered(t, dsn, "--rate-limit", "1000000")
+	var mu sync.Mutex
+	answered := map[string]bool{}
+	var sent []string
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for w := range 16 {
+		wg.Go(func() {
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				key := fmt.Sprintf("load-%d-%d", w, i)
+				mu.Lock()
+				sent = append(sent, key)
+				mu.Unlock()
+				r, err := p.sendKeyQuiet("/v1/directions", bearer(acct.Secret), key, body)
+				if err != nil {
+					return // killed
+				}
+				mu.Lock()
+				answered[key] = r.status == 200
+				mu.Unlock()
+			}
+		})
+	}
+	time.Sleep(2 * time.Second)
+	p.kill9()
+	close(stop)
+	wg.Wait()
+	p = serveMetered(t, dsn, "--rate-limit", "1000000")
+	retried := 0
+	for _, key := range sent {
+		if answered[key] {
+			continue
+		}
+		retried++
+		var r reply
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+			if r = p.sendKey(t, "/v1/directions", bearer(acct.Secret), key, body); r.status != 409 {
+				break
+			}
+		}
+		if r.status != 200 {
+			t.Fatalf("key %s retried: %d %s", key, r.status, r.raw)
+		}
+	}
+	p.stop(t)
+	a := showAccount(t, dsn, acct.ID)
+	t.Logf("%d keys sent, %d retried after the kill: %d requests, %d credits charged", len(sent), retried, a.Usage.Requests, a.Usage.AllTime)
+	if a.Usage.Requests != int64(len(sent)) || a.Usage.AllTime != 2*int64(len(sent)) {
+		t.Errorf("%d keys: %d requests and %d credits charged, want %d and %d", len(sent), a.Usage.Requests, a.Usage.AllTime, len(sent), 2*len(sent))
+	}
+	verifyLedger(t, dsn)
 }
