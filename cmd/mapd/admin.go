@@ -37,7 +37,7 @@ func newAdminCommands() []*cobra.Command {
 		ledgerGroup("credits", "Add prepaid credits to an account", creditsAddCmd),
 		ledgerGroup("key", "Issue, show, rotate and revoke API keys", keyIssueCmd, keyShowCmd, keyRotateCmd, keyRevokeCmd),
 		ledgerGroup("caps", "Set an account's spend caps", capsSetCmd),
-		ledgerGroup("ledger", "Create, check, migrate and recover the ledger itself", ledgerInitCmd, ledgerVerifyCmd, ledgerMigrateCmd, ledgerRecoverCmd),
+		ledgerGroup("ledger", "Create, check, migrate and recover the ledger itself", ledgerInitCmd, ledgerVerifyCmd, ledgerMigrateCmd, ledgerRecoverCmd, ledgerCompactCmd),
 	}
 }
 
@@ -411,6 +411,28 @@ mapd ledger verify. It cannot repair a damaged bbolt file: restore that from a b
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			rep, err := ledger.Recover(cmd.Context(), lf.dsn, ledger.Options{Logger: adminLogger()})
+			if err != nil {
+				return err
+			}
+			return printJSON(cmd, rep)
+		},
+	}
+}
+
+// ledgerCompactCmd rewrites the embedded ledger's bbolt file with only its
+// live pages: bbolt never shrinks the file by itself.
+func ledgerCompactCmd(lf *ledgerFlag) *cobra.Command {
+	return &cobra.Command{
+		Use:   "compact",
+		Short: "Rewrite an embedded ledger's file with only its live data (mapd stopped)",
+		Long: `compact gives back to the file system the space bbolt keeps after pruning (expired Idempotency-Key
+answers, usage records past --usage-retention): bbolt reuses freed pages but never shrinks its file. It
+replays the journal if mapd crashed (a damaged journal is refused: run mapd ledger recover first), copies
+the live data into FILE.compact, syncs it and renames it over FILE, and prints the sizes before and after.
+Run it with mapd stopped (a served ledger is refused), after a backup.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			rep, err := ledger.Compact(cmd.Context(), lf.dsn, ledger.Options{Logger: adminLogger()})
 			if err != nil {
 				return err
 			}

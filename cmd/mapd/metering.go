@@ -25,6 +25,9 @@ type meteringOptions struct {
 	rateLimit   int    // default requests/second per key
 	limiter     string // "memory" or redis://
 	adminSocket string // "" = FILE-admin.sock for an embedded ledger, none for PostgreSQL; "none" = none
+	// usageRetention: usage records older than this are pruned hourly
+	// (embedded ledger); 0 keeps them all.
+	usageRetention time.Duration
 }
 
 func addMeteringFlags(cmd *cobra.Command, o *meteringOptions) {
@@ -37,6 +40,7 @@ func addMeteringFlags(cmd *cobra.Command, o *meteringOptions) {
 	// The old name, one hyphen from --rate-limit: still accepted, with a warning.
 	f.StringVar(&o.limiter, "ratelimit", "memory", "")
 	_ = f.MarkDeprecated("ratelimit", "use --rate-limit-store (--rate-limit is the requests per second)")
+	f.DurationVar(&o.usageRetention, "usage-retention", 0, "embedded ledger: delete usage records older than this, hourly (e.g. 9600h, 400 days); totals, balances and the per-day sums of usage export stay (0: keep every record)")
 }
 
 // serveLockTimeout is how long serve waits for an embedded ledger file that
@@ -55,6 +59,14 @@ func openMetering(ctx context.Context, log *slog.Logger, o meteringOptions, comp
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("--ledger-sync: %w", err)
 	}
+	switch {
+	case o.usageRetention < 0:
+		return nil, nil, nil, fmt.Errorf("--usage-retention %v: want 0 (keep every record) or more", o.usageRetention)
+	case o.usageRetention > 0 && !ledger.Embedded(o.ledger):
+		return nil, nil, nil, fmt.Errorf("--usage-retention: the PostgreSQL ledger has no retention yet (its totals and exports are computed from the usage records); use it with an embedded ledger")
+	case o.usageRetention > 0 && o.usageRetention < 48*time.Hour:
+		return nil, nil, nil, fmt.Errorf("--usage-retention %v: keep at least 48h, so that support can look up yesterday's requests", o.usageRetention)
+	}
 	store, err := ledger.OpenWith(ctx, o.ledger, ledger.Options{Sync: mode, MustExist: true, LockTimeout: serveLockTimeout, Logger: log})
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("open ledger: %w", explainOpen(o.ledger, err))
@@ -67,9 +79,10 @@ func openMetering(ctx context.Context, log *slog.Logger, o meteringOptions, comp
 	if ledger.Embedded(o.ledger) && mode == ledger.SyncCommit {
 		addSyncProcs()
 	}
-	// A replica may take over a key whose request holds no credits once
-	// the lease is over: it must outlast the wait before Reserve.
-	idem, err := ledger.OpenIdempotency(ctx, store, ledger.IdempotencyOptions{Lease: computeLimit + time.Minute})
+	// A replica may take over a key once the lease is over, giving back
+	// what its request still holds: the lease must outlast the request's
+	// life (its deadline) and the commit after it.
+	idem, err := ledger.OpenIdempotency(ctx, store, ledger.IdempotencyOptions{Lease: computeLimit + idempotencyLeaseMargin})
 	if err != nil {
 		closeAdmin()
 		store.Close()
@@ -81,7 +94,7 @@ func openMetering(ctx context.Context, log *slog.Logger, o meteringOptions, comp
 		store.Close()
 		return nil, nil, nil, fmt.Errorf("open rate limiter: %w", err)
 	}
-	stopPruning := pruneIdempotencyKeys(log, idem)
+	stopPruning := pruneLedger(log, idem, store, o.usageRetention)
 	ready = func(ctx context.Context) error {
 		// The embedded ledger knows when it cannot write (a full disk).
 		if h, ok := store.(interface{ Health() error }); ok {
@@ -109,9 +122,10 @@ func openMetering(ctx context.Context, log *slog.Logger, o meteringOptions, comp
 // are deleted.
 const pruneEvery = time.Hour
 
-// pruneIdempotencyKeys deletes expired Idempotency-Key answers every
-// pruneEvery until stop is called.
-func pruneIdempotencyKeys(log *slog.Logger, idem ledger.Idempotency) (stop func()) {
+// pruneLedger deletes expired Idempotency-Key answers, and with a
+// retention the usage records older than it, every pruneEvery until stop
+// is called.
+func pruneLedger(log *slog.Logger, idem ledger.Idempotency, store ledger.Store, retention time.Duration) (stop func()) {
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() {
@@ -129,6 +143,9 @@ func pruneIdempotencyKeys(log *slog.Logger, idem ledger.Idempotency) (stop func(
 					log.Warn("pruning idempotency keys failed; retrying in an hour", "err", err.Error())
 				} else if n > 0 {
 					log.Info("idempotency keys pruned", "deleted", n)
+				}
+				if p, ok := store.(ledger.UsagePruner); ok && retention > 0 {
+					pruneUsage(log, p, retention)
 				}
 			}
 		}
@@ -179,5 +196,23 @@ const syncProcs = 4
 func addSyncProcs() {
 	if os.Getenv("GOMAXPROCS") == "" {
 		runtime.GOMAXPROCS(runtime.GOMAXPROCS(0) + syncProcs)
+	}
+}
+
+// idempotencyLeaseMargin is what the Idempotency-Key lease adds to the
+// compute timeout: the answer's storing and the commit (PostgreSQL: 2 s
+// each at most) after the deadline's check.
+const idempotencyLeaseMargin = 10 * time.Second
+
+// pruneUsage deletes the usage records older than retention.
+func pruneUsage(log *slog.Logger, p ledger.UsagePruner, retention time.Duration) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	n, err := p.PruneUsage(ctx, time.Now().Add(-retention))
+	switch {
+	case err != nil:
+		log.Warn("pruning usage records failed; retrying in an hour", "err", err.Error())
+	case n > 0:
+		log.Info("usage records pruned", "deleted", n, "retention", retention.String())
 	}
 }

@@ -13,8 +13,10 @@ import (
 // (serve --playground). The page asks for a secret key, which the
 // specification keeps out of browsers on the public internet, so a
 // playground on an address other than loopback is logged as a warning.
-func playgroundMounts(log *slog.Logger, listen string, holder *serving.Holder) ([]api.Mount, error) {
-	pg, err := playground.New(holder)
+// Tiles not yet cached are computed at the lowest priority of srv's
+// admission; srv is set once the server exists, before it serves.
+func playgroundMounts(log *slog.Logger, listen string, holder *serving.Holder, srv **api.Server) ([]api.Mount, error) {
+	pg, err := playground.New(holder, playground.Options{Admit: func() (func(), bool) { return (*srv).AdmitLow() }})
 	if err != nil {
 		return nil, err
 	}

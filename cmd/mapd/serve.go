@@ -112,14 +112,14 @@ func serve(ctx context.Context, log *slog.Logger, o serveOptions) error {
 		defer closeMetering()
 		cfg.Metering, cfg.Ready = metering, ready
 	}
+	var srv *api.Server
 	if o.playground {
-		if cfg.Mounts, err = playgroundMounts(log, o.listen, holder); err != nil {
+		if cfg.Mounts, err = playgroundMounts(log, o.listen, holder, &srv); err != nil {
 			return err
 		}
 	}
 	tuneGC()
-	srv, err := api.New(cfg)
-	if err != nil {
+	if srv, err = api.New(cfg); err != nil {
 		return err
 	}
 	ln, err := net.Listen("tcp", o.listen)
@@ -157,7 +157,7 @@ func checkUnmetered(log *slog.Logger, listen string) error {
 func serveUntilDone(ctx context.Context, log *slog.Logger, srv *api.Server, ln net.Listener, drain time.Duration) error {
 	hs := srv.HTTPServer()
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
+	go func() { errc <- hs.Serve(api.Listener(ln)) }()
 	select {
 	case err := <-errc:
 		return err

@@ -3,6 +3,7 @@ package api
 import (
 	"fmt"
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -55,12 +56,21 @@ const (
 	DefaultQueueTimeout = 500 * time.Millisecond
 )
 
-// admitter is Admission at work. Safe for concurrent use.
+// admitter is Admission at work (the fair queue in fairqueue.go). Safe
+// for concurrent use.
 type admitter struct {
-	slots   chan struct{} // a token per running computation; nil: no limit
-	waiting atomic.Int64
-	queue   int64
-	timeout time.Duration
+	limit      int   // computation slots; 0: no limit
+	queue      int64 // requests that may wait, all accounts together
+	perAccount int   // requests one account may have waiting
+	timeout    time.Duration
+	waiting    atomic.Int64 // for full(), read without the lock
+
+	mu         sync.Mutex
+	running    int
+	lowRunning int                     // of running: free surfaces (AdmitLow)
+	accounts   map[string]*fairAccount // accounts with requests running or waiting
+	vnow       int64                   // virtual time: the tag of the last request started
+	recent     map[string]time.Time    // accounts admitted in the last activeWindow
 }
 
 func newAdmitter(a Admission) *admitter {
@@ -80,48 +90,19 @@ func newAdmitter(a Admission) *admitter {
 	if a.QueueTimeout <= 0 {
 		a.QueueTimeout = DefaultQueueTimeout
 	}
-	return &admitter{slots: make(chan struct{}, slots), queue: int64(a.Queue), timeout: a.QueueTimeout}
+	return &admitter{limit: slots, queue: int64(a.Queue), perAccount: max(1, a.Queue/4), timeout: a.QueueTimeout,
+		accounts: map[string]*fairAccount{}, recent: map[string]time.Time{}}
 }
-
-// acquire takes a slot, waiting in the queue until deadline or the queue
-// timeout, whichever comes first. It returns the release func and whether
-// the request waited, or a failure to answer (503 with Retry-After).
-func (a *admitter) acquire(deadline time.Time) (release func(), waited bool, f *failure) {
-	if a.slots == nil {
-		return func() {}, false, nil
-	}
-	select {
-	case a.slots <- struct{}{}:
-		return a.release, false, nil
-	default:
-	}
-	if a.waiting.Add(1) > a.queue {
-		a.waiting.Add(-1)
-		return nil, false, a.shed("and the queue is full")
-	}
-	defer a.waiting.Add(-1)
-	wait := min(a.timeout, time.Until(deadline))
-	t := time.NewTimer(wait)
-	defer t.Stop()
-	select {
-	case a.slots <- struct{}{}:
-		return a.release, true, nil
-	case <-t.C:
-		return nil, true, a.shed(fmt.Sprintf("and none was free within %v", wait.Round(time.Millisecond)))
-	}
-}
-
-func (a *admitter) release() { <-a.slots }
 
 // full reports whether a request would be shed at once: every slot busy and
 // the queue full. compute asks before authenticating and decoding, so that a
 // flood of requests beyond the limit costs as little as possible.
 func (a *admitter) full() bool {
-	return a.slots != nil && len(a.slots) == cap(a.slots) && a.waiting.Load() >= a.queue
+	return a.limit > 0 && a.waiting.Load() >= a.queue
 }
 
 // shed is the answer to a request turned away; it holds no credits.
 func (a *admitter) shed(why string) *failure {
 	return &failure{kind: KindServiceUnavailable, retryAfter: 1,
-		detail: fmt.Sprintf("the server is at capacity: all %d computation slots are busy %s; this request costs nothing, retry after 1 s", cap(a.slots), why)}
+		detail: fmt.Sprintf("the server is at capacity: all %d computation slots are busy %s; this request costs nothing, retry after 1 s", a.limit, why)}
 }

@@ -14,8 +14,8 @@ func TestAdmitterQueueAndShed(t *testing.T) {
 	a := newAdmitter(Admission{PerCore: 1, Queue: 1, QueueTimeout: 50 * time.Millisecond})
 	far := time.Now().Add(time.Minute)
 	var releases []func()
-	for range cap(a.slots) {
-		r, _, f := a.acquire(far)
+	for range a.limit {
+		r, _, f := a.acquire("", 1, far)
 		if f != nil {
 			t.Fatalf("a free slot was refused: %s", f.detail)
 		}
@@ -24,7 +24,7 @@ func TestAdmitterQueueAndShed(t *testing.T) {
 	// The queue's one place: a waiter that gets the slot freed for it.
 	got := make(chan *failure, 1)
 	go func() {
-		r, _, f := a.acquire(far)
+		r, _, f := a.acquire("", 1, far)
 		if f == nil {
 			r()
 		}
@@ -36,14 +36,14 @@ func TestAdmitterQueueAndShed(t *testing.T) {
 	if !a.full() {
 		t.Fatal("every slot busy and the queue full, but full() is false")
 	}
-	if _, _, f := a.acquire(far); f == nil || !strings.Contains(f.detail, "queue is full") || f.retryAfter != 1 {
+	if _, _, f := a.acquire("", 1, far); f == nil || !strings.Contains(f.detail, "queue is full") || f.retryAfter != 1 {
 		t.Fatalf("beyond the queue: %+v, want an immediate 503 with Retry-After", f)
 	}
 	releases[0]()
 	if f := <-got; f != nil {
 		t.Fatalf("the queued request was shed: %s", f.detail)
 	}
-	if _, _, f := a.acquire(far); f != nil { // busy again
+	if _, _, f := a.acquire("", 1, far); f != nil { // busy again
 		t.Fatal(f.detail)
 	}
 	// A wait bounded by the queue timeout, and by the request's deadline.
@@ -52,14 +52,14 @@ func TestAdmitterQueueAndShed(t *testing.T) {
 		max      time.Duration
 	}{{time.Minute, 50 * time.Millisecond}, {10 * time.Millisecond, 10 * time.Millisecond}} {
 		start := time.Now()
-		if _, _, f := a.acquire(start.Add(c.deadline)); f == nil || !strings.Contains(f.detail, "none was free within") {
+		if _, _, f := a.acquire("", 1, start.Add(c.deadline)); f == nil || !strings.Contains(f.detail, "none was free within") {
 			t.Fatalf("with every slot busy: %+v", f)
 		}
 		if took := time.Since(start); took < c.max || took > c.max+time.Second {
 			t.Errorf("shed after %v, want about %v", took, c.max)
 		}
 	}
-	if off := newAdmitter(Admission{PerCore: -1}); off.slots != nil {
+	if off := newAdmitter(Admission{PerCore: -1}); off.limit != 0 {
 		t.Error("PerCore < 0 still limits")
 	}
 }
@@ -74,8 +74,8 @@ func TestSheddingIsFree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for range cap(s.admission.slots) {
-		release, _, _ := s.admission.acquire(time.Now().Add(time.Minute))
+	for range s.admission.limit {
+		release, _, _ := s.admission.acquire("acct_1", 1, time.Now().Add(time.Minute))
 		defer release()
 	}
 	ctx := post(s, "/v1/directions", "Bearer sk_x", `{"coordinates":[[1.52,42.50],[1.73,42.54]]}`)

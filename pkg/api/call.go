@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/valyala/fasthttp"
+
+	"github.com/mapsco/maps/pkg/ledger"
 )
 
 // StatusClientClosed is the status logged and counted for a request whose
@@ -24,6 +26,9 @@ type call struct {
 	adm      *admission // nil when unmetered
 	key      *keyClaim  // nil without an Idempotency-Key
 	slot     func()     // releases the admission slot; nil when none is held
+	// again is the charged request whose answer this one computes again,
+	// free: its key's answer was stored as a hash (idempotency.go).
+	again *ledger.Replay
 }
 
 // claim claims the Idempotency-Key, if any; false means the request was
@@ -37,6 +42,11 @@ func (c *call) claim(operation string) bool {
 	case f != nil:
 		c.s.fail(c.ctx, f)
 		return false
+	case r != nil && r.Answer == nil:
+		c.again = r
+		c.id = r.RequestID
+		c.ctx.SetUserValue(requestIDKey{}, r.RequestID)
+		return true
 	case r != nil:
 		replay(c.ctx, r)
 		return false
@@ -47,8 +57,12 @@ func (c *call) claim(operation string) bool {
 
 // takeSlot waits for a computation slot; false means the request was
 // shed, or its client left while it waited in the queue.
-func (c *call) takeSlot() bool {
-	release, waited, f := c.s.admission.acquire(c.deadline)
+func (c *call) takeSlot(cost int64) bool {
+	account := ""
+	if c.adm != nil {
+		account = c.adm.key.AccountID
+	}
+	release, waited, f := c.s.admission.acquire(account, cost, c.deadline)
 	if f != nil {
 		c.s.fail(c.ctx, f)
 		return false
@@ -69,7 +83,7 @@ func (c *call) freeSlot() {
 // reserve holds the request's cost (when metered); false means it was
 // refused and answered.
 func (c *call) reserve(operation string, credits int64) bool {
-	if c.adm == nil {
+	if c.adm == nil || c.again != nil {
 		return true
 	}
 	if f := c.adm.reserve(c.ctx, operation, credits, c.id); f != nil {
@@ -82,6 +96,9 @@ func (c *call) reserve(operation string, credits int64) bool {
 // charged is what the answer says was charged: the reservation's credits
 // when metered.
 func (c *call) charged() int64 {
+	if c.again != nil {
+		return c.again.Credits
+	}
 	if c.adm == nil || !c.adm.held {
 		return 0
 	}
@@ -116,6 +133,10 @@ func (c *call) late() bool {
 // the charge; false means the request was answered with a problem.
 func (c *call) charge(answer []byte) bool {
 	if c.adm == nil {
+		return true
+	}
+	if c.again != nil {
+		replayedAgain(c.ctx, c.again, answer)
 		return true
 	}
 	if f := c.key.complete(answer); f != nil {

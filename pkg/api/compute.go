@@ -108,10 +108,11 @@ func compute[R any](s *Server, e endpoint[R]) fasthttp.RequestHandler {
 		if !ok || !c.claim(e.name) {
 			return
 		}
-		if !e.light && !c.takeSlot() {
+		cost := e.cost(req)
+		if !e.light && !c.takeSlot(cost) {
 			return
 		}
-		if !c.reserve(e.name, e.cost(req)) {
+		if !c.reserve(e.name, cost) {
 			return
 		}
 		rel, done := s.cfg.Releases.Acquire()

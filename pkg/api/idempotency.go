@@ -148,3 +148,17 @@ func replay(ctx *fasthttp.RequestCtx, r *ledger.Replay) {
 	ctx.SetContentType("application/json")
 	ctx.Response.SetBodyRaw(r.Answer) // see compute
 }
+
+// replayedAgain marks the answer of a request computed again for its key,
+// free: the first answer was larger than ledger.MaxStoredAnswer, so the
+// ledger kept only its SHA-256, and the retry was computed under the first
+// request's id and credits. The same data release gives the same bytes
+// byte for byte; after a release swap it is the current release's answer
+// (its data_version says so), and the client still pays once. Either way
+// Idempotent-Replayed: true (the header's one value in the OpenAPI
+// document); the access log says which, as "replay": "same" or "changed".
+func replayedAgain(ctx *fasthttp.RequestCtx, first *ledger.Replay, answer []byte) {
+	same := sha256.Sum256(answer) == first.Hash
+	ctx.SetUserValue(UserReplayChanged, !same)
+	ctx.Response.Header.Set(HeaderIdempotentReplayed, "true")
+}

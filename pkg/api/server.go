@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"strings"
 	"time"
 
@@ -133,7 +134,8 @@ func (s *Server) Paths() map[string]string {
 }
 
 // HTTPServer returns a fasthttp server for s with the body limit applied and
-// transport-level failures reported as problems.
+// transport-level failures reported as problems. Serve it on
+// Listener(ln), so that idle connections are closed quietly.
 func (s *Server) HTTPServer() *fasthttp.Server {
 	return &fasthttp.Server{
 		Handler:            s.Handle,
@@ -144,7 +146,7 @@ func (s *Server) HTTPServer() *fasthttp.Server {
 		// write saves mapd and the client 7–8 % of their CPU per request
 		// (docs/benchmarks-history.md, "One write per answer").
 		WriteBufferSize:       16 << 10,
-		ReadTimeout:           30 * time.Second,
+		ReadTimeout:           readTimeout,
 		WriteTimeout:          30 * time.Second,
 		IdleTimeout:           2 * time.Minute,
 		CloseOnShutdown:       true, // answers in flight at SIGTERM tell clients to reconnect elsewhere
@@ -172,7 +174,7 @@ func (s *Server) Handle(ctx *fasthttp.RequestCtx) {
 		s.problem(ctx, KindNotFound, fmt.Sprintf("no endpoint at %s; see /v1/openapi.json", ctx.Path()), nil)
 	case !allows(r.method, ctx.Method()):
 		ctx.Response.Header.Set("Allow", allowHeader(r.method))
-		s.problem(ctx, KindMethodNotAllowed, fmt.Sprintf("%s takes %s, not %s", ctx.Path(), r.method, ctx.Method()), nil)
+		s.problem(ctx, KindMethodNotAllowed, fmt.Sprintf("%s takes %s, not %s", ctx.Path(), r.method, methodName(ctx.Method())), nil)
 	default:
 		r.handler(ctx)
 	}
@@ -184,12 +186,24 @@ func (s *Server) Handle(ctx *fasthttp.RequestCtx) {
 // rate-limited and without a byte of the request (transportlog.go): anyone
 // can send them, with a key in them, without a key being valid.
 func (s *Server) transportError(ctx *fasthttp.RequestCtx, err error) {
+	if idleTimeout(ctx, err) {
+		// Nothing of a request was read before ReadTimeout (idleconn.go):
+		// closing the connection here makes fasthttp's write of the error
+		// response fail, so the client sees a clean close, as after
+		// IdleTimeout on a kept-alive connection.
+		ctx.Conn().Close()
+		return
+	}
 	start := time.Now()
 	setHeaders(ctx, nil)
-	if errors.Is(err, fasthttp.ErrBodyTooLarge) {
+	var ne net.Error
+	switch {
+	case errors.Is(err, fasthttp.ErrBodyTooLarge):
 		drainBody(ctx)
 		s.problem(ctx, KindInvalidRequest, fmt.Sprintf("request body exceeds the limit of %d bytes", s.cfg.MaxBodyBytes), nil)
-	} else {
+	case errors.As(err, &ne) && ne.Timeout():
+		s.problem(ctx, KindInvalidRequest, fmt.Sprintf("the request was not received whole within %v", readTimeout), nil)
+	default:
 		s.problem(ctx, KindInvalidRequest, "malformed HTTP request", nil)
 	}
 	op := opUnknown
@@ -204,6 +218,10 @@ func (s *Server) transportError(ctx *fasthttp.RequestCtx, err error) {
 		slog.String("operation", op), slog.Int("status", ctx.Response.StatusCode()),
 		slog.String("remote", ctx.RemoteAddr().String()))
 }
+
+// readTimeout bounds reading a request, from its first byte (a new
+// connection's idle wait included) to its body's last.
+const readTimeout = 30 * time.Second
 
 // problem writes a problem response with a fresh request id.
 func (s *Server) problem(ctx *fasthttp.RequestCtx, k Kind, detail string, errs []FieldError) {

@@ -203,7 +203,12 @@ func (a *applier) applyQueued() {
 	if len(recs) == 0 {
 		return
 	}
-	err := a.file.update(a.db, "applying charges", func(tx *bolt.Tx) error { return applyRecords(tx, recs) })
+	err := a.file.update(a.db, "applying charges", func(tx *bolt.Tx) error {
+		if err := applyRecords(tx, recs); err != nil {
+			return err
+		}
+		return countApplied(tx, len(recs))
+	})
 	a.mu.Lock()
 	was := a.err
 	if err != nil {

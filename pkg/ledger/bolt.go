@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -45,6 +46,9 @@ type accountRecord struct {
 	Requests  int64                      `json:"requests"`
 	Ops       map[string]OperationTotals `json:"ops"`
 	CreatedAt time.Time                  `json:"created_at"`
+	// Pruned is the credits of the account's usage records deleted by
+	// retention (retention.go): Verify counts them with the records.
+	Pruned int64 `json:"pruned,omitempty"`
 }
 
 type keyRecord struct {
@@ -81,6 +85,11 @@ type boltStore struct {
 	sick, closing, healed chan struct{}
 	nextHold              atomic.Int64
 	closeOnce             atomic.Bool
+	// keyed maps the request id of each running request that claimed an
+	// Idempotency-Key to that key (boltIdempotency fills it), so that
+	// Reserve journals the key with the charge.
+	keyed sync.Map
+	gate  closeGate // Close waits for Reserve, Commit and Release (closegate.go)
 }
 
 func openBolt(ctx context.Context, path string, opts Options) (*boltStore, error) {
@@ -170,6 +179,7 @@ func (s *boltStore) Close() error {
 	if s.closeOnce.Swap(true) {
 		return nil
 	}
+	s.gate.close()
 	err := s.closeJournal()
 	if cerr := s.file.closeDB(s.db); cerr != nil && err == nil {
 		err = cerr

@@ -59,6 +59,10 @@ func (s *boltStore) Reserve(ctx context.Context, key KeyInfo, operation string, 
 	if err := checkRequest(key, operation, credits, requestID); err != nil {
 		return Reservation{}, err
 	}
+	if err := s.gate.enter(); err != nil {
+		return Reservation{}, err
+	}
+	defer s.gate.exit()
 	if err := s.health.check(); err != nil {
 		return Reservation{}, err
 	}
@@ -78,7 +82,11 @@ func (s *boltStore) Reserve(ctx context.Context, key KeyInfo, operation string, 
 	}
 	usage := Usage{RequestID: requestID, AccountID: key.AccountID, KeyID: key.KeyID,
 		Operation: operation, Credits: credits, At: now.UTC()}
-	job := s.commits.newJob(journalRecord{Usage: usage, Day: sp.Day, Month: sp.Month})
+	rec := journalRecord{Usage: usage, Day: sp.Day, Month: sp.Month}
+	if k, ok := s.keyed.Load(requestID); ok {
+		rec.Key = k.(string)
+	}
+	job := s.commits.newJob(rec)
 	h := hold{credits: credits, day: sp.Day, month: sp.Month, charge: job}
 	id := s.nextHold.Add(1)
 	a.spend = sp.plus(h.day, h.month, credits)
@@ -128,6 +136,10 @@ func (s *boltStore) loadedAccount(accountID string) (*liveAccount, error) {
 // are durable as Options.Sync says, and hands them to the applier, which
 // writes them to bbolt in the background.
 func (s *boltStore) Commit(ctx context.Context, r Reservation) error {
+	if err := s.gate.enter(); err != nil {
+		return fmt.Errorf("committing request %s: %w", r.RequestID, err)
+	}
+	defer s.gate.exit()
 	a, h, err := s.takeHold(r, "committing")
 	if err != nil {
 		return err
@@ -156,6 +168,10 @@ func (s *boltStore) Commit(ctx context.Context, r Reservation) error {
 // Release cancels the charge Reserve journaled, durably, and gives the
 // credits back.
 func (s *boltStore) Release(ctx context.Context, r Reservation) error {
+	if err := s.gate.enter(); err != nil {
+		return fmt.Errorf("releasing request %s: %w", r.RequestID, err) // Close cancels the hold
+	}
+	defer s.gate.exit()
 	a, h, err := s.takeHold(r, "releasing")
 	if err != nil {
 		return err

@@ -20,6 +20,10 @@ type journalMeta struct {
 	format int
 	id     [16]byte // the ledger's id, which the journal's header names
 	hasID  bool
+	// applied counts the charges the applier wrote to bbolt since the
+	// epoch began: with the acknowledgement mark, how many of the records
+	// a damaged journal lost were in bbolt already (journal_mark.go).
+	applied int64
 }
 
 func readJournalMeta(tx *bolt.Tx) (journalMeta, error) {
@@ -33,6 +37,7 @@ func readJournalMeta(tx *bolt.Tx) (journalMeta, error) {
 		m.epoch = epoch
 	}
 	m.open = string(meta.Get([]byte(metaJournalOpen))) == "1"
+	m.applied, _ = strconv.ParseInt(string(meta.Get([]byte(metaJournalApplied))), 10, 64)
 	m.format, _ = strconv.Atoi(string(meta.Get([]byte(metaJournalFormat))))
 	if v := meta.Get([]byte(metaLedgerID)); v != nil {
 		if n, err := hex.Decode(m.id[:], v); err != nil || n != len(m.id) {
@@ -52,6 +57,9 @@ func writeJournalMeta(tx *bolt.Tx, epoch uint64, open bool) error {
 		flag = "1"
 	}
 	if err := meta.Put([]byte(metaJournalEpoch), []byte(strconv.FormatUint(epoch, 10))); err != nil {
+		return err
+	}
+	if err := meta.Put([]byte(metaJournalApplied), []byte("0")); err != nil {
 		return err
 	}
 	return meta.Put([]byte(metaJournalOpen), []byte(flag))
@@ -126,7 +134,7 @@ func (s *boltStore) replayJournal(j *journal, meta journalMeta, legacy bool, siz
 		}
 	}
 	err = s.update("replaying "+strconv.Itoa(len(recs))+" journaled charges", func(tx *bolt.Tx) error {
-		if err := applyRecords(tx, recs); err != nil {
+		if err := applyRecords(tx, s.voidUnanswered(tx, recs)); err != nil {
 			return err
 		}
 		if !legacy {
@@ -185,6 +193,14 @@ func (s *boltStore) journalRecords(j *journal, meta journalMeta, legacy bool, re
 		return nil, fmt.Errorf("%w: opening ledger %s: %w", ErrUnavailable, s.path, err)
 	}
 	sc.wantSize = want
+	if !legacy {
+		if err := sc.readMarkFor(j, meta.epoch); err != nil && rep == nil {
+			return nil, err
+		}
+		if err := s.countApplied(&sc, meta.applied); err != nil {
+			return nil, err
+		}
+	}
 	d := sc.damage(j.path)
 	if rep != nil {
 		rep.fill(sc, d)

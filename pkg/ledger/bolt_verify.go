@@ -91,10 +91,11 @@ func checkAccounts(ctx context.Context, tx *bolt.Tx, report *VerifyReport) error
 		}
 		report.Accounts++
 		id := string(k)
-		if m, bad := checkBooks(id, rec.Balance, rec.Charged, grants[id], charges[id]); bad {
+		charged := charges[id] + rec.Pruned // records pruned by retention count too
+		if m, bad := checkBooks(id, rec.Balance, rec.Charged, grants[id], charged); bad {
 			report.Mismatches = append(report.Mismatches, m)
-		} else if days[id] != charges[id] {
-			m.Reason = fmt.Sprintf("usage days sum to %d credits, usage records to %d", days[id], charges[id])
+		} else if days[id] != charged {
+			m.Reason = fmt.Sprintf("usage days sum to %d credits, usage records to %d (%d of them pruned)", days[id], charged, rec.Pruned)
 			report.Mismatches = append(report.Mismatches, m)
 		}
 		return nil
@@ -199,12 +200,17 @@ func (s *boltStore) checkJournal() (*JournalStatus, error) {
 			return
 		}
 		sc.wantSize = h.Size
+		if err = sc.readMarkFor(j, j.epoch); err != nil {
+			return
+		}
 		st.Records = len(sc.records(false))
 		switch d := sc.damage(j.path); {
 		case d != nil:
 			err = d
 		case sc.runs[0].end != j.off:
 			err = corrupt("journal %s: its records end at offset %d, but %d bytes were written", j.path, sc.runs[0].end, j.off)
+		case j.records > 0 && (!sc.hasMark || sc.mark.records != j.records || sc.mark.end != j.off):
+			err = corrupt("journal %s: its acknowledgement mark (%+v) is not the writer's (%d records to offset %d)", j.path, sc.mark, j.records, j.off)
 		}
 	})
 	return st, err

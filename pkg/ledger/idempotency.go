@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"time"
@@ -53,7 +54,42 @@ type Claim struct {
 // Replay is the stored answer of a key's charged request.
 type Replay struct {
 	RequestID string
-	Answer    []byte
+	// Answer is the stored answer, or nil when it was larger than
+	// MaxStoredAnswer and only its SHA-256, Hash, was kept: the caller
+	// computes the request again, under RequestID and Credits, and
+	// answers that without charging it (docs/metering.md).
+	Answer []byte
+	Hash   [32]byte
+	// Credits is what the request was charged (its usage record's).
+	Credits int64
+}
+
+// MaxStoredAnswer bounds the answers Complete stores whole (issue 34 item
+// 5): a 50-waypoint directions answer with steps is about 510 KB, and
+// 200 of them grew the embedded ledger by 113 MiB, which bbolt never gives
+// back. A larger answer is stored as its SHA-256 (32 bytes), so a key
+// costs the ledger at most MaxStoredAnswer + the key + about 100 bytes.
+const MaxStoredAnswer = 1024
+
+// storedAnswer is what Complete keeps of an answer: the answer itself, or
+// its SHA-256 when it is larger than MaxStoredAnswer (hashed).
+func storedAnswer(answer []byte) (stored []byte, hashed bool) {
+	if len(answer) <= MaxStoredAnswer {
+		return answer, false
+	}
+	h := sha256.Sum256(answer)
+	return h[:], true
+}
+
+// replayOf makes the Replay of a stored answer.
+func replayOf(requestID string, stored []byte, hashed bool, credits int64) *Replay {
+	r := &Replay{RequestID: requestID, Credits: credits}
+	if hashed {
+		copy(r.Hash[:], stored)
+	} else {
+		r.Answer = stored
+	}
+	return r
 }
 
 // Idempotency stores claims and answers. Both stores implement it
@@ -124,14 +160,15 @@ func OpenIdempotency(ctx context.Context, s Store, opts IdempotencyOptions) (Ide
 	return nil, fmt.Errorf("%w: idempotency needs a store from ledger.Open, not %T", ErrInvalidArgument, s)
 }
 
-// usageExists reports whether a usage record exists for requestID.
-func usageExists(ctx context.Context, s Admin, requestID string) (bool, error) {
-	_, err := s.LookupUsage(ctx, requestID)
+// chargedCredits returns what requestID was charged, or ok false when it
+// has no usage record.
+func chargedCredits(ctx context.Context, s Admin, requestID string) (credits int64, ok bool, err error) {
+	u, err := s.LookupUsage(ctx, requestID)
 	switch {
 	case err == nil:
-		return true, nil
+		return u.Credits, true, nil
 	case errors.Is(err, ErrUnknownRequest):
-		return false, nil
+		return 0, false, nil
 	}
-	return false, err
+	return 0, false, err
 }

@@ -3,6 +3,7 @@ package ledger
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -75,6 +76,7 @@ func (b *boltIdempotency) Begin(ctx context.Context, c Claim) (*Replay, error) {
 		return nil, ErrIdempotencyInProgress
 	}
 	b.running[k] = &boltClaim{requestID: c.RequestID, fingerprint: c.Fingerprint}
+	b.s.keyed.Store(c.RequestID, c.Key)
 	b.mu.Unlock()
 	replay, err := b.stored(ctx, c)
 	if replay != nil || err != nil {
@@ -106,18 +108,19 @@ func (b *boltIdempotency) stored(ctx context.Context, c Claim) (*Replay, error) 
 	if rec.fingerprint != c.Fingerprint {
 		return nil, ErrIdempotencyKeyReused
 	}
-	ok, err := usageExists(ctx, b.s, rec.requestID)
+	credits, ok, err := chargedCredits(ctx, b.s, rec.requestID)
 	if err != nil || !ok {
 		return nil, err
 	}
-	return &Replay{RequestID: rec.requestID, Answer: rec.answer}, nil
+	return replayOf(rec.requestID, rec.answer, rec.hashed, credits), nil
 }
 
 func (b *boltIdempotency) Complete(ctx context.Context, c Claim, answer []byte) error {
 	if !b.owns(c) {
 		return ErrIdempotencyInProgress
 	}
-	rec := encodeBoltAnswer(boltAnswer{at: b.opts.Now(), fingerprint: c.Fingerprint, requestID: c.RequestID, answer: answer})
+	stored, hashed := storedAnswer(answer)
+	rec := encodeBoltAnswer(boltAnswer{at: b.opts.Now(), fingerprint: c.Fingerprint, requestID: c.RequestID, answer: stored, hashed: hashed})
 	return b.writer.put(idempotencyIndex(c), rec)
 }
 
@@ -234,6 +237,7 @@ func (b *boltIdempotency) drop(k claimKey, requestID string) {
 	b.mu.Lock()
 	if r, ok := b.running[k]; ok && r.requestID == requestID {
 		delete(b.running, k)
+		b.s.keyed.Delete(requestID)
 	}
 	b.mu.Unlock()
 }
@@ -246,20 +250,29 @@ func idempotencyIndex(c Claim) []byte {
 }
 
 // boltAnswer is a stored answer. Its layout: 8 bytes big-endian Unix
-// nanoseconds (when stored), 32 bytes fingerprint, 1 byte request id length,
-// the request id, the answer.
+// nanoseconds (when stored), 32 bytes fingerprint, 1 byte request id length
+// (at most 64) whose high bit says the answer is hashed, the request id,
+// the answer (or, hashed, its SHA-256).
 type boltAnswer struct {
 	at          time.Time
 	fingerprint [32]byte
 	requestID   string
 	answer      []byte
+	hashed      bool
 }
+
+// answerHashed is the request id length byte's flag for a hashed answer.
+const answerHashed = 0x80
 
 func encodeBoltAnswer(a boltAnswer) []byte {
 	b := make([]byte, 0, 8+32+1+len(a.requestID)+len(a.answer))
 	b = binary.BigEndian.AppendUint64(b, uint64(a.at.UnixNano()))
 	b = append(b, a.fingerprint[:]...)
-	b = append(b, byte(len(a.requestID)))
+	flag := byte(0)
+	if a.hashed {
+		flag = answerHashed
+	}
+	b = append(b, byte(len(a.requestID))|flag)
 	b = append(b, a.requestID...)
 	return append(b, a.answer...)
 }
@@ -267,11 +280,15 @@ func encodeBoltAnswer(a boltAnswer) []byte {
 // decodeBoltAnswer reads a record; the answer it returns is a copy, since
 // bbolt's values live only as long as their transaction.
 func decodeBoltAnswer(b []byte) (boltAnswer, error) {
-	if len(b) < 41 || len(b) < 41+int(b[40]) {
+	if len(b) < 41 {
 		return boltAnswer{}, fmt.Errorf("idempotency record of %d bytes is truncated", len(b))
 	}
-	a := boltAnswer{at: time.Unix(0, int64(binary.BigEndian.Uint64(b))), requestID: string(b[41 : 41+int(b[40])]),
-		answer: bytes.Clone(b[41+int(b[40]):])}
+	n, hashed := int(b[40]&^answerHashed), b[40]&answerHashed != 0
+	if len(b) < 41+n || (hashed && len(b) != 41+n+sha256.Size) {
+		return boltAnswer{}, fmt.Errorf("idempotency record of %d bytes is truncated", len(b))
+	}
+	a := boltAnswer{at: time.Unix(0, int64(binary.BigEndian.Uint64(b))), requestID: string(b[41 : 41+n]),
+		answer: bytes.Clone(b[41+n:]), hashed: hashed}
 	copy(a.fingerprint[:], b[8:40])
 	return a, nil
 }

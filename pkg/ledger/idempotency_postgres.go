@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"time"
 
@@ -11,13 +12,14 @@ import (
 // The PostgreSQL store keeps claims and answers in ledger_idempotency,
 // shared by the replicas. A row is a claim; answer is set by Complete.
 //
-// Whether a claim without a charge blocks a retry: while its request holds
-// credits (a row of ledger_holds with its request id), since the request
-// may still commit; and for the lease after it was claimed or completed,
-// which covers the wait before Reserve. After that, another replica takes
-// the key over. A takeover cannot lead to a second charge: the first
-// request has no hold, so its Commit would fail, and its Complete finds the
-// row claimed by another request id.
+// Whether a claim without a charge blocks a retry: for the lease after it
+// was claimed or completed, which covers the request's whole life (mapd
+// sets it to --compute-timeout plus 10 s). After that, another replica
+// takes the key over, giving back the credits the first request still
+// holds (voidHold): its mapd was killed, or it outlived its deadline, so
+// it was never answered 200. A takeover cannot lead to a second charge:
+// the first request then has no hold, so its Commit fails, and its
+// Complete finds the row claimed by another request id.
 //
 // The table is created with IF NOT EXISTS under the migration lock rather
 // than as a step of pgMigrations, so that this file stays separate from the
@@ -34,7 +36,8 @@ CREATE TABLE IF NOT EXISTS ledger_idempotency (
 	updated_at  timestamptz NOT NULL,
 	PRIMARY KEY (account_id, key)
 );
-CREATE INDEX IF NOT EXISTS ledger_idempotency_created ON ledger_idempotency (created_at);`
+CREATE INDEX IF NOT EXISTS ledger_idempotency_created ON ledger_idempotency (created_at);
+ALTER TABLE ledger_idempotency ADD COLUMN IF NOT EXISTS answer_sha256 bytea;`
 
 type postgresIdempotency struct {
 	s    *postgresStore
@@ -58,17 +61,18 @@ func openPostgresIdempotency(ctx context.Context, s *postgresStore, opts Idempot
 // pgIdempotencyRow reads a key's row with whether its request was charged
 // and whether it still holds credits, and locks it for Begin's decision.
 const pgIdempotencyRow = `
-SELECT i.fingerprint, i.request_id, i.answer, i.created_at, i.updated_at,
-	EXISTS (SELECT 1 FROM ledger_usage u WHERE u.request_id = i.request_id),
+SELECT i.fingerprint, i.request_id, i.answer, i.answer_sha256, i.created_at, i.updated_at,
+	(SELECT u.credits FROM ledger_usage u WHERE u.request_id = i.request_id),
 	EXISTS (SELECT 1 FROM ledger_holds h WHERE h.account_id = i.account_id AND h.request_id = i.request_id)
 FROM ledger_idempotency i WHERE i.account_id = $1 AND i.key = $2 FOR UPDATE OF i`
 
 type pgIdempotencyState struct {
-	fingerprint          []byte
-	requestID            string
-	answer               []byte
-	created, updated     time.Time
-	charged, holdsCredit bool
+	fingerprint        []byte
+	requestID          string
+	answer, answerHash []byte
+	created, updated   time.Time
+	credits            *int64 // its usage record's, nil when not charged
+	holdsCredit        bool
 }
 
 // Begin decides in one transaction, the row locked. A claim need not
@@ -84,7 +88,7 @@ func (p *postgresIdempotency) Begin(ctx context.Context, c Claim) (*Replay, erro
 		}
 		var st pgIdempotencyState
 		err := tx.QueryRow(ctx, pgIdempotencyRow, c.AccountID, c.Key).Scan(&st.fingerprint, &st.requestID, &st.answer,
-			&st.created, &st.updated, &st.charged, &st.holdsCredit)
+			&st.answerHash, &st.created, &st.updated, &st.credits, &st.holdsCredit)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return p.insert(ctx, tx, c)
 		}
@@ -94,6 +98,11 @@ func (p *postgresIdempotency) Begin(ctx context.Context, c Claim) (*Replay, erro
 		replay, err = p.decide(st, c)
 		if replay != nil || err != nil {
 			return err
+		}
+		if st.holdsCredit {
+			if err := p.voidHold(ctx, tx, c, st.requestID); err != nil {
+				return err
+			}
 		}
 		return p.takeOver(ctx, tx, c)
 	})
@@ -112,12 +121,35 @@ func (p *postgresIdempotency) decide(st pgIdempotencyState, c Claim) (*Replay, e
 		return nil, nil // expired: a new request
 	case string(st.fingerprint) != string(c.Fingerprint[:]):
 		return nil, ErrIdempotencyKeyReused
-	case st.charged && st.answer != nil:
-		return &Replay{RequestID: st.requestID, Answer: st.answer}, nil
-	case st.charged, st.holdsCredit, now.Sub(st.updated) < p.opts.Lease:
+	case st.credits != nil && st.answer != nil:
+		return replayOf(st.requestID, st.answer, false, *st.credits), nil
+	case st.credits != nil && len(st.answerHash) == sha256.Size:
+		return replayOf(st.requestID, st.answerHash, true, *st.credits), nil
+	case st.credits != nil, now.Sub(st.updated) < p.opts.Lease:
 		return nil, ErrIdempotencyInProgress
 	}
 	return nil, nil
+}
+
+// voidHold gives back the credits still held by the key's earlier request,
+// whose lease passed: its mapd died (kill -9) or it outlived every
+// deadline, so it was never answered 200. Once the hold is gone that
+// request can no longer commit (ledger_commit finds no hold), so the
+// retry that takes the key over is the only one charged. A hold already
+// gone (its commit ran meanwhile) means the key may be charged: the retry
+// waits and then gets the stored answer.
+func (p *postgresIdempotency) voidHold(ctx context.Context, tx pgx.Tx, c Claim, requestID string) error {
+	var id int64
+	err := tx.QueryRow(ctx, `SELECT id FROM ledger_holds WHERE account_id = $1 AND request_id = $2 FOR UPDATE`,
+		c.AccountID, requestID).Scan(&id)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return ErrIdempotencyInProgress
+	}
+	if err != nil {
+		return err
+	}
+	_, err = tx.Exec(ctx, pgRelease, id, c.AccountID)
+	return err
 }
 
 // insert claims a key nobody holds; a replica inserting it at the same
@@ -134,7 +166,7 @@ func (p *postgresIdempotency) insert(ctx context.Context, tx pgx.Tx, c Claim) er
 
 // takeOver rebinds an expired or abandoned key to c's request.
 func (p *postgresIdempotency) takeOver(ctx context.Context, tx pgx.Tx, c Claim) error {
-	_, err := tx.Exec(ctx, `UPDATE ledger_idempotency SET fingerprint = $3, request_id = $4, answer = NULL,
+	_, err := tx.Exec(ctx, `UPDATE ledger_idempotency SET fingerprint = $3, request_id = $4, answer = NULL, answer_sha256 = NULL,
 		created_at = $5, updated_at = $5 WHERE account_id = $1 AND key = $2`, c.AccountID, c.Key, c.Fingerprint[:], c.RequestID, p.opts.Now().UTC())
 	return err
 }
@@ -144,13 +176,19 @@ func (p *postgresIdempotency) takeOver(ctx context.Context, tx pgx.Tx, c Claim) 
 // sequence), so the answer is durable no later than its charge.
 const pgIdempotencyComplete = `
 WITH async AS (SELECT set_config('synchronous_commit', 'off', true))
-UPDATE ledger_idempotency SET answer = $4, updated_at = $5
+UPDATE ledger_idempotency SET answer = $4, answer_sha256 = $6, updated_at = $5
 FROM async WHERE account_id = $1 AND key = $2 AND request_id = $3`
 
 func (p *postgresIdempotency) Complete(ctx context.Context, c Claim, answer []byte) error {
 	ctx, cancel := context.WithTimeout(ctx, pgCallTimeout)
 	defer cancel()
-	tag, err := p.s.pool.Exec(ctx, pgIdempotencyComplete, c.AccountID, c.Key, c.RequestID, answer, p.opts.Now().UTC())
+	var whole, hash []byte
+	if stored, hashed := storedAnswer(answer); hashed {
+		hash = stored
+	} else {
+		whole = stored
+	}
+	tag, err := p.s.pool.Exec(ctx, pgIdempotencyComplete, c.AccountID, c.Key, c.RequestID, whole, p.opts.Now().UTC(), hash)
 	switch {
 	case err != nil:
 		return p.s.fail("storing the answer of request "+c.RequestID, err)

@@ -245,8 +245,100 @@ func TestPostgresIdempotencyTakeover(t *testing.T) {
 	if _, err := f.store.Reserve(bg, f.key, "directions", 1, second.RequestID); err != nil {
 		t.Fatal(err)
 	}
-	f.clock.Set(f.clock.Now().Add(2 * time.Minute))
 	if _, err := f.begin(t, f.claim("k", "body")); !errors.Is(err, ErrIdempotencyInProgress) {
-		t.Fatalf("while its request holds credits, past the lease: %v, want ErrIdempotencyInProgress", err)
+		t.Fatalf("while its request holds credits, within the lease: %v, want ErrIdempotencyInProgress", err)
+	}
+	// Past the lease the request is dead (its mapd was killed): the key is
+	// taken over and the hold voided, so the dead request cannot commit.
+	before, _ := f.store.GetAccount(bg, f.key.AccountID)
+	f.clock.Set(f.clock.Now().Add(2 * time.Minute))
+	third := f.claim("k", "body")
+	if r, err := f.begin(t, third); r != nil || err != nil {
+		t.Fatalf("while a dead request holds credits, past the lease: %v %v, want a takeover", r, err)
+	}
+	after, _ := f.store.GetAccount(bg, f.key.AccountID)
+	if after.Held != before.Held-1 {
+		t.Errorf("the dead request's hold: held %d -> %d; want it given back", before.Held, after.Held)
+	}
+	f.serve(t, third, "answer")
+	if a, _ := f.store.GetAccount(bg, f.key.AccountID); a.Usage.Requests != 1 {
+		t.Errorf("%d requests charged, want the takeover's only", a.Usage.Requests)
+	}
+}
+
+// TestBoltKeyedChargeVoidedAfterCrash (issue 34 item 1): a process killed
+// while keyed requests computed leaves their charges in the journal. The
+// charge of a request whose answer was stored stands (its retry gets the
+// answer); the one whose answer was never stored is voided (its retry is
+// the one charged); a charge without a key stays, as before. The journal
+// the test writes is what Reserve writes: the key travels with the charge.
+func TestBoltKeyedChargeVoidedAfterCrash(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ledger.db")
+	s := openStore(t, path, Options{})
+	idem, err := OpenIdempotency(bg, s, IdempotencyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, key := newAccount(t, s, 100, &Caps{})
+	mk := func(k, id string) Claim {
+		return Claim{AccountID: key.AccountID, Key: k, Fingerprint: sha256.Sum256([]byte("b")), RequestID: id}
+	}
+	answeredClaim := mk("answered", "req_a")
+	if _, err := idem.Begin(bg, answeredClaim); err != nil {
+		t.Fatal(err)
+	}
+	if err := idem.Complete(bg, answeredClaim, []byte("answer of req_a")); err != nil {
+		t.Fatal(err)
+	}
+	// Reserve journals the key of a claimed request.
+	running := mk("running", "req_live")
+	if _, err := idem.Begin(bg, running); err != nil {
+		t.Fatal(err)
+	}
+	r, err := s.Reserve(bg, key, "directions", 1, running.RequestID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h, _ := s.(*boltStore).live.peek(key.AccountID); h.holds[r.ID].charge.rec.Key != "running" {
+		t.Errorf("the journaled charge of a keyed request carries key %q, want %q", h.holds[r.ID].charge.rec.Key, "running")
+	}
+	s.Release(bg, r)
+	s.Close()
+
+	epoch := leaveOpen(t, path)
+	now := time.Now().UTC()
+	keyed := func(id, k string, credits int64) journalRecord {
+		rec := charged(key, id, "directions", credits, now)
+		rec.Key = k
+		return rec
+	}
+	buf := writeJournal(t, path, epoch, keyed("req_a", "answered", 5), keyed("req_b", "unanswered", 5),
+		keyed("req_c", "", 2), keyed("req_d", "answered", 5)) // req_d: the key's answer is req_a's
+	if err := writeRecords(path+journalSuffix, buf); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 { // a second open changes nothing
+		s = openStore(t, path, Options{})
+		a, err := s.GetAccount(bg, key.AccountID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Balance != 100-5-2 || a.Usage.Requests != 2 {
+			t.Errorf("after replay: balance %d, %d requests; want 93 and 2 (req_a and req_c)", a.Balance, a.Usage.Requests)
+		}
+		for id, want := range map[string]bool{"req_a": true, "req_b": false, "req_c": true, "req_d": false} {
+			if _, err := s.LookupUsage(bg, id); (err == nil) != want {
+				t.Errorf("usage of %s: %v, want charged %v", id, err, want)
+			}
+		}
+		mustVerify(t, s)
+		idem, _ = OpenIdempotency(bg, s, IdempotencyOptions{})
+		if rp, err := idem.Begin(bg, mk("answered", "req_e")); err != nil || rp == nil || rp.RequestID != "req_a" {
+			t.Errorf("the answered key's retry: %+v %v, want req_a's answer", rp, err)
+		}
+		if rp, err := idem.Begin(bg, mk("unanswered", "req_f")); rp != nil || err != nil {
+			t.Errorf("the unanswered key's retry: %+v %v, want a new claim", rp, err)
+		}
+		s.Close()
 	}
 }

@@ -80,7 +80,10 @@ const (
 	// journal is then an error (it may have held charges not yet in bbolt).
 	metaJournalOpen   = "journal_open"
 	metaJournalFormat = "journal_format"
-	metaLedgerID      = "ledger_id"
+	// metaJournalApplied counts the charges applied to bbolt in the
+	// current epoch (journal_mark.go).
+	metaJournalApplied = "journal_applied"
+	metaLedgerID       = "ledger_id"
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -95,6 +98,11 @@ type journalRecord struct {
 	// store journals a charge when it is reserved and, if the request
 	// fails, cancels it before the failure is answered.
 	Cancel bool `json:"cancel,omitempty"`
+	// Key is the Idempotency-Key of the charge's request, if it sent one.
+	// Replay voids such a charge unless the key's stored answer is its
+	// request's (idempotency_void.go): without a stored answer the request
+	// was never answered 200, and its retry must not pay twice.
+	Key string `json:"key,omitempty"`
 }
 
 // journal is the open journal file. Once the store is open, everything
@@ -108,6 +116,11 @@ type journal struct {
 	epoch  uint64
 	off    int64
 	window int64 // the read-ahead window off was in at the last readAhead
+	// records and charges count what the current epoch holds, for the
+	// acknowledgement mark (journal_mark.go); packCharges, the charges
+	// among what pack encoded.
+	records, charges int64
+	packCharges      int64
 	// The writer's scratch: the packed records, and where each ends in buf.
 	buf  []byte
 	ends []int
@@ -285,8 +298,10 @@ func appendRecord(buf []byte, epoch uint64, r journalRecord) ([]byte, error) {
 func (j *journal) pack(count int, record func(i int) *journalRecord) (ends []int, err error) {
 	free := j.size - j.off
 	buf, ends := j.buf[:0], j.ends[:0]
+	j.packCharges = 0
 	for i := range count {
-		next, err := appendRecord(buf, j.epoch, *record(i))
+		r := record(i)
+		next, err := appendRecord(buf, j.epoch, *r)
 		if err != nil {
 			return nil, err
 		}
@@ -295,6 +310,9 @@ func (j *journal) pack(count int, record func(i int) *journalRecord) (ends []int
 		}
 		buf = next
 		ends = append(ends, len(buf))
+		if !r.Cancel {
+			j.packCharges++
+		}
 	}
 	j.buf, j.ends = buf, ends
 	switch {
@@ -313,6 +331,11 @@ func (j *journal) appendPacked() error {
 		return err
 	}
 	j.off += int64(len(j.buf))
+	j.records += int64(len(j.ends))
+	j.charges += j.packCharges
+	if err := j.writeMark(); err != nil {
+		return err
+	}
 	j.readAhead()
 	return nil
 }
@@ -327,6 +350,7 @@ func (j *journal) startOver(raise func(epoch uint64) error) error {
 	}
 	j.epoch++
 	j.off = journalStart
+	j.records, j.charges = 0, 0
 	return nil
 }
 

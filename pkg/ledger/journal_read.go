@@ -18,6 +18,7 @@ import (
 type epochRun struct {
 	off, end int64 // the byte range the records fill
 	recs     []journalRecord
+	ends     []int64 // where each record ends
 }
 
 // journalScan is what the journal holds of one epoch: runs[0] starts
@@ -28,6 +29,12 @@ type journalScan struct {
 	// fileSize is the file's size, and wantSize what its header says (0
 	// when there is no trustworthy header): a smaller file was truncated.
 	fileSize, wantSize int64
+	// mark is the acknowledgement mark of the epoch, if the header page
+	// holds one (journal_mark.go).
+	mark    ackMark
+	hasMark bool
+	// appliedLost counts charges in bbolt whose records are not intact.
+	appliedLost int64
 }
 
 // scanEpoch reads every intact record of epoch from start to the end of
@@ -48,6 +55,9 @@ func (j *journal) scanEpoch(start int64, epoch uint64) (journalScan, error) {
 		}
 		run.off += start
 		run.end += start
+		for i := range run.ends {
+			run.ends[i] += start
+		}
 		sc.runs = append(sc.runs, run)
 		at = int(run.end - start)
 	}
@@ -68,6 +78,7 @@ func parseRun(b []byte, at int, epoch uint64) (epochRun, error) {
 			return run, fmt.Errorf("decoding the record at offset %d: %w", at, err)
 		}
 		run.recs = append(run.recs, rec)
+		run.ends = append(run.ends, int64(at+n))
 		at += n
 	}
 }
@@ -131,10 +142,13 @@ func (sc journalScan) records(all bool) []journalRecord {
 // ends cleanly.
 func (sc journalScan) damage(path string) *JournalDamageError {
 	truncated := sc.wantSize > 0 && sc.fileSize < sc.wantSize
-	if len(sc.runs) <= 1 && !truncated {
+	missing, missingCharges := sc.missing()
+	if len(sc.runs) <= 1 && !truncated && missing == 0 {
 		return nil
 	}
-	e := &JournalDamageError{Path: path, Size: sc.fileSize, WantSize: sc.wantSize, Truncated: truncated}
+	e := &JournalDamageError{Path: path, Size: sc.fileSize, WantSize: sc.wantSize, Truncated: truncated,
+		Missing: missing, MissingCharges: missingCharges, Marked: sc.mark.records,
+		Unapplied: max(0, missingCharges-sc.appliedLost)}
 	if len(sc.runs) > 0 {
 		e.Offset, e.Before = sc.runs[0].end, len(sc.runs[0].recs)
 	}
@@ -163,6 +177,13 @@ type JournalDamageError struct {
 	// header says.
 	Truncated      bool
 	Size, WantSize int64
+	// Missing counts the records (MissingCharges the charges among them)
+	// that the journal's acknowledgement mark says were written, Marked in
+	// all, and that are not intact (journal_mark.go).
+	Missing, MissingCharges, Marked int64
+	// Unapplied counts the missing charges that are not in bbolt either:
+	// requests served (or in flight) and not billed.
+	Unapplied int64
 }
 
 func (e *JournalDamageError) Error() string {
@@ -175,6 +196,10 @@ func (e *JournalDamageError) Error() string {
 			what += ", and it "
 		}
 		what += fmt.Sprintf("is damaged at offset %d: %d intact records of its current epoch follow the damage", e.Offset, e.After)
+	}
+	if e.Missing > 0 {
+		what += fmt.Sprintf("; its acknowledgement mark says %d records were written in its current epoch, and %d of them are not intact: %d charges not yet in the ledger file, %d cancellations",
+			e.Marked, e.Missing, e.Unapplied, e.Missing-e.MissingCharges)
 	}
 	ledger := strings.TrimSuffix(e.Path, journalSuffix)
 	return fmt.Sprintf("ledger: journal %s %s (%d precede it); charges acknowledged to clients may be in the damaged part, so nothing was changed. "+

@@ -29,6 +29,8 @@ type postgresStore struct {
 	// clockOffset is the server's clock minus the local one, in
 	// nanoseconds (serverNow).
 	clockOffset atomic.Int64
+	// gate refuses Reserve and Commit once Close began (closegate.go).
+	gate closeGate
 
 	stopSweep chan struct{}
 	swept     sync.WaitGroup
@@ -123,6 +125,7 @@ func redactDSNError(err error) string {
 // in the table until they expire.
 func (s *postgresStore) Close() error {
 	s.closeOnce.Do(func() {
+		s.gate.close()
 		close(s.stopSweep)
 		s.swept.Wait()
 		s.voids.close(pgCallTimeout)

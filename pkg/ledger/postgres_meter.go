@@ -49,6 +49,10 @@ func (s *postgresStore) Reserve(ctx context.Context, key KeyInfo, operation stri
 	if err := checkRequest(key, operation, credits, requestID); err != nil {
 		return Reservation{}, err
 	}
+	if err := s.gate.enter(); err != nil {
+		return Reservation{}, err
+	}
+	defer s.gate.exit()
 	ctx, cancel := context.WithTimeout(ctx, pgCallTimeout)
 	defer cancel()
 	now := s.opts.Now()
@@ -90,6 +94,10 @@ func (s *postgresStore) Reserve(ctx context.Context, key KeyInfo, operation stri
 // do not wait for each other, and it returns after the WAL flush
 // (synchronous_commit is PostgreSQL's default).
 func (s *postgresStore) Commit(ctx context.Context, r Reservation) error {
+	if err := s.gate.enter(); err != nil {
+		return fmt.Errorf("committing request %s: %w", r.RequestID, err) // its hold expires
+	}
+	defer s.gate.exit()
 	ctx, cancel := context.WithTimeout(ctx, pgCallTimeout)
 	defer cancel()
 	deadline := s.serverNow().Add(pgCommitBudget)

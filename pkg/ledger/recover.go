@@ -29,6 +29,19 @@ type RecoveryReport struct {
 	// records: about how many charges or cancellations were in the
 	// damaged ranges. Their request ids cannot be read.
 	LostRecordsEstimate int `json:"lost_records_estimate"`
+	// Counted: the journal's acknowledgement mark was intact, so
+	// LostRecords and LostCharges are exact: the records (and the charges
+	// among them) that were written, acknowledged or about to be, and
+	// could not be applied. Without it (a journal truncated into its
+	// first page, or written before marks) only the estimate is known.
+	// LostCharges counts only charges not in the ledger file either (the
+	// applier had not written them): requests served, or in flight, and
+	// not billed. LostCancellations counts cancellations lost: a failed
+	// request whose charge survived is left charged.
+	Counted           bool  `json:"counted"`
+	LostRecords       int64 `json:"lost_records"`
+	LostCharges       int64 `json:"lost_charges"`
+	LostCancellations int64 `json:"lost_cancellations"`
 	// Note says in words what the figures mean for the books.
 	Note string `json:"note"`
 }
@@ -87,7 +100,17 @@ func (rep *RecoveryReport) fill(sc journalScan, d *JournalDamageError) {
 	if rep.Applied > 0 && rep.LostBytes > 0 {
 		rep.LostRecordsEstimate = max(1, int(rep.LostBytes*int64(rep.Applied)/recBytes))
 	}
-	rep.Note = fmt.Sprintf("%d intact records were applied, %d of them found after the damage. "+
+	if sc.hasMark {
+		rep.Counted, rep.LostRecords, rep.LostCharges = true, d.Missing, d.Unapplied
+		rep.LostCancellations = d.Missing - d.MissingCharges
+		rep.LostRecordsEstimate = int(d.Missing)
+	}
+	counted := "The journal's acknowledgement mark was lost with the damage, so how many records are lost is only estimated. "
+	if rep.Counted {
+		counted = fmt.Sprintf("Its acknowledgement mark counts exactly %d records lost: %d charges not in the ledger file (served and not billed), %d cancellations (their failed requests stay charged if the charge survived). ",
+			rep.LostRecords, rep.LostCharges, rep.LostCancellations)
+	}
+	rep.Note = counted + fmt.Sprintf("%d intact records were applied, %d of them found after the damage. "+
 		"The records in the damaged bytes are lost: charges there are not billed, and a cancellation there leaves its failed request charged. "+
 		"Compare the usage of the requests answered around the crash with your access log.", rep.Applied, rep.AfterDamage)
 }

@@ -28,7 +28,7 @@ func encodeUsage(u Usage) ([]byte, error) {
 // appendJournalJSON appends r as json.Marshal would.
 func appendJournalJSON(dst []byte, r journalRecord) ([]byte, error) {
 	b, ok := appendUsageFields(dst, r.Usage)
-	if !ok {
+	if !ok || !plain(r.Key) {
 		payload, err := json.Marshal(r)
 		return append(dst, payload...), err
 	}
@@ -38,6 +38,11 @@ func appendJournalJSON(dst []byte, r journalRecord) ([]byte, error) {
 	b = strconv.AppendInt(b, int64(r.Month), 10)
 	if r.Cancel {
 		b = append(b, `,"cancel":true`...)
+	}
+	if r.Key != "" {
+		b = append(b, `,"key":"`...)
+		b = append(b, r.Key...)
+		b = append(b, '"')
 	}
 	return append(b, '}'), nil
 }

@@ -33,6 +33,9 @@ func TestUsageJSONMatchesMarshal(t *testing.T) {
 		}
 		r := journalRecord{Usage: Usage{RequestID: str(), AccountID: str(), KeyID: str(), Operation: str(),
 			Credits: rng.Int64() - 1<<62, At: at}, Day: rng.IntN(30000) - 100, Month: rng.IntN(1000), Cancel: rng.IntN(2) == 0}
+		if rng.IntN(2) == 0 {
+			r.Key = str()
+		}
 		checkUsageJSON(t, i, r)
 	}
 }
@@ -58,7 +61,7 @@ func FuzzUsageJSON(f *testing.F) {
 	f.Add("a\"b", "<x>", "\u2028", "\xff", int64(-7), int64(-62167219201), -1, false)
 	f.Fuzz(func(t *testing.T, req, acct, key, op string, credits, unix int64, day int, cancel bool) {
 		r := journalRecord{Usage: Usage{RequestID: req, AccountID: acct, KeyID: key, Operation: op, Credits: credits,
-			At: time.Unix(unix, int64(day)&0x3fffffff%1e9).UTC()}, Day: day, Month: day / 31, Cancel: cancel}
+			At: time.Unix(unix, int64(day)&0x3fffffff%1e9).UTC()}, Day: day, Month: day / 31, Cancel: cancel, Key: key}
 		checkUsageJSON(t, 0, r)
 	})
 }

@@ -24,6 +24,7 @@ import (
 	"mime"
 	"path"
 	"strings"
+	"time"
 
 	"github.com/valyala/fasthttp"
 
@@ -50,11 +51,31 @@ type asset struct {
 type Playground struct {
 	releases *serving.Holder
 	assets   map[string]asset // by path under PagePrefix; "" is index.html
+	opts     Options
+	cache    tileCache
+	pace     pacer
+}
+
+// Options tune a Playground; the zero value computes every tile at once.
+type Options struct {
+	// Admit gives a tile that is not cached a slot to compute in, or says
+	// no (the tile is answered 503 with Retry-After). nil admits all.
+	Admit func() (release func(), ok bool)
+	// TileRate is how many tile requests a second are answered, all
+	// clients together; more wait their turn (up to 5 s, then 503).
+	// 0 means DefaultTileRate; negative, no pacing.
+	TileRate int
 }
 
 // New returns a Playground over the releases mapd serves.
-func New(releases *serving.Holder) (*Playground, error) {
-	p := &Playground{releases: releases, assets: map[string]asset{}}
+func New(releases *serving.Holder, opts Options) (*Playground, error) {
+	p := &Playground{releases: releases, assets: map[string]asset{}, opts: opts}
+	switch {
+	case opts.TileRate == 0:
+		p.pace.every = time.Second / DefaultTileRate
+	case opts.TileRate > 0:
+		p.pace.every = time.Second / time.Duration(opts.TileRate)
+	}
 	err := fs.WalkDir(static, "static", func(name string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err

@@ -31,8 +31,13 @@ func (p *Playground) Tiles(ctx *fasthttp.RequestCtx) {
 		notFound(ctx, fmt.Sprintf("%s: %v", ctx.Path(), err))
 		return
 	}
-	etag := `"` + version + `"`
 	h := &ctx.Response.Header
+	if p.pace.every > 0 && !p.pace.wait() {
+		h.Set("Retry-After", "1")
+		ctx.Error(fmt.Sprintf("more than %v of tile requests are waiting; retry after 1 s", tileMaxWait), fasthttp.StatusServiceUnavailable)
+		return
+	}
+	etag := `"` + version + `"`
 	h.Set("Cache-Control", "no-cache")
 	h.Set("ETag", etag)
 	h.Set("Vary", "Accept-Encoding")
@@ -40,21 +45,43 @@ func (p *Playground) Tiles(ctx *fasthttp.RequestCtx) {
 		ctx.SetStatusCode(fasthttp.StatusNotModified)
 		return
 	}
-	b, err := src.Encode(t)
-	switch {
-	case errors.Is(err, tiles.ErrNoTile):
-		notFound(ctx, err.Error())
-		return
-	case err != nil:
-		ctx.Error(err.Error(), fasthttp.StatusInternalServerError)
-		return
+	path := string(ctx.Path())
+	cached, ok := p.cache.get(version, path)
+	if !ok {
+		release, admitted := p.admit()
+		if !admitted {
+			h.Del("ETag")
+			h.Set("Retry-After", "1")
+			ctx.Error("the server is busy with paid requests: tiles not yet cached are computed only when it is idle; retry after 1 s", fasthttp.StatusServiceUnavailable)
+			return
+		}
+		b, err := src.Encode(t)
+		release()
+		switch {
+		case errors.Is(err, tiles.ErrNoTile):
+			notFound(ctx, err.Error())
+			return
+		case err != nil:
+			ctx.Error(err.Error(), fasthttp.StatusInternalServerError)
+			return
+		}
+		cached = p.cache.put(version, path, b)
 	}
 	ctx.SetContentType("application/vnd.mapbox-vector-tile")
+	b := cached.raw
 	if ctx.Request.Header.HasAcceptEncoding("gzip") {
 		h.Set("Content-Encoding", "gzip")
-		b = fasthttp.AppendGzipBytes(nil, b)
+		b = cached.gz
 	}
-	ctx.SetBody(b)
+	ctx.Response.SetBodyRaw(b) // the cache's bytes are never changed
+}
+
+// admit asks Options.Admit for a slot to compute a tile in.
+func (p *Playground) admit() (release func(), ok bool) {
+	if p.opts.Admit == nil {
+		return func() {}, true
+	}
+	return p.opts.Admit()
 }
 
 // tileJSON is the TileJSON 3.0.0 document of the tiles.

@@ -29,6 +29,8 @@ func makeBodies(pts [][2]float64, c config) [][]byte {
 		switch {
 		case c.osrm:
 			bodies[i] = osrmURI(take(osrmPoints(c)), c)
+		case c.tiles != "":
+			bodies[i] = tileURI(take(1)[0], c.tileZooms[i%len(c.tileZooms)])
 		case c.elevation:
 			b := append([]byte(`{"coordinates":`), appendPoints(nil, take(max(c.size, 1)))...)
 			bodies[i] = append(b, '}')

@@ -55,7 +55,8 @@ func worker(ctx context.Context, hc *fasthttp.HostClient, c config, uri string, 
 	defer fasthttp.ReleaseResponse(resp)
 	req.Header.SetMethod(fasthttp.MethodPost)
 	req.Header.SetContentType("application/json")
-	if c.osrm {
+	get := c.osrm || c.tiles != ""
+	if get {
 		req.Header.SetMethod(fasthttp.MethodGet)
 	}
 	if c.close {
@@ -67,7 +68,7 @@ func worker(ctx context.Context, hc *fasthttp.HostClient, c config, uri string, 
 		req.Header.Set("Authorization", "Bearer "+c.key)
 	}
 	for i := w; ctx.Err() == nil; i += c.clients {
-		if c.osrm {
+		if get {
 			req.SetRequestURIBytes(bodies[i%len(bodies)])
 		} else {
 			req.SetBodyRaw(bodies[i%len(bodies)])

@@ -54,6 +54,10 @@ type config struct {
 	// stalls about 40 ms on each request of a kept-alive connection).
 	osrm, close     bool
 	osrmAnnotations string // -osrm tables: OSRM's annotations parameter
+	// tiles asks mapd --playground's map tiles (GET, no key) at the zooms
+	// it lists, "8-10": tileZooms.
+	tiles     string
+	tileZooms []int
 	// retryAfter makes a worker honour Retry-After on a 503 or 429, as a
 	// well-behaved client does, instead of sending its next request at once.
 	retryAfter bool
@@ -83,6 +87,7 @@ func parseFlags() (config, error) {
 	flag.BoolVar(&c.osrm, "osrm", false, "-url is osrm-routed's (http://127.0.0.1:5000/): ask it the same points with OSRM's GET /route or /table")
 	flag.StringVar(&c.osrmAnnotations, "osrm-annotations", "duration,distance", "-osrm tables: OSRM's annotations (its own default is duration; mapd answers both)")
 	flag.BoolVar(&c.close, "close", false, "a new connection for every request (Connection: close)")
+	flag.StringVar(&c.tiles, "tiles", "", "GET mapd --playground's map tiles at these zooms (e.g. 8-10) holding the sampled points, instead of POSTing to -url's path (-url names the host)")
 	headerOnly := flag.Bool("header-only", false, "print the table header and exit (scripts/bench)")
 	flag.Parse()
 	if *headerOnly {
@@ -106,6 +111,15 @@ func parseFlags() (config, error) {
 	}
 	if c.waypoints < 2 || c.waypoints > 50 {
 		return c, fmt.Errorf("-waypoints %d: want 2 to 50", c.waypoints)
+	}
+	if c.tiles != "" {
+		var lo, hi int
+		if n, _ := fmt.Sscanf(c.tiles, "%d-%d", &lo, &hi); n != 2 || lo < 0 || hi < lo || hi > 20 {
+			return c, fmt.Errorf("-tiles %q: want zooms LO-HI, 0 to 20", c.tiles)
+		}
+		for z := lo; z <= hi; z++ {
+			c.tileZooms = append(c.tileZooms, z)
+		}
 	}
 	if c.label == "" {
 		c.label = strings.TrimPrefix(u.Path, "/v1/")
