@@ -19,45 +19,48 @@ type candidateSet struct {
 
 func (c *candidateSet) of(i int) (lo, hi int) { return c.start[i], c.start[i+1] }
 
-// candidates finds each fix's candidates: first out to DefaultSearchRadius
-// (or three times its radius), then, sigma known, only those within three
-// sigmas.
+// candidates finds each fix's candidates within three sigmas, sigma being
+// the fix's radius or the trace's (estimateSigma).
 func (m *Matcher) candidates(t Trace, st *graph.State) candidateSet {
 	f := m.r.Finder()
 	n := len(t.Points)
 	cs := candidateSet{start: make([]int, n+1), sig: make([]float64, n)}
 	cs.all = make([]snap.Result, 0, 3*n)
-	for i, p := range t.Points {
-		radius := DefaultSearchRadius
-		if r := at(t.Radiuses, i); r > 0 {
-			radius = 3 * r
-		}
-		cs.all = f.Candidates(p[0], p[1], radius, m.opts.Candidates, st, cs.all)
-		cs.start[i+1] = len(cs.all)
-	}
 	cs.sigma = m.opts.Sigma
 	if cs.sigma <= 0 {
-		cs.sigma = estimateSigma(&cs, t.Radiuses)
+		cs.sigma = m.estimateSigma(t, st)
 	}
-	for i := range n {
+	for i, p := range t.Points {
 		cs.sig[i] = cs.sigma
 		if r := at(t.Radiuses, i); r > 0 {
 			cs.sig[i] = r
 		}
+		cs.all = f.Candidates(p[0], p[1], 3*cs.sig[i], m.opts.Candidates, st, cs.all)
+		cs.start[i+1] = len(cs.all)
 	}
-	cs.keepWithin(3)
 	return cs
 }
 
+// sigmaSample is how many fixes, evenly spread, estimateSigma looks at: a
+// median over 200 is within a few per cent of the whole trace's.
+const sigmaSample = 200
+
 // estimateSigma is Newson and Krumm's estimate of the GPS error: 1.4826
 // times the median distance from a fix to its nearest road (a median
-// absolute deviation), over the fixes without a radius that have a road
-// near, kept within [MinSigma, MaxSigma].
-func estimateSigma(cs *candidateSet, radiuses []float64) float64 {
+// absolute deviation), over fixes without a radius that have a road within
+// DefaultSearchRadius, kept within [MinSigma, MaxSigma].
+func (m *Matcher) estimateSigma(t Trace, st *graph.State) float64 {
+	f := m.r.Finder()
 	var d []float64
-	for i := range len(cs.start) - 1 {
-		if lo, hi := cs.of(i); hi > lo && at(radiuses, i) <= 0 {
-			d = append(d, cs.all[lo].Dist)
+	var one [1]snap.Result
+	stride := max(1, len(t.Points)/sigmaSample)
+	for i := 0; i < len(t.Points); i += stride {
+		if at(t.Radiuses, i) > 0 {
+			continue
+		}
+		p := t.Points[i]
+		if c := f.Candidates(p[0], p[1], DefaultSearchRadius, 1, st, one[:0]); len(c) == 1 {
+			d = append(d, c[0].Dist)
 		}
 	}
 	if len(d) == 0 {
@@ -65,25 +68,6 @@ func estimateSigma(cs *candidateSet, radiuses []float64) float64 {
 	}
 	slices.Sort(d)
 	return max(MinSigma, min(MaxSigma, 1.4826*d[len(d)/2]))
-}
-
-// keepWithin drops each point's candidates farther than k of its sigmas.
-func (c *candidateSet) keepWithin(k float64) {
-	w := 0
-	lo := 0
-	for i := range len(c.start) - 1 {
-		hi := c.start[i+1]
-		c.start[i] = w
-		for _, r := range c.all[lo:hi] {
-			if r.Dist <= k*c.sig[i] {
-				c.all[w] = r
-				w++
-			}
-		}
-		lo = hi
-	}
-	c.start[len(c.start)-1] = w
-	c.all = c.all[:w]
 }
 
 // emission is the log of a candidate's emission probability, but for a

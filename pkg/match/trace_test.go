@@ -146,3 +146,28 @@ func score(g *graph.Graph, tr truth, res *match.Result) (good, total float64) {
 	}
 	return good, total
 }
+
+// longTrace chains random routes, each starting where the last ended,
+// and samples them until it has n fixes.
+func longTrace(tb testing.TB, rng *rand.Rand, r *route.Router, n int, every, sigma float64) []fix {
+	tb.Helper()
+	var out []fix
+	from := compiletest.NearRoadPoints(rng, r.Graph(), 1)[0]
+	for len(out) < n {
+		to := compiletest.NearRoadPoints(rng, r.Graph(), 1)[0]
+		rt, err := r.Route(context.Background(), []route.Point{from, to}, nil)
+		if err != nil || rt.DistanceM < 1000 {
+			continue
+		}
+		t0 := 0.0
+		if len(out) > 0 {
+			t0 = out[len(out)-1].t + every
+		}
+		for _, f := range sample(rng, truth{rt: rt, shape: rt.Shape()}, every, sigma, 0.02) {
+			f.t += t0
+			out = append(out, f)
+		}
+		from = to
+	}
+	return out[:n]
+}

@@ -57,11 +57,17 @@ type target struct {
 }
 
 // dists fills out[j] with the road distance in cm from a to targets[j]
-// (unreachable beyond boundCM) and returns out.
-func (s *distSearch) dists(a snap.Result, targets []target, boundCM uint32, out []uint32) []uint32 {
+// (unreachable beyond boundCM) and returns out. A target a little behind a
+// on a's own road, at most jitterCM, counts as that far: a vehicle that
+// barely moved between two fixes (stopped, or slow with noisy fixes) is
+// found behind itself, and on a one-way road going round the block would
+// lose the road to the carriageway the other way.
+func (s *distSearch) dists(a snap.Result, targets []target, boundCM, jitterCM uint32, out []uint32) []uint32 {
 	for j := range targets {
 		targets[j].best = unreachable
 		if d, ok := s.direct(a, targets[j].p); ok {
+			targets[j].best = d
+		} else if d, ok := s.direct(targets[j].p, a); ok && d <= jitterCM {
 			targets[j].best = d
 		}
 	}

@@ -115,13 +115,14 @@ func (m *Matcher) step(s *distSearch, cs candidateSet, ch *chain, last, q int, c
 	// A transition longer than this is less likely than e^-(crow+200/β):
 	// not worth a search, and the fix is better dropped.
 	bound := uint32(math.Min(100*(2*crow+6*cs.sig[q]+200), 4e9))
+	jitter := uint32(100 * 2 * cs.sig[q])
 	llo, lhi := cs.of(last)
 	reached := false
 	for a := llo; a < lhi; a++ {
 		if math.IsInf(ch.score[a], -1) {
 			continue
 		}
-		*dists = s.dists(cs.all[a], *targets, bound, (*dists)[:0])
+		*dists = s.dists(cs.all[a], *targets, bound, jitter, (*dists)[:0])
 		for j, d := range *dists {
 			if d == unreachable {
 				continue
