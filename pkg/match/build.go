@@ -19,8 +19,8 @@ func (m *Matcher) build(ctx context.Context, res *Result, t Trace, cs candidateS
 		return nil
 	}
 	placed := make([]snap.Snapped, len(p.points))
-	for k, c := range p.chosen {
-		placed[k] = snap.Snapped{Result: cs.all[c]}
+	for k, st := range p.chosen {
+		placed[k] = snap.Snapped{Result: cs.all[st/2]}
 	}
 	rt, err := m.r.RouteThrough(ctx, placed, st)
 	var we *route.WaypointError
@@ -49,7 +49,7 @@ func (m *Matcher) build(ctx context.Context, res *Result, t Trace, cs candidateS
 			Alternate: cs.start[i+1] - cs.start[i] - 1}
 	}
 	mean /= float64(len(p.points))
-	res.Matchings = append(res.Matchings, Matching{Route: rt, Confidence: mean * float64(len(p.points)) / float64(max(p.span, len(p.points))),
+	res.Matchings = append(res.Matchings, Matching{Route: rt, Confidence: mean * float64(p.span-p.dropped) / float64(max(p.span, 1)),
 		Waypoints: p.points})
 	m.placeFolded(res, cs, p, rt, id)
 	return nil

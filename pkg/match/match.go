@@ -78,9 +78,10 @@ const (
 	// are looked at for roads when no radius is given: 3 × MaxSigma.
 	DefaultSearchRadius = 3 * MaxSigma
 	// DefaultMaxGap is the time between two fixes, in seconds, beyond
-	// which the trace is split: over five minutes without a fix the
-	// vehicle may have gone anywhere (a tunnel of 3 km at 60 km/h takes 3).
-	DefaultMaxGap = 300.0
+	// which the trace is split: over ten minutes without a fix the
+	// vehicle may have gone anywhere (Andorra's 3 km Envalira tunnel takes
+	// 3 minutes at 60 km/h, 5 in a queue).
+	DefaultMaxGap = 600.0
 	// DefaultMaxDrops is how many fixes in a row may be unreachable before
 	// the trace is split there.
 	DefaultMaxDrops = 8

@@ -52,38 +52,42 @@ func putSearch(s *distSearch) {
 // target is a candidate of the next point as the search meets it.
 type target struct {
 	p    snap.Result
-	len  uint32 // its segment's length, cm
-	best uint32 // cm from the source, or unreachable
+	len  uint32    // its segment's length, cm
+	best [2]uint32 // cm from the source to it travelling forward, backward; or unreachable
 }
 
-// dists fills out[j] with the road distance in cm from a to targets[j]
-// (unreachable beyond boundCM) and returns out. A target a little behind a
-// on a's own road, at most jitterCM, counts as that far: a vehicle that
-// barely moved between two fixes (stopped, or slow with noisy fixes) is
-// found behind itself, and on a one-way road going round the block would
-// lose the road to the carriageway the other way.
-func (s *distSearch) dists(a snap.Result, targets []target, boundCM, jitterCM uint32, out []uint32) []uint32 {
+// dists fills out[2j+d] with the road distance in cm from a, leaving it in
+// direction d (0 along its segment, 1 against), to targets[j] reached in
+// direction d (unreachable beyond boundCM; see settled for slackCM), and
+// returns out. A direction
+// is each state of the model (viterbi.go): a vehicle seldom turns round in
+// the middle of a road, so leaving a the other way costs turnCM more, and
+// a trace that goes back and forth along a road is matched to a U-turn
+// where one is allowed rather than to zigzags on the spot, while a fix
+// whose direction was misjudged does not end the matching.
+func (s *distSearch) dists(a snap.Result, dir int, targets []target, boundCM, slackCM, turnCM uint32, out []uint32) []uint32 {
+	var maxLen uint32
 	for j := range targets {
-		targets[j].best = unreachable
-		if d, ok := s.direct(a, targets[j].p); ok {
-			targets[j].best = d
-		} else if d, ok := s.direct(targets[j].p, a); ok && d <= jitterCM {
-			targets[j].best = d
+		t := &targets[j]
+		t.best = [2]uint32{unreachable, unreachable}
+		if d, ok := s.ahead(a, t.p, dir); ok {
+			t.best[dir] = d
 		}
+		if d, ok := s.ahead(a, t.p, 1-dir); ok {
+			t.best[1-dir] = d + turnCM
+		}
+		maxLen = max(maxLen, t.len)
 	}
 	s.labels.Reset()
 	s.heap.Reset()
-	s.seed(a)
-	var maxLen uint32
-	for _, t := range targets {
-		maxLen = max(maxLen, t.len)
-	}
+	s.seed(a, dir, 0)
+	s.seed(a, 1-dir, turnCM)
 	for s.heap.Len() > 0 {
 		c, u := s.heap.Pop()
 		if l := s.labels.Get(u); l == nil || *l != c {
 			continue // a stale entry
 		}
-		if uint64(c) > uint64(boundCM)+uint64(maxLen) || s.settled(c, targets) {
+		if uint64(c) > uint64(boundCM)+uint64(maxLen) || s.settled(targets, c, slackCM) {
 			break
 		}
 		s.reach(u, c, targets)
@@ -91,45 +95,59 @@ func (s *distSearch) dists(a snap.Result, targets []target, boundCM, jitterCM ui
 	}
 	out = out[:0]
 	for _, t := range targets {
-		d := t.best
-		if d > boundCM {
-			d = unreachable
+		for _, d := range t.best {
+			if d > boundCM {
+				d = unreachable
+			}
+			out = append(out, d)
 		}
-		out = append(out, d)
 	}
 	return out
 }
 
-// settled reports whether no arc at cost c or more can bring a target
-// nearer: a path reaching an arc's end at c reaches a point on it at c
-// minus at most the arc's length.
-func (s *distSearch) settled(c uint32, targets []target) bool {
+// settled reports whether every target's distances are known, the search
+// having reached the end of an arc at c. The first arc of a direction
+// settled gives that direction's distance (its copies lie as far from the
+// point). Once one direction is known, the other is looked for only while
+// it could come within slackCM of it: farther, the transition would be
+// e^-20 times less likely (slack is 20 beta) and never chosen, and looking
+// for it (a U-turn away) would take every search to its bound.
+func (s *distSearch) settled(targets []target, c, slackCM uint32) bool {
 	for _, t := range targets {
-		if t.best == unreachable || uint64(c) < uint64(t.best)+uint64(t.len) {
+		found := min(t.best[0], t.best[1])
+		if found == unreachable {
+			return false
+		}
+		if max(t.best[0], t.best[1]) == unreachable && uint64(c) < uint64(found)+uint64(t.len)+uint64(slackCM) {
 			return false
 		}
 	}
 	return true
 }
 
-// seed starts the search from a: not on the arcs a lies on, which would
-// settle them at once, but on the turns out of them, so that a target
-// behind a on its own arc is reached by going round (direct covers the
-// target ahead).
-func (s *distSearch) seed(a snap.Result) {
-	g := s.g
-	length := float64(g.Net.SegLength[a.Seg]) * 100
-	for _, rev := range [2]bool{false, true} {
-		arc := g.ArcOf[graph.SegRef(a.Seg, rev)]
-		if arc == graph.NoArc || !s.open(arc) || (rev && a.NoBackward) || (!rev && a.NoForward) {
-			continue
-		}
-		left := (1 - a.Frac) * length
-		if rev {
-			left = a.Frac * length
-		}
-		s.relax(arc, uint32(math.Round(left)))
+// seed starts the search from a leaving in direction dir, extraCM further
+// (a turn on the spot: see dists): not on the arc a
+// lies on, which would settle it at once, but on the turns out of it, so
+// that a target behind a on its own arc is reached by going round (ahead
+// covers the target in front).
+func (s *distSearch) seed(a snap.Result, dir int, extraCM uint32) {
+	arc, ok := s.arc(a.Seg, dir)
+	if !ok {
+		return
 	}
+	length := float64(s.g.Net.SegLength[a.Seg]) * 100
+	left := (1 - a.Frac) * length
+	if dir == 1 {
+		left = a.Frac * length
+	}
+	s.relax(arc, uint32(math.Round(left))+extraCM)
+}
+
+// arc returns segment seg's arc in direction dir, if the profile may use it
+// now.
+func (s *distSearch) arc(seg uint32, dir int) (uint32, bool) {
+	a := s.g.ArcOf[graph.SegRef(seg, dir == 1)]
+	return a, a != graph.NoArc && s.open(a)
 }
 
 // relax pushes the arcs turned onto from arc u, reached at c cm.
@@ -154,38 +172,35 @@ func (s *distSearch) relax(u, c uint32) {
 // reach records the targets on arc u, whose end the search reached at c.
 func (s *distSearch) reach(u, c uint32, targets []target) {
 	seg, rev := s.g.ArcSegment(u)
+	dir := 0
+	if rev {
+		dir = 1
+	}
 	for j := range targets {
 		t := &targets[j]
-		if t.p.Seg != seg || (rev && t.p.NoBackward) || (!rev && t.p.NoForward) {
+		if t.p.Seg != seg || t.best[dir] != unreachable {
 			continue
 		}
 		rem := float64(t.len) * (1 - t.p.Frac) // from the point to the arc's end
 		if rev {
 			rem = float64(t.len) * t.p.Frac
 		}
-		if d := float64(c) - rem; d >= 0 && uint32(math.Round(d)) < t.best {
-			t.best = uint32(math.Round(d))
+		if d := float64(c) - rem; d >= 0 {
+			t.best[dir] = uint32(math.Round(d))
 		}
 	}
 }
 
-// direct is the distance from a to b along their common segment, when b
-// lies ahead of a in a direction the profile may travel.
-func (s *distSearch) direct(a, b snap.Result) (uint32, bool) {
+// ahead is the distance from a to b along their common segment when b lies
+// ahead of a in direction dir and the profile may travel that way.
+func (s *distSearch) ahead(a, b snap.Result, dir int) (uint32, bool) {
 	if a.Seg != b.Seg {
 		return 0, false
 	}
-	g := s.g
-	d := uint32(math.Round(math.Abs(b.Frac-a.Frac) * float64(g.Net.SegLength[a.Seg]) * 100))
-	fwd := g.ArcOf[graph.SegRef(a.Seg, false)]
-	if b.Frac >= a.Frac && fwd != graph.NoArc && s.open(fwd) && !a.NoForward && !b.NoForward {
-		return d, true
+	if _, ok := s.arc(a.Seg, dir); !ok || (dir == 0) != (b.Frac >= a.Frac) && b.Frac != a.Frac {
+		return 0, false
 	}
-	bwd := g.ArcOf[graph.SegRef(a.Seg, true)]
-	if b.Frac <= a.Frac && bwd != graph.NoArc && s.open(bwd) && !a.NoBackward && !b.NoBackward {
-		return d, true
-	}
-	return 0, false
+	return uint32(math.Round(math.Abs(b.Frac-a.Frac) * float64(s.g.Net.SegLength[a.Seg]) * 100)), true
 }
 
 // open reports whether arc a is open under the search's state.

@@ -3,29 +3,39 @@ package match
 import (
 	"context"
 	"math"
+	"slices"
 
 	"github.com/mapsco/maps/pkg/geo"
 )
 
 // part is one matching before its route is built.
 type part struct {
-	points []int     // input index of each waypoint (the fixes kept)
-	chosen []int     // per waypoint: index in candidateSet.all of its candidate
-	share  []float64 // per waypoint: posterior share of its candidate
-	folded []int     // fixes kept out of the model (near the previous), in order
-	span   int       // fixes from the first waypoint to the last, folded ones excepted
+	points  []int     // input index of each waypoint (the fixes kept)
+	chosen  []int     // per waypoint: its state (chain), candidate chosen/2 travelled in direction chosen%2
+	share   []float64 // per waypoint: posterior share of its candidate
+	folded  []int     // fixes kept out of the model (near the previous), in order
+	span    int       // fixes from the first waypoint to the last, folded ones excepted
+	dropped int       // of those, the ones dropped as unreachable
 }
 
-// chain is Viterbi's state over one part: per candidate (indexed as
-// candidateSet.all) its best log probability and the candidate before it.
+// chain is Viterbi's state over one part. The model's states are a
+// candidate and a direction of travel along its road (state 2c+d for
+// candidate c of candidateSet.all, d 0 along the segment, 1 against): per
+// state its best log probability, the state before it, and where the
+// vehicle is when the state is chosen: the state itself or, when the fix
+// lies a little behind the vehicle's last position on its road (a stop, a
+// crawl, with noisy fixes: the vehicle did not drive backwards), the
+// state of that position.
 type chain struct {
 	score []float64
 	back  []int32
+	at    []int32
 }
 
 // viterbi splits the trace into parts and matches each (package comment).
 func (m *Matcher) viterbi(ctx context.Context, s *distSearch, t Trace, cs candidateSet) ([]part, error) {
-	ch := chain{score: make([]float64, len(cs.all)), back: make([]int32, len(cs.all))}
+	n := 2 * len(cs.all)
+	ch := chain{score: make([]float64, n), back: make([]int32, n), at: make([]int32, n)}
 	var parts []part
 	for i := 0; i < len(t.Points); {
 		if lo, hi := cs.of(i); lo == hi {
@@ -50,8 +60,13 @@ func (m *Matcher) extend(ctx context.Context, s *distSearch, t Trace, cs candida
 	p := part{points: []int{start}}
 	lo, hi := cs.of(start)
 	for c := lo; c < hi; c++ {
-		ch.score[c] = emission(cs.all[c].Dist, cs.sig[start])
-		ch.back[c] = -1
+		for d := range 2 {
+			st := 2*c + d
+			ch.score[st], ch.back[st], ch.at[st] = math.Inf(-1), -1, int32(st)
+			if _, ok := s.arc(cs.all[c].Seg, d); ok {
+				ch.score[st] = emission(cs.all[c].Dist, cs.sig[start])
+			}
+		}
 	}
 	last, drops, firstDrop, next := start, 0, -1, len(t.Points)
 	var dists []uint32
@@ -81,13 +96,11 @@ func (m *Matcher) extend(ctx context.Context, s *distSearch, t Trace, cs candida
 		}
 		p.points = append(p.points, q)
 		p.span += drops + 1
+		p.dropped += drops
 		last, drops = q, 0
 	}
 	if drops > 0 && next == len(t.Points) {
 		next = firstDrop // the trace ended unreachable: start again after the part
-		if next <= last {
-			next = last + 1
-		}
 	}
 	p.span++
 	m.backtrack(cs, ch, &p)
@@ -97,8 +110,8 @@ func (m *Matcher) extend(ctx context.Context, s *distSearch, t Trace, cs candida
 	return p, next, nil
 }
 
-// step scores the candidates of fix q from those of fix last, crow metres
-// apart; false when none of q's candidates can be reached.
+// step scores the states of fix q from those of fix last, crow metres
+// apart; false when none of q's states can be reached.
 func (m *Matcher) step(s *distSearch, cs candidateSet, ch *chain, last, q int, crow float64, targets *[]target, dists *[]uint32) bool {
 	beta := m.opts.Beta
 	if beta <= 0 {
@@ -109,52 +122,77 @@ func (m *Matcher) step(s *distSearch, cs candidateSet, ch *chain, last, q int, c
 	for c := qlo; c < qhi; c++ {
 		r := cs.all[c]
 		*targets = append(*targets, target{p: r, len: uint32(math.Round(float64(s.g.Net.SegLength[r.Seg]) * 100))})
-		ch.score[c] = math.Inf(-1)
-		ch.back[c] = -1
+		for st := 2 * c; st < 2*c+2; st++ {
+			ch.score[st], ch.back[st], ch.at[st] = math.Inf(-1), -1, int32(st)
+		}
 	}
 	// A transition longer than this is less likely than e^-(crow+200/β):
 	// not worth a search, and the fix is better dropped.
 	bound := uint32(math.Min(100*(2*crow+6*cs.sig[q]+200), 4e9))
-	jitter := uint32(100 * 2 * cs.sig[q])
+	slack := uint32(math.Min(100*20*beta, 4e9))
+	turn := uint32(100 * turnSigmas * cs.sig[q])
+	// A fix up to 6 sigmas behind the vehicle's position may be noise
+	// about a stop: the difference of two fixes' errors along the road is
+	// within 3√2 sigmas nearly always, and sigma, from the nearest road of
+	// each fix, is rather under-estimated than over.
+	stay := uint32(100 * 6 * cs.sig[q])
 	llo, lhi := cs.of(last)
 	reached := false
-	for a := llo; a < lhi; a++ {
-		if math.IsInf(ch.score[a], -1) {
+	for sa := 2 * llo; sa < 2*lhi; sa++ {
+		if math.IsInf(ch.score[sa], -1) {
 			continue
 		}
-		*dists = s.dists(cs.all[a], *targets, bound, jitter, (*dists)[:0])
-		for j, d := range *dists {
-			if d == unreachable {
-				continue
-			}
+		at := int(ch.at[sa])
+		from, dir := cs.all[at/2], at%2
+		*dists = s.dists(from, dir, *targets, bound, slack, turn, (*dists)[:0])
+		for j := range *targets {
 			c := qlo + j
-			v := ch.score[a] + transition(float64(d)/100, crow, beta)
-			if v > ch.score[c] {
-				ch.score[c], ch.back[c] = v, int32(a)
-				reached = true
+			for d := range 2 {
+				if dist := (*dists)[2*j+d]; dist != unreachable {
+					reached = ch.offer(2*c+d, sa, int32(2*c+d), ch.score[sa]+transition(float64(dist)/100, crow, beta)) || reached
+				}
+			}
+			// Behind the vehicle on its road, by no more than the noise
+			// of two fixes: it may have stayed where it was.
+			if back, ok := s.ahead(cs.all[c], from, dir); ok && back <= stay {
+				reached = ch.offer(2*c+dir, sa, int32(at), ch.score[sa]+transition(0, crow, beta)) || reached
 			}
 		}
 	}
 	if !reached {
 		return false
 	}
-	for c := qlo; c < qhi; c++ {
-		ch.score[c] += emission(cs.all[c].Dist, cs.sig[q])
+	for st := 2 * qlo; st < 2*qhi; st++ {
+		ch.score[st] += emission(cs.all[st/2].Dist, cs.sig[q])
 	}
 	return true
 }
 
-// backtrack reads the chosen candidates from the last waypoint back, and
-// each waypoint's posterior share.
+// turnSigmas is what turning round between two fixes costs, in sigmas of
+// distance: as likely as a detour of that length.
+const turnSigmas = 5.0
+
+// offer makes state st come from state from, the vehicle at state at, if
+// v beats what st has.
+func (ch *chain) offer(st, from int, at int32, v float64) bool {
+	if v <= ch.score[st] {
+		return false
+	}
+	ch.score[st], ch.back[st], ch.at[st] = v, int32(from), at
+	return true
+}
+
+// backtrack reads the chosen states from the last waypoint back, and each
+// waypoint's posterior share.
 func (m *Matcher) backtrack(cs candidateSet, ch *chain, p *part) {
 	n := len(p.points)
 	p.chosen = make([]int, n)
 	p.share = make([]float64, n)
 	lo, hi := cs.of(p.points[n-1])
-	best := lo
-	for c := lo; c < hi; c++ {
-		if ch.score[c] > ch.score[best] {
-			best = c
+	best := 2 * lo
+	for st := 2 * lo; st < 2*hi; st++ {
+		if ch.score[st] > ch.score[best] {
+			best = st
 		}
 	}
 	for k := n - 1; k >= 0; k-- {
@@ -162,15 +200,33 @@ func (m *Matcher) backtrack(cs candidateSet, ch *chain, p *part) {
 		p.share[k] = share(cs, ch, p.points[k], best)
 		best = int(ch.back[best])
 	}
+	p.foldStays(ch)
 }
 
-// share is candidate c's part of fix i's probability mass.
-func share(cs candidateSet, ch *chain, i, c int) float64 {
+// foldStays takes the waypoints where the vehicle stayed (chain.at) out of
+// the route: a leg to a point behind the last would go round the block.
+// They are placed like the fixes folded before the model (placeFolded).
+func (p *part) foldStays(ch *chain) {
+	w := 0
+	for k, st := range p.chosen {
+		if k > 0 && int(ch.at[st]) != st {
+			p.folded = append(p.folded, p.points[k])
+			continue
+		}
+		p.points[w], p.chosen[w], p.share[w] = p.points[k], st, p.share[k]
+		w++
+	}
+	p.points, p.chosen, p.share = p.points[:w], p.chosen[:w], p.share[:w]
+	slices.Sort(p.folded)
+}
+
+// share is state st's part of fix i's probability mass.
+func share(cs candidateSet, ch *chain, i, st int) float64 {
 	lo, hi := cs.of(i)
 	sum := 0.0
-	for o := lo; o < hi; o++ {
+	for o := 2 * lo; o < 2*hi; o++ {
 		if !math.IsInf(ch.score[o], -1) {
-			sum += math.Exp(ch.score[o] - ch.score[c])
+			sum += math.Exp(ch.score[o] - ch.score[st])
 		}
 	}
 	return 1 / sum

@@ -5,9 +5,11 @@ import (
 	"github.com/mapsco/maps/pkg/graph"
 )
 
-// Candidates appends to dst the nearest position on each of the k nearest
-// roads (segments) the profile may use under st within radius metres of
-// (lon, lat), nearest first, and returns it. It is the candidate set of map
+// Candidates appends to dst the k nearest positions on roads the profile
+// may use under st within radius metres of (lon, lat), nearest first, and
+// returns it: on each road (segment) its nearest position, and another
+// only where the road comes back near the point more than SameRoadApart
+// metres away (a hairpin bend passes a point twice). It is the candidate set of map
 // matching (package match): unlike Nearest it applies no preference for the
 // main component and keeps several roads, as the matcher weighs them
 // itself. A point outside the coverage, or with no road within radius,
@@ -17,31 +19,36 @@ func (f *Finder) Candidates(lon, lat, radius float64, k int, st *graph.State, ds
 		return dst
 	}
 	s := search{f: f, lon: lon, lat: lat, x: lon * geo.Scale, y: lat * geo.Scale, k: geo.LonScale(lat), radius: radius, st: st}
-	c := kNearest{s: &s, k: k, list: make([]candidate, 0, k)}
+	c := kNearest{s: &s, k: k, segs: make([]candidate, 0, k)}
 	levels := f.ix.levels
 	if top := len(levels) - 2; top >= 0 && f.mask[levels[top]]&maskUsable != 0 {
 		c.node(top, 0)
 	}
-	for _, cand := range c.list {
+	for _, cand := range c.candidates() {
 		dst = append(dst, f.result(cand))
 	}
 	return dst
 }
 
-// kNearest keeps the nearest piece of each of the k nearest segments found
-// so far, nearest first.
+// kNearest keeps the pieces found within reach, nearest first, and the
+// nearest piece of each of the k nearest segments (segs). The candidates
+// are the first k pieces that are not within SameRoadApart of a nearer
+// one on the same segment; the nearest piece of each segment is one, so
+// the k-th candidate is no farther than the k-th segment: that is the
+// reach (which, unlike the k-th candidate, only ever shrinks).
 type kNearest struct {
 	s    *search
 	k    int
 	list []candidate
+	segs []candidate
 }
 
-// reach is how far a piece may lie and still enter the list.
+// reach is how far a piece may lie and still matter.
 func (c *kNearest) reach() float64 {
-	if len(c.list) < c.k {
+	if len(c.segs) < c.k {
 		return c.s.radius
 	}
-	return min(c.s.radius, c.list[len(c.list)-1].dist)
+	return min(c.s.radius, c.segs[c.k-1].dist)
 }
 
 // node visits node j of level l when its box may hold a piece within reach.
@@ -84,26 +91,58 @@ func (c *kNearest) pieces(j uint32) {
 	}
 }
 
-// add puts cand in the list unless its segment is there at least as near.
+// SameRoadApart is how far apart, in metres, two positions on one road
+// near a point must lie to be two candidates rather than one.
+const SameRoadApart = 15
+
+// add records cand.
 func (c *kNearest) add(cand candidate) {
-	for i := range c.list {
-		if c.list[i].seg != cand.seg {
+	c.list = insert(c.list, cand, len(c.list)+1)
+	for i, o := range c.segs {
+		if o.seg != cand.seg {
 			continue
 		}
-		if c.list[i].dist <= cand.dist {
+		if o.dist <= cand.dist {
 			return
 		}
-		c.list = append(c.list[:i], c.list[i+1:]...)
+		c.segs = append(c.segs[:i], c.segs[i+1:]...)
 		break
 	}
-	if len(c.list) == c.k {
-		c.list = c.list[:c.k-1]
+	c.segs = insert(c.segs, cand, c.k)
+}
+
+// insert puts cand in list in distance order, keeping at most n.
+func insert(list []candidate, cand candidate, n int) []candidate {
+	if len(list) == n {
+		if list[n-1].dist <= cand.dist {
+			return list
+		}
+		list = list[:n-1]
 	}
-	i := len(c.list)
-	c.list = append(c.list, cand)
-	for i > 0 && c.list[i-1].dist > cand.dist {
-		c.list[i] = c.list[i-1]
+	i := len(list)
+	list = append(list, cand)
+	for i > 0 && list[i-1].dist > cand.dist {
+		list[i] = list[i-1]
 		i--
 	}
-	c.list[i] = cand
+	list[i] = cand
+	return list
+}
+
+// candidates are the first k pieces not near a nearer one of their road.
+func (c *kNearest) candidates() []candidate {
+	var out []candidate
+	for _, p := range c.list {
+		if len(out) == c.k || p.dist > c.reach() {
+			break
+		}
+		near := false
+		for _, q := range out {
+			near = near || q.seg == p.seg && geo.Distance(q.proj.Lon, q.proj.Lat, p.proj.Lon, p.proj.Lat) <= SameRoadApart
+		}
+		if !near {
+			out = append(out, p)
+		}
+	}
+	return out
 }

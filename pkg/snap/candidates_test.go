@@ -9,10 +9,12 @@ import (
 	"github.com/mapsco/maps/pkg/compile/compiletest"
 	"github.com/mapsco/maps/pkg/geo"
 	"github.com/mapsco/maps/pkg/graph"
+	"github.com/mapsco/maps/pkg/snap"
 )
 
 // TestCandidatesAreTheKNearestRoads checks Candidates against brute force:
-// per usable segment its nearest piece, the k nearest segments within the
+// the pieces of usable segments by distance, each kept unless a kept one
+// of its segment lies within snap.SameRoadApart, the k nearest within the
 // radius, nearest first, at the same distances.
 func TestCandidatesAreTheKNearestRoads(t *testing.T) {
 	rel := compiletest.OpenAndorra(t)
@@ -38,8 +40,10 @@ func TestCandidatesAreTheKNearestRoads(t *testing.T) {
 				if math.Abs(got[j].Dist-want[j]) > 1e-6 || got[j].Dist > radius {
 					t.Fatalf("%s (%v, %v) r=%v k=%d: candidate %d at %.6f m, brute force %.6f", profile, lon, lat, radius, k, j, got[j].Dist, want[j])
 				}
-				if j > 0 && got[j].Seg == got[j-1].Seg {
-					t.Fatalf("segment %d twice", got[j].Seg)
+				for o := range j {
+					if got[o].Seg == got[j].Seg && geo.Distance(got[o].Lon, got[o].Lat, got[j].Lon, got[j].Lat) <= snap.SameRoadApart {
+						t.Fatalf("segment %d twice, %v and %v", got[j].Seg, got[o], got[j])
+					}
 				}
 			}
 			found += len(got)
@@ -48,26 +52,43 @@ func TestCandidatesAreTheKNearestRoads(t *testing.T) {
 	}
 }
 
-// bruteCandidates returns the distances of the k nearest usable segments.
+// bruteCandidates returns the distances of the k nearest positions.
 func bruteCandidates(g *graph.Graph, lon, lat, radius float64, k int) []float64 {
 	net := g.Net
 	kk := geo.LonScale(lat)
-	var ds []float64
+	type pos struct {
+		seg      uint32
+		lon, lat float64
+		d        float64
+	}
+	var all []pos
 	for s := range uint32(net.NumSegments()) {
-		if !g.Usable(s) {
+		if !g.Usable(s) || g.ArcOf[graph.SegRef(s, false)] == graph.NoArc && g.ArcOf[graph.SegRef(s, true)] == graph.NoArc {
 			continue
 		}
 		begin, end := net.Points(s)
-		best := math.Inf(1)
 		for i := begin; i+1 < end; i++ {
 			aLon, aLat := net.Point(i)
 			bLon, bLat := net.Point(i + 1)
-			best = min(best, geo.Project(lon, lat, kk, aLon, aLat, bLon, bLat).Dist)
-		}
-		if best <= radius && (g.ArcOf[graph.SegRef(s, false)] != graph.NoArc || g.ArcOf[graph.SegRef(s, true)] != graph.NoArc) {
-			ds = append(ds, best)
+			if p := geo.Project(lon, lat, kk, aLon, aLat, bLon, bLat); p.Dist <= radius {
+				all = append(all, pos{s, p.Lon, p.Lat, p.Dist})
+			}
 		}
 	}
-	sort.Float64s(ds)
-	return ds[:min(k, len(ds))]
+	sort.SliceStable(all, func(i, j int) bool { return all[i].d < all[j].d })
+	var kept []pos
+	for _, p := range all {
+		dup := false
+		for _, o := range kept {
+			dup = dup || o.seg == p.seg && geo.Distance(o.lon, o.lat, p.lon, p.lat) <= snap.SameRoadApart
+		}
+		if !dup {
+			kept = append(kept, p)
+		}
+	}
+	var ds []float64
+	for _, p := range kept[:min(k, len(kept))] {
+		ds = append(ds, p.d)
+	}
+	return ds
 }
