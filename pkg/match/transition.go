@@ -59,13 +59,11 @@ type target struct {
 // dists fills out[2j+d] with the road distance in cm from a, leaving it in
 // direction d (0 along its segment, 1 against), to targets[j] reached in
 // direction d (unreachable beyond boundCM; see settled for slackCM), and
-// returns out. A direction
-// is each state of the model (viterbi.go): a vehicle seldom turns round in
-// the middle of a road, so leaving a the other way costs turnCM more, and
-// a trace that goes back and forth along a road is matched to a U-turn
-// where one is allowed rather than to zigzags on the spot, while a fix
-// whose direction was misjudged does not end the matching.
-func (s *distSearch) dists(a snap.Result, dir int, targets []target, boundCM, slackCM, turnCM uint32, out []uint32) []uint32 {
+// returns out. A direction is each state of the model (viterbi.go): a
+// vehicle seldom turns round in the middle of a road, so the transitions
+// of a state leaving a in direction dir are the lesser of this search's
+// and the other direction's plus a turning cost (turned).
+func (s *distSearch) dists(a snap.Result, dir int, targets []target, boundCM, slackCM uint32, out []uint32) []uint32 {
 	var maxLen uint32
 	for j := range targets {
 		t := &targets[j]
@@ -73,15 +71,11 @@ func (s *distSearch) dists(a snap.Result, dir int, targets []target, boundCM, sl
 		if d, ok := s.ahead(a, t.p, dir); ok {
 			t.best[dir] = d
 		}
-		if d, ok := s.ahead(a, t.p, 1-dir); ok {
-			t.best[1-dir] = d + turnCM
-		}
 		maxLen = max(maxLen, t.len)
 	}
 	s.labels.Reset()
 	s.heap.Reset()
 	s.seed(a, dir, 0)
-	s.seed(a, 1-dir, turnCM)
 	for s.heap.Len() > 0 {
 		c, u := s.heap.Pop()
 		if l := s.labels.Get(u); l == nil || *l != c {
@@ -110,7 +104,7 @@ func (s *distSearch) dists(a snap.Result, dir int, targets []target, boundCM, sl
 // settled gives that direction's distance (its copies lie as far from the
 // point). Once one direction is known, the other is looked for only while
 // it could come within slackCM of it: farther, the transition would be
-// e^-20 times less likely (slack is 20 beta) and never chosen, and looking
+// e^-10 times less likely (slack is 10 beta) and never chosen, and looking
 // for it (a U-turn away) would take every search to its bound.
 func (s *distSearch) settled(targets []target, c, slackCM uint32) bool {
 	for _, t := range targets {
@@ -125,8 +119,8 @@ func (s *distSearch) settled(targets []target, c, slackCM uint32) bool {
 	return true
 }
 
-// seed starts the search from a leaving in direction dir, extraCM further
-// (a turn on the spot: see dists): not on the arc a
+// seed starts the search from a leaving in direction dir, extraCM further:
+// not on the arc a
 // lies on, which would settle it at once, but on the turns out of it, so
 // that a target behind a on its own arc is reached by going round (ahead
 // covers the target in front).
@@ -206,4 +200,15 @@ func (s *distSearch) ahead(a, b snap.Result, dir int) (uint32, bool) {
 // open reports whether arc a is open under the search's state.
 func (s *distSearch) open(a uint32) bool {
 	return s.st == nil || s.st.ArcTime(s.g, a) != graph.NoWay
+}
+
+// turned combines the distances from one position leaving in direction
+// dir (own) and leaving the other way (other, which costs turnCM more to
+// take: a turn on the spot) into out, per target and arrival direction.
+func turned(own, other []uint32, turnCM uint32, out []uint32) []uint32 {
+	out = out[:0]
+	for i, d := range own {
+		out = append(out, min(d, search.Add(other[i], turnCM)))
+	}
+	return out
 }

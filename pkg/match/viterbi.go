@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/mapsco/maps/pkg/geo"
+	"github.com/mapsco/maps/pkg/snap"
 )
 
 // part is one matching before its route is built.
@@ -70,6 +71,7 @@ func (m *Matcher) extend(ctx context.Context, s *distSearch, t Trace, cs candida
 	}
 	last, drops, firstDrop, next := start, 0, -1, len(t.Points)
 	var dists []uint32
+	var sc searched
 	targets := make([]target, 0, m.opts.Candidates)
 	for q := start + 1; q < len(t.Points); q++ {
 		if err := ctx.Err(); err != nil {
@@ -84,7 +86,7 @@ func (m *Matcher) extend(ctx context.Context, s *distSearch, t Trace, cs candida
 			p.folded = append(p.folded, q)
 			continue
 		}
-		if !m.step(s, cs, ch, last, q, crow, &targets, &dists) {
+		if !m.step(s, &sc, cs, ch, last, q, crow, &targets, &dists) {
 			if drops == 0 {
 				firstDrop = q
 			}
@@ -112,7 +114,7 @@ func (m *Matcher) extend(ctx context.Context, s *distSearch, t Trace, cs candida
 
 // step scores the states of fix q from those of fix last, crow metres
 // apart; false when none of q's states can be reached.
-func (m *Matcher) step(s *distSearch, cs candidateSet, ch *chain, last, q int, crow float64, targets *[]target, dists *[]uint32) bool {
+func (m *Matcher) step(s *distSearch, sc *searched, cs candidateSet, ch *chain, last, q int, crow float64, targets *[]target, dists *[]uint32) bool {
 	beta := m.opts.Beta
 	if beta <= 0 {
 		beta = cs.sig[q]
@@ -129,7 +131,7 @@ func (m *Matcher) step(s *distSearch, cs candidateSet, ch *chain, last, q int, c
 	// A transition longer than this is less likely than e^-(crow+200/β):
 	// not worth a search, and the fix is better dropped.
 	bound := uint32(math.Min(100*(2*crow+6*cs.sig[q]+200), 4e9))
-	slack := uint32(math.Min(100*20*beta, 4e9))
+	slack := uint32(math.Min(100*10*beta, 4e9))
 	turn := uint32(100 * turnSigmas * cs.sig[q])
 	// A fix up to 6 sigmas behind the vehicle's position may be noise
 	// about a stop: the difference of two fixes' errors along the road is
@@ -137,6 +139,7 @@ func (m *Matcher) step(s *distSearch, cs candidateSet, ch *chain, last, q int, c
 	// each fix, is rather under-estimated than over.
 	stay := uint32(100 * 6 * cs.sig[q])
 	llo, lhi := cs.of(last)
+	sc.reset()
 	reached := false
 	for sa := 2 * llo; sa < 2*lhi; sa++ {
 		if math.IsInf(ch.score[sa], -1) {
@@ -144,7 +147,8 @@ func (m *Matcher) step(s *distSearch, cs candidateSet, ch *chain, last, q int, c
 		}
 		at := int(ch.at[sa])
 		from, dir := cs.all[at/2], at%2
-		*dists = s.dists(from, dir, *targets, bound, slack, turn, (*dists)[:0])
+		both := sc.from(s, at/2, from, *targets, bound, slack)
+		*dists = turned(both[dir], both[1-dir], turn, (*dists)[:0])
 		for j := range *targets {
 			c := qlo + j
 			for d := range 2 {
@@ -230,4 +234,33 @@ func share(cs candidateSet, ch *chain, i, st int) float64 {
 		}
 	}
 	return 1 / sum
+}
+
+// searched keeps, within one step, the distances from each position
+// searched from, leaving it either way: the two states of a candidate, and
+// states where the vehicle stayed at one position, share them.
+type searched struct {
+	pos   []int
+	dists [][2][]uint32
+}
+
+func (sc *searched) reset() { sc.pos = sc.pos[:0] }
+
+// from returns the distances from position pos (candidate from) to the
+// targets, leaving it in direction 0 and in direction 1.
+func (sc *searched) from(s *distSearch, pos int, from snap.Result, targets []target, bound, slack uint32) [2][]uint32 {
+	for i, p := range sc.pos {
+		if p == pos {
+			return sc.dists[i]
+		}
+	}
+	i := len(sc.pos)
+	sc.pos = append(sc.pos, pos)
+	if i == len(sc.dists) {
+		sc.dists = append(sc.dists, [2][]uint32{})
+	}
+	for dir := range 2 {
+		sc.dists[i][dir] = s.dists(from, dir, targets, bound, slack, sc.dists[i][dir][:0])
+	}
+	return sc.dists[i]
 }
