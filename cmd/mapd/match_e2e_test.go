@@ -81,6 +81,15 @@ func TestMatchEndToEnd(t *testing.T) {
 	for i := range tooMany {
 		tooMany[i] = pts[i%len(pts)]
 	}
+	// The largest request: the drive 13 times over and a bit (each time
+	// back to the start in one jump), 2,000 points, 20 credits.
+	r = s.call(t, "/v1/match", authz, marshal(map[string]any{"coordinates": tooMany[:MaxMatchPoints]}))
+	if r.status != 200 || r.body["credits_charged"] != 20.0 || len(r.body["tracepoints"].([]any)) != MaxMatchPoints {
+		t.Fatalf("2000 points: %d, %.300s", r.status, r.raw)
+	}
+	spent += 20
+	t.Logf("2000 points: %d matchings", len(r.body["matchings"].([]any)))
+
 	for _, f := range []struct {
 		name, body   string
 		status       int
@@ -104,6 +113,9 @@ func TestMatchEndToEnd(t *testing.T) {
 	}
 	verifyLedger(t, dsn)
 }
+
+// MaxMatchPoints is the endpoint's limit (api.MaxMatchCoordinates).
+const MaxMatchPoints = 2000
 
 // recordDrive samples n fixes evenly along a line, each moved by Gaussian
 // noise of sigma metres, with timestamps 5 s apart (seconds since 1970).
