@@ -1,5 +1,7 @@
 package api
 
+import "time"
+
 // This file holds the four public decoders: each walks the top-level object of its request, dispatching its
 // members to the field decoders of decode_fields.go and reporting any other (decode_unknown.go; spec section 9
 // asks clients to tolerate unknown fields in responses, but a request member we do not know is a question we
@@ -183,6 +185,45 @@ func DecodeElevation(body []byte) (ElevationRequest, *InvalidRequest) {
 		return ElevationRequest{}, inv
 	}
 	return ElevationRequest{Coordinates: clone(coords)}, nil
+}
+
+// DecodeMatch decodes and validates a POST /match body. Its lists are long (2,000 points), so they are collected
+// on the heap, each allocated once at the limit's size only when the member is present.
+func DecodeMatch(body []byte) (MatchRequest, *InvalidRequest) {
+	req := MatchRequest{Profile: DefaultProfile, GeometryFormat: DefaultGeometryFormat}
+	var coords []Coordinate
+	var radiuses []float64
+	var stamps []time.Time
+	nRadiuses, nStamps, points := -1, -1, 0
+	d := decoder{s: scanner{data: body}}
+	var seen memberSet
+	for d.nextMember(&seen) {
+		switch d.member {
+		case memberCoordinates:
+			coords = d.coordinateList(memberPointer("coordinates"), make([]Coordinate, 0, 64), MinMatchCoordinates, MaxMatchCoordinates)
+			points = d.items
+		case memberTimestamps:
+			stamps, nStamps = d.timestampList(memberPointer("timestamps"), MaxMatchCoordinates)
+		case memberRadiuses:
+			radiuses, nRadiuses = d.radiusList(memberPointer("radiuses"), make([]float64, 0, 64), MaxMatchCoordinates)
+		case memberProfile:
+			req.Profile = d.profile(req.Profile)
+		case memberGeometryFormat:
+			req.GeometryFormat = d.geometryFormat(req.GeometryFormat)
+		case memberIncludeSteps:
+			req.IncludeSteps = d.boolean(memberPointer("include_steps"), req.IncludeSteps)
+		default:
+			d.unknownMember(namePointer(d.name), "a match request", matchMembers)
+		}
+	}
+	d.require(seen, memberCoordinates, "an array of %d to %d coordinates [longitude, latitude]", MinMatchCoordinates, MaxMatchCoordinates)
+	d.perPoint(memberPointer("radiuses"), nRadiuses, points, "radius")
+	d.perPoint(memberPointer("timestamps"), nStamps, points, "timestamp")
+	if inv := d.result(); inv != nil {
+		return MatchRequest{}, inv
+	}
+	req.Coordinates, req.Radiuses, req.Timestamps = clone(coords), clone(radiuses), clone(stamps)
+	return req, nil
 }
 
 // clone copies a slice collected in stack scratch space to the heap, at its exact length.

@@ -29,6 +29,9 @@ var fuzzSeeds = []string{
 		`"source_bearings":null,"target_radiuses":[1,2]}`,
 	`{"origin":[1.5,42.5],"contours":[{"time_minutes":null},{"time_minute":5}],"radius":100,"bearing":[180,20]}`,
 	`{"profil":"car","mode":1,"alternative":2,"a/b~":null}`,
+	`{"coordinates":` + twoPoints + `,"timestamps":[1764316800,"2026-11-28T08:00:05+01:00"],"radiuses":[5,null],` +
+		`"include_steps":true,"geometry_format":"geojson"}`,
+	`{"coordinates":[[1,2],[3,4],[5,6]],"timestamps":[10,9.5,"2026-11-28T08:00:00","x",null,-1,1e300],"times":[]}`,
 }
 
 func addSeeds(f *testing.F) {
@@ -182,5 +185,31 @@ func FuzzDecodeElevation(f *testing.F) {
 		}
 		checkAccepted(t, body)
 		checkCoordinates(t, req.Coordinates, MinElevationCoordinates, MaxElevationCoordinates)
+	})
+}
+
+func FuzzDecodeMatch(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, body []byte) {
+		req, inv := DecodeMatch(body)
+		if inv != nil {
+			checkRefusal(t, body, inv)
+			return
+		}
+		checkAccepted(t, body)
+		checkCoordinates(t, req.Coordinates, MinMatchCoordinates, MaxMatchCoordinates)
+		checkProfile(t, req.Profile)
+		checkSnapping(t, len(req.Coordinates), req.Radiuses, nil)
+		if req.Timestamps != nil && len(req.Timestamps) != len(req.Coordinates) {
+			t.Errorf("%d timestamps for %d points", len(req.Timestamps), len(req.Coordinates))
+		}
+		for i := 1; i < len(req.Timestamps); i++ {
+			if req.Timestamps[i].Before(req.Timestamps[i-1]) {
+				t.Errorf("timestamp %d (%v) before %d (%v)", i, req.Timestamps[i], i-1, req.Timestamps[i-1])
+			}
+		}
+		if req.GeometryFormat != GeometryPolyline6 && req.GeometryFormat != GeometryGeoJSON {
+			t.Errorf("geometry format %q", req.GeometryFormat)
+		}
 	})
 }

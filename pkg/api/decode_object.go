@@ -5,7 +5,7 @@ import "fmt"
 // This file walks the top-level object of a request: it opens it, names each member, catches repeated and
 // missing members, and finally turns what was found into an *InvalidRequest or nothing.
 
-// member is a member name the decoders know. One enumeration serves all four requests; each decoder handles
+// member is a member name the decoders know. One enumeration serves all five requests; each decoder handles
 // the members of its own request and reports the others like any unknown name (see decode_unknown.go).
 type member uint8
 
@@ -31,6 +31,7 @@ const (
 	memberTargetBearings
 	memberRadius
 	memberBearing
+	memberTimestamps
 	numMembers
 )
 
@@ -77,6 +78,8 @@ func memberOf(name []byte) member {
 		return memberRadius
 	case "bearing":
 		return memberBearing
+	case "timestamps":
+		return memberTimestamps
 	}
 	return memberUnknown
 }
@@ -85,7 +88,7 @@ func memberOf(name []byte) member {
 func (m member) String() string {
 	names := [numMembers]string{"", "coordinates", "profile", "departure_time", "alternatives", "geometry_format",
 		"include_steps", "sources", "targets", "origin", "contours", "time_minutes", "distance_km", "radiuses",
-		"bearings", "source_radiuses", "source_bearings", "target_radiuses", "target_bearings", "radius", "bearing"}
+		"bearings", "source_radiuses", "source_bearings", "target_radiuses", "target_bearings", "radius", "bearing", "timestamps"}
 	if int(m) < len(names) {
 		return names[m]
 	}

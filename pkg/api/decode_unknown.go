@@ -20,7 +20,9 @@ var (
 	isochroneMembers = []member{memberOrigin, memberProfile, memberContours, memberDepartureTime, memberRadius,
 		memberBearing}
 	elevationMembers = []member{memberCoordinates}
-	contourMembers   = []member{memberTimeMinutes, memberDistanceKm}
+	matchMembers     = []member{memberCoordinates, memberTimestamps, memberRadiuses, memberProfile,
+		memberGeometryFormat, memberIncludeSteps}
+	contourMembers = []member{memberTimeMinutes, memberDistanceKm}
 )
 
 // aliases are names other routing APIs (OSRM, Valhalla, GraphHopper, Google) or habit give to our members.
@@ -36,6 +38,7 @@ var aliases = map[string]member{
 	"minutes": memberTimeMinutes, "time_limit": memberTimeMinutes, "distance": memberDistanceKm,
 	"kilometers": memberDistanceKm, "kilometres": memberDistanceKm, "km": memberDistanceKm,
 	"heading": memberBearing, "headings": memberBearings, "search_radius": memberRadius,
+	"times": memberTimestamps, "timestamp": memberTimestamps, "time_stamps": memberTimestamps,
 }
 
 // unknownMember reports the member just named (d.name), which is not one of known, and skips its value.

@@ -43,7 +43,7 @@ func runDirections(rc *runContext, req DirectionsRequest, dst []byte) ([]byte, *
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = appendRoute(dst, rc, req, i, rt)
+		dst = appendRoute(dst, rc, req.Profile, req.GeometryFormat, i, rt)
 	}
 	dst = append(dst, ']')
 	dst = appendKey(dst, "waypoints", true)
@@ -81,16 +81,16 @@ func routeFailure(router *route.Router, q route.Request, err error) *failure {
 	return &failure{kind: KindUnroutable, detail: fmt.Sprintf("no %s route from waypoint %d to waypoint %d", profile, we.Index, we.Index+1)}
 }
 
-// appendRoute writes one route: the engine has computed everything, steps
-// and climb included.
-func appendRoute(dst []byte, rc *runContext, req DirectionsRequest, id int, rt *route.Route) []byte {
+// appendRoute writes one route of profile, its geometry in format: the
+// engine has computed everything, steps and climb included.
+func appendRoute(dst []byte, rc *runContext, profile, format string, id int, rt *route.Route) []byte {
 	dst = append(dst, '{')
 	dst = appendKey(dst, "id", false)
 	dst = appendNumber(dst, float64(id), 0)
 	dst = appendKey(dst, "summary", true)
 	dst = appendTotals(dst, rt.DistanceM, rt.DurationS)
 	dst = appendKey(dst, "geometry", true)
-	dst = appendGeometry(dst, req.GeometryFormat, rt)
+	dst = appendGeometry(dst, format, rt)
 	dst = appendKey(dst, "legs", true)
 	dst = append(dst, '[')
 	for i, leg := range rt.Legs {
@@ -110,7 +110,7 @@ func appendRoute(dst []byte, rc *runContext, req DirectionsRequest, id int, rt *
 		dst = appendKey(dst, "elevation", true)
 		dst = appendClimb(dst, rt.Climb)
 	}
-	if p := rc.rel.Manifest.Profile(req.Profile); p != nil {
+	if p := rc.rel.Manifest.Profile(profile); p != nil {
 		dst = appendKey(dst, "speed_model_version", true)
 		dst = appendString(dst, p.SpeedModelVersion)
 		dst = appendKey(dst, "speed_model_status", true)

@@ -10,5 +10,6 @@ func computePaths(s *Server) map[string]fasthttp.RequestHandler {
 		"/v1/matrix":     compute(s, matrixOp),
 		"/v1/isochrone":  compute(s, isochroneOp(s.isochrones)),
 		"/v1/elevation":  compute(s, elevationOp),
+		"/v1/match":      compute(s, matchOp),
 	}
 }

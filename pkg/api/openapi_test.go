@@ -26,9 +26,10 @@ func loadOpenAPI(t *testing.T) *openapi3.T {
 	return doc
 }
 
-// specComputePaths are the four operations of spec §4; the document
-// describes them all, whether or not this build serves them yet.
-var specComputePaths = []string{"/v1/directions", "/v1/matrix", "/v1/isochrone", "/v1/elevation"}
+// specComputePaths are the four operations of spec §4 and /match (an
+// endpoint added as §9 allows); the document describes them all, whether
+// or not this build serves them yet.
+var specComputePaths = []string{"/v1/directions", "/v1/matrix", "/v1/isochrone", "/v1/elevation", "/v1/match"}
 
 func TestOpenAPIDocumentsEveryEndpoint(t *testing.T) {
 	doc := loadOpenAPI(t)
@@ -105,18 +106,23 @@ func TestOpenAPILimitsMatchTheDecoders(t *testing.T) {
 			MinDirectionsCoordinates, MaxDirectionsCoordinates},
 		{"source bearings", float64(prop("MatrixRequest", "source_bearings").MinItems), float64(*prop("MatrixRequest", "source_bearings").MaxItems),
 			MinMatrixLocations, MaxMatrixLocations},
+		{"match points", float64(prop("MatchRequest", "coordinates").MinItems), float64(*prop("MatchRequest", "coordinates").MaxItems),
+			MinMatchCoordinates, MaxMatchCoordinates},
+		{"match timestamps", float64(prop("MatchRequest", "timestamps").MinItems), float64(*prop("MatchRequest", "timestamps").MaxItems),
+			MinMatchCoordinates, MaxMatchCoordinates},
 	}
 	if r := doc.Components.Schemas["Radius"].Value; r.ExclusiveMin.Value == nil || *r.ExclusiveMin.Value != 0 {
 		t.Errorf("a radius must be documented as greater than 0, as the decoder enforces")
 	}
 	// The decoders refuse members they do not know: every request schema says so.
-	for _, name := range []string{"DirectionsRequest", "MatrixRequest", "IsochroneRequest", "ElevationRequest", "Contour"} {
+	for _, name := range []string{"DirectionsRequest", "MatrixRequest", "IsochroneRequest", "ElevationRequest", "MatchRequest", "Contour"} {
 		if ap := doc.Components.Schemas[name].Value.AdditionalProperties; ap.Has == nil || *ap.Has {
 			t.Errorf("%s does not forbid other members, which the server refuses", name)
 		}
 	}
 	members := map[string][]member{"DirectionsRequest": directionsMembers, "MatrixRequest": matrixMembers,
-		"IsochroneRequest": isochroneMembers, "ElevationRequest": elevationMembers, "Contour": contourMembers}
+		"IsochroneRequest": isochroneMembers, "ElevationRequest": elevationMembers, "MatchRequest": matchMembers,
+		"Contour": contourMembers}
 	for name, ms := range members {
 		props := doc.Components.Schemas[name].Value.Properties
 		for _, m := range ms {

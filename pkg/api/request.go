@@ -33,6 +33,8 @@ const (
 	MaxContourKilometers     = 100.0
 	MinElevationCoordinates  = 1
 	MaxElevationCoordinates  = 1000
+	MinMatchCoordinates      = 2 // POST /match, an addition to section 8 (docs/matching.md)
+	MaxMatchCoordinates      = 2000
 )
 
 // Limits of the snapping controls, which the specification leaves to us (docs/snapping.md).
@@ -131,6 +133,16 @@ type IsochroneRequest struct {
 // ElevationRequest is a valid POST /elevation body.
 type ElevationRequest struct {
 	Coordinates []Coordinate // 1..1000, in the order of the response
+}
+
+// MatchRequest is a valid POST /match body: a GPS trace to match to the roads.
+type MatchRequest struct {
+	Coordinates    []Coordinate // 2..2000, in the order recorded
+	Timestamps     []time.Time  // nil, or one per coordinate, non-decreasing; keeps the offset the client sent
+	Radiuses       []float64    // nil, or one per coordinate: GPS accuracy in metres, 0 for the default
+	Profile        string
+	GeometryFormat string
+	IncludeSteps   bool
 }
 
 // FieldError names one invalid input: Field is a JSON pointer into the request body (e.g. "/coordinates/1/1"),

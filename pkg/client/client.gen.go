@@ -98,6 +98,48 @@ func (e LiveStatus) Valid() bool {
 	}
 }
 
+// Defines values for MatchingSpeedModelStatus.
+const (
+	MatchingSpeedModelStatusCalibrated  MatchingSpeedModelStatus = "calibrated"
+	MatchingSpeedModelStatusProvisional MatchingSpeedModelStatus = "provisional"
+)
+
+// Valid indicates whether the value is a known member of the MatchingSpeedModelStatus enum.
+func (e MatchingSpeedModelStatus) Valid() bool {
+	switch e {
+	case MatchingSpeedModelStatusCalibrated:
+		return true
+	case MatchingSpeedModelStatusProvisional:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MatchingTrafficConfidence.
+const (
+	MatchingTrafficConfidenceHigh   MatchingTrafficConfidence = "high"
+	MatchingTrafficConfidenceLow    MatchingTrafficConfidence = "low"
+	MatchingTrafficConfidenceMedium MatchingTrafficConfidence = "medium"
+	MatchingTrafficConfidenceNone   MatchingTrafficConfidence = "none"
+)
+
+// Valid indicates whether the value is a known member of the MatchingTrafficConfidence enum.
+func (e MatchingTrafficConfidence) Valid() bool {
+	switch e {
+	case MatchingTrafficConfidenceHigh:
+		return true
+	case MatchingTrafficConfidenceLow:
+		return true
+	case MatchingTrafficConfidenceMedium:
+		return true
+	case MatchingTrafficConfidenceNone:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for MultiPolygonType.
 const (
 	MultiPolygonTypeMultiPolygon MultiPolygonType = "MultiPolygon"
@@ -211,22 +253,22 @@ func (e RouteSpeedModelStatus) Valid() bool {
 
 // Defines values for RouteTrafficConfidence.
 const (
-	High   RouteTrafficConfidence = "high"
-	Low    RouteTrafficConfidence = "low"
-	Medium RouteTrafficConfidence = "medium"
-	None   RouteTrafficConfidence = "none"
+	RouteTrafficConfidenceHigh   RouteTrafficConfidence = "high"
+	RouteTrafficConfidenceLow    RouteTrafficConfidence = "low"
+	RouteTrafficConfidenceMedium RouteTrafficConfidence = "medium"
+	RouteTrafficConfidenceNone   RouteTrafficConfidence = "none"
 )
 
 // Valid indicates whether the value is a known member of the RouteTrafficConfidence enum.
 func (e RouteTrafficConfidence) Valid() bool {
 	switch e {
-	case High:
+	case RouteTrafficConfidenceHigh:
 		return true
-	case Low:
+	case RouteTrafficConfidenceLow:
 		return true
-	case Medium:
+	case RouteTrafficConfidenceMedium:
 		return true
-	case None:
+	case RouteTrafficConfidenceNone:
 		return true
 	default:
 		return false
@@ -472,6 +514,95 @@ type Live struct {
 // LiveStatus defines model for Live.Status.
 type LiveStatus string
 
+// MatchRequest Members not listed here are refused with 400, naming the member and the known member it most likely means. Optional members may be omitted but not sent as null.
+type MatchRequest struct {
+	// Coordinates The trace: GPS fixes in the order recorded.
+	Coordinates    []Coordinate                     `json:"coordinates"`
+	GeometryFormat *DirectionsRequestGeometryFormat `json:"geometry_format,omitempty"`
+
+	// IncludeSteps Add turn-by-turn steps to each leg.
+	IncludeSteps *bool `json:"include_steps,omitempty"`
+
+	// Profile Routing profile; `car` when omitted from a request.
+	Profile *Profile `json:"profile,omitempty"`
+
+	// Radiuses One per coordinate: the GPS accuracy (one standard deviation) in metres; a point's roads are looked for within three times it. null, or none given: estimated from the trace itself (between 4 and 50 m).
+	Radiuses *[]*Radius `json:"radiuses,omitempty"`
+
+	// Timestamps One per coordinate, never decreasing. The first is the time of travel for time-conditioned restrictions; a gap of over 600 s splits the trace.
+	Timestamps *[]MatchRequest_Timestamps_Item `json:"timestamps,omitempty"`
+}
+
+// MatchRequestTimestamps0 Seconds since 1970-01-01T00:00:00Z.
+type MatchRequestTimestamps0 = float64
+
+// MatchRequestTimestamps1 RFC 3339 with a UTC offset.
+type MatchRequestTimestamps1 = time.Time
+
+// MatchRequest_Timestamps_Item defines model for MatchRequest.timestamps.Item.
+type MatchRequest_Timestamps_Item struct {
+	union json.RawMessage
+}
+
+// MatchResponse defines model for MatchResponse.
+type MatchResponse struct {
+	// CreditsCharged Credits deducted for this request.
+	CreditsCharged CreditsCharged `json:"credits_charged"`
+
+	// DataVersion The data release that answered.
+	DataVersion DataVersion `json:"data_version"`
+
+	// GpsErrorM The GPS error (one standard deviation, metres) used for points without a radius: estimated from the trace.
+	GpsErrorM float64 `json:"gps_error_m"`
+
+	// Matchings In trace order.
+	Matchings []Matching `json:"matchings"`
+
+	// Profile Routing profile; `car` when omitted from a request.
+	Profile Profile `json:"profile"`
+
+	// RequestId Unique per request; quote it to support. Same form as a problem's `instance`.
+	//
+	// Examples: req_01JD4QZ3F8Z7V5T4W2N6M8K0XA
+	RequestId RequestId `json:"request_id"`
+
+	// Tracepoints One per coordinate, in request order.
+	Tracepoints []*Tracepoint `json:"tracepoints"`
+}
+
+// Matching One continuous part of the trace as a route (the fields of a directions Route, and `confidence`): a leg between each two consecutive matched points (waypoints).
+type Matching struct {
+	// Confidence How sure the model is: the mean posterior share of the chosen road among each point's candidates, times the share of the points in the matching's span that were kept.
+	Confidence float64           `json:"confidence"`
+	Elevation  *ElevationProfile `json:"elevation,omitempty"`
+
+	// Geometry Encoded polyline (6 digits) or serialised GeoJSON LineString, per `geometry_format`. Always at least two positions: a route of no length repeats its one.
+	Geometry string `json:"geometry"`
+
+	// Id Index in `matchings`.
+	Id int `json:"id"`
+
+	// Legs One leg between each two consecutive waypoints of the matching (matched points with a `waypoint_index`).
+	Legs []RouteLeg `json:"legs"`
+
+	// OperationsApplied Whether a reviewed operational closure or slowdown informed the route.
+	OperationsApplied *bool                     `json:"operations_applied,omitempty"`
+	SpeedModelStatus  *MatchingSpeedModelStatus `json:"speed_model_status,omitempty"`
+
+	// SpeedModelVersion Version of the terrain speed model.
+	SpeedModelVersion *string      `json:"speed_model_version,omitempty"`
+	Summary           RouteSummary `json:"summary"`
+
+	// TrafficConfidence How much observed traffic data informed the ETA.
+	TrafficConfidence *MatchingTrafficConfidence `json:"traffic_confidence,omitempty"`
+}
+
+// MatchingSpeedModelStatus defines model for Matching.SpeedModelStatus.
+type MatchingSpeedModelStatus string
+
+// MatchingTrafficConfidence How much observed traffic data informed the ETA.
+type MatchingTrafficConfidence string
+
 // MatrixRequest Members not listed here are refused with 400, naming the member and the known member it most likely means. Optional members may be omitted but not sent as null. Each point snaps to the nearest road the profile may use, at any distance up to the radius (default and largest 35000 m), provided it lies inside the data release's coverage (the box of its roads grown by 5 km); a road of the profile's main network is preferred when it is at most 50 m, or half the nearest road's distance, farther. See docs/snapping.md.
 type MatrixRequest struct {
 	// DepartureTime RFC 3339 date-time with offset; applies time-conditioned restrictions (bus lanes, market-day closures) for that time, read in the country's time zone, to the whole request (conditions are evaluated at departure, not when the route reaches each street). Public holidays are not known: conditions naming PH never select a day. Default: now.
@@ -689,6 +820,29 @@ type Status struct {
 	UptimeS       float64         `json:"uptime_s"`
 }
 
+// Tracepoint Where a trace point was placed, or null when it was dropped (no road near, or unreachable from its neighbours).
+type Tracepoint struct {
+	// AlternativesCount How many other roads the point could have been on.
+	AlternativesCount int `json:"alternatives_count"`
+
+	// DistanceM Metres from the point sent to `location`.
+	DistanceM float64 `json:"distance_m"`
+
+	// Location The point on the road, [longitude, latitude].
+	//
+	// Examples: [1.5218,42.5063]
+	Location Coordinate `json:"location"`
+
+	// MatchingsIndex The matching the point belongs to.
+	MatchingsIndex int `json:"matchings_index"`
+
+	// RoadName Name of the road, when the map gives one.
+	RoadName *string `json:"road_name,omitempty"`
+
+	// WaypointIndex The point's index among its matching's waypoints (legs run between them); null for a point folded into a leg: too near the point before it to add anything, or where the vehicle stood still.
+	WaypointIndex *int `json:"waypoint_index"`
+}
+
 // IdempotencyKey defines model for Idempotency-Key.
 type IdempotencyKey = string
 
@@ -743,6 +897,12 @@ type GetIsochroneParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// MatchTraceParams defines parameters for MatchTrace.
+type MatchTraceParams struct {
+	// IdempotencyKey Optional, chosen by the client (a UUID, say): retrying a request with the same key and the same body within 24 hours returns the stored answer of the first request that was charged (same body, same `request_id`, header `Idempotent-Replayed: true`) and charges it once. The same key with another body or operation is refused with 409 idempotency-key-reused; while the first request runs, 409 idempotency-key-in-use. Keys are per account. Requests that failed are not stored: their retry runs again.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // GetMatrixParams defines parameters for GetMatrix.
 type GetMatrixParams struct {
 	// IdempotencyKey Optional, chosen by the client (a UUID, say): retrying a request with the same key and the same body within 24 hours returns the stored answer of the first request that was charged (same body, same `request_id`, header `Idempotent-Replayed: true`) and charges it once. The same key with another body or operation is refused with 409 idempotency-key-reused; while the first request runs, 409 idempotency-key-in-use. Keys are per account. Requests that failed are not stored: their retry runs again.
@@ -757,6 +917,9 @@ type GetElevationJSONRequestBody = ElevationRequest
 
 // GetIsochroneJSONRequestBody defines body for GetIsochrone for application/json ContentType.
 type GetIsochroneJSONRequestBody = IsochroneRequest
+
+// MatchTraceJSONRequestBody defines body for MatchTrace for application/json ContentType.
+type MatchTraceJSONRequestBody = MatchRequest
 
 // GetMatrixJSONRequestBody defines body for GetMatrix for application/json ContentType.
 type GetMatrixJSONRequestBody = MatrixRequest
@@ -929,6 +1092,68 @@ func (t IsochroneFeature_Geometry) MarshalJSON() ([]byte, error) {
 }
 
 func (t *IsochroneFeature_Geometry) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsMatchRequestTimestamps0 returns the union data inside the MatchRequest_Timestamps_Item as a MatchRequestTimestamps0
+func (t MatchRequest_Timestamps_Item) AsMatchRequestTimestamps0() (MatchRequestTimestamps0, error) {
+	var body MatchRequestTimestamps0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromMatchRequestTimestamps0 overwrites any union data inside the MatchRequest_Timestamps_Item as the provided MatchRequestTimestamps0
+func (t *MatchRequest_Timestamps_Item) FromMatchRequestTimestamps0(v MatchRequestTimestamps0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeMatchRequestTimestamps0 performs a merge with any union data inside the MatchRequest_Timestamps_Item, using the provided MatchRequestTimestamps0
+func (t *MatchRequest_Timestamps_Item) MergeMatchRequestTimestamps0(v MatchRequestTimestamps0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsMatchRequestTimestamps1 returns the union data inside the MatchRequest_Timestamps_Item as a MatchRequestTimestamps1
+func (t MatchRequest_Timestamps_Item) AsMatchRequestTimestamps1() (MatchRequestTimestamps1, error) {
+	var body MatchRequestTimestamps1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromMatchRequestTimestamps1 overwrites any union data inside the MatchRequest_Timestamps_Item as the provided MatchRequestTimestamps1
+func (t *MatchRequest_Timestamps_Item) FromMatchRequestTimestamps1(v MatchRequestTimestamps1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeMatchRequestTimestamps1 performs a merge with any union data inside the MatchRequest_Timestamps_Item, using the provided MatchRequestTimestamps1
+func (t *MatchRequest_Timestamps_Item) MergeMatchRequestTimestamps1(v MatchRequestTimestamps1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t MatchRequest_Timestamps_Item) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *MatchRequest_Timestamps_Item) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -1108,6 +1333,28 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /isochrone (the `GetIsochrone` operationId).
 	GetIsochrone(ctx context.Context, params *GetIsochroneParams, body GetIsochroneJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// MatchTraceWithBody Match a GPS trace of 2 to 2000 points to the roads it drove
+	//
+	// Map matching with a hidden Markov model (Newson and Krumm 2009): each point's candidate roads, emission from the GPS error, transitions from the road distance between consecutive points against the distance as the crow flies. Points far from any road or unreachable are dropped (their tracepoint is null); the trace is split into several matchings at gaps of over 10 minutes between timestamps and where it cannot be joined. Each matching is a route (summary, legs between consecutive matched points, geometry, steps) with a confidence. With `timestamps`, time-conditioned restrictions apply at the first one. See docs/matching.md.
+	//
+	// Credit cost: 1 credit per 100 started points, charged only on 200. 400 names each invalid field (timestamps that decrease, too many points, a point outside the data release's coverage); 422 when no two points can be matched. Requires `Content-Type: application/json`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /match (the `MatchTrace` operationId).
+	MatchTraceWithBody(ctx context.Context, params *MatchTraceParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// MatchTrace Match a GPS trace of 2 to 2000 points to the roads it drove
+	//
+	// Map matching with a hidden Markov model (Newson and Krumm 2009): each point's candidate roads, emission from the GPS error, transitions from the road distance between consecutive points against the distance as the crow flies. Points far from any road or unreachable are dropped (their tracepoint is null); the trace is split into several matchings at gaps of over 10 minutes between timestamps and where it cannot be joined. Each matching is a route (summary, legs between consecutive matched points, geometry, steps) with a confidence. With `timestamps`, time-conditioned restrictions apply at the first one. See docs/matching.md.
+	//
+	// Credit cost: 1 credit per 100 started points, charged only on 200. 400 names each invalid field (timestamps that decrease, too many points, a point outside the data release's coverage); 422 when no two points can be matched. Requires `Content-Type: application/json`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /match (the `MatchTrace` operationId).
+	MatchTrace(ctx context.Context, params *MatchTraceParams, body MatchTraceJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetMatrixWithBody Durations and distances between every source and target
 	//
@@ -1342,6 +1589,48 @@ func (c *Client) GetIsochroneWithBody(ctx context.Context, params *GetIsochroneP
 // Corresponds with POST /isochrone (the `GetIsochrone` operationId).
 func (c *Client) GetIsochrone(ctx context.Context, params *GetIsochroneParams, body GetIsochroneJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetIsochroneRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// MatchTraceWithBody Match a GPS trace of 2 to 2000 points to the roads it drove
+//
+// Map matching with a hidden Markov model (Newson and Krumm 2009): each point's candidate roads, emission from the GPS error, transitions from the road distance between consecutive points against the distance as the crow flies. Points far from any road or unreachable are dropped (their tracepoint is null); the trace is split into several matchings at gaps of over 10 minutes between timestamps and where it cannot be joined. Each matching is a route (summary, legs between consecutive matched points, geometry, steps) with a confidence. With `timestamps`, time-conditioned restrictions apply at the first one. See docs/matching.md.
+//
+// Credit cost: 1 credit per 100 started points, charged only on 200. 400 names each invalid field (timestamps that decrease, too many points, a point outside the data release's coverage); 422 when no two points can be matched. Requires `Content-Type: application/json`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /match (the `MatchTrace` operationId).
+func (c *Client) MatchTraceWithBody(ctx context.Context, params *MatchTraceParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewMatchTraceRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// MatchTrace Match a GPS trace of 2 to 2000 points to the roads it drove
+//
+// Map matching with a hidden Markov model (Newson and Krumm 2009): each point's candidate roads, emission from the GPS error, transitions from the road distance between consecutive points against the distance as the crow flies. Points far from any road or unreachable are dropped (their tracepoint is null); the trace is split into several matchings at gaps of over 10 minutes between timestamps and where it cannot be joined. Each matching is a route (summary, legs between consecutive matched points, geometry, steps) with a confidence. With `timestamps`, time-conditioned restrictions apply at the first one. See docs/matching.md.
+//
+// Credit cost: 1 credit per 100 started points, charged only on 200. 400 names each invalid field (timestamps that decrease, too many points, a point outside the data release's coverage); 422 when no two points can be matched. Requires `Content-Type: application/json`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /match (the `MatchTrace` operationId).
+func (c *Client) MatchTrace(ctx context.Context, params *MatchTraceParams, body MatchTraceJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewMatchTraceRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1705,6 +1994,61 @@ func NewGetIsochroneRequestWithBody(server string, params *GetIsochroneParams, c
 	return req, nil
 }
 
+// NewMatchTraceRequest calls the generic MatchTrace builder with application/json body
+func NewMatchTraceRequest(server string, params *MatchTraceParams, body MatchTraceJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewMatchTraceRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewMatchTraceRequestWithBody constructs an http.Request for the MatchTrace method, with any body, and a specified content type
+func NewMatchTraceRequestWithBody(server string, params *MatchTraceParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/match")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewGetMatrixRequest calls the generic GetMatrix builder with application/json body
 func NewGetMatrixRequest(server string, params *GetMatrixParams, body GetMatrixJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -1967,6 +2311,28 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /isochrone (the `GetIsochrone` operationId).
 	GetIsochroneWithResponse(ctx context.Context, params *GetIsochroneParams, body GetIsochroneJSONRequestBody, reqEditors ...RequestEditorFn) (*GetIsochroneResponse, error)
+
+	// MatchTraceWithBodyWithResponse Match a GPS trace of 2 to 2000 points to the roads it drove
+	//
+	// Map matching with a hidden Markov model (Newson and Krumm 2009): each point's candidate roads, emission from the GPS error, transitions from the road distance between consecutive points against the distance as the crow flies. Points far from any road or unreachable are dropped (their tracepoint is null); the trace is split into several matchings at gaps of over 10 minutes between timestamps and where it cannot be joined. Each matching is a route (summary, legs between consecutive matched points, geometry, steps) with a confidence. With `timestamps`, time-conditioned restrictions apply at the first one. See docs/matching.md.
+	//
+	// Credit cost: 1 credit per 100 started points, charged only on 200. 400 names each invalid field (timestamps that decrease, too many points, a point outside the data release's coverage); 422 when no two points can be matched. Requires `Content-Type: application/json`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /match (the `MatchTrace` operationId).
+	MatchTraceWithBodyWithResponse(ctx context.Context, params *MatchTraceParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*MatchTraceResponse, error)
+
+	// MatchTraceWithResponse Match a GPS trace of 2 to 2000 points to the roads it drove
+	//
+	// Map matching with a hidden Markov model (Newson and Krumm 2009): each point's candidate roads, emission from the GPS error, transitions from the road distance between consecutive points against the distance as the crow flies. Points far from any road or unreachable are dropped (their tracepoint is null); the trace is split into several matchings at gaps of over 10 minutes between timestamps and where it cannot be joined. Each matching is a route (summary, legs between consecutive matched points, geometry, steps) with a confidence. With `timestamps`, time-conditioned restrictions apply at the first one. See docs/matching.md.
+	//
+	// Credit cost: 1 credit per 100 started points, charged only on 200. 400 names each invalid field (timestamps that decrease, too many points, a point outside the data release's coverage); 422 when no two points can be matched. Requires `Content-Type: application/json`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /match (the `MatchTrace` operationId).
+	MatchTraceWithResponse(ctx context.Context, params *MatchTraceParams, body MatchTraceJSONRequestBody, reqEditors ...RequestEditorFn) (*MatchTraceResponse, error)
 
 	// GetMatrixWithBodyWithResponse Durations and distances between every source and target
 	//
@@ -3159,6 +3525,274 @@ func (r GetIsochroneResponse) ContentType() string {
 	return ""
 }
 
+// MatchTraceResponse200Headers the declared response headers of an HTTP 200 response for MatchTrace
+type MatchTraceResponse200Headers struct {
+	Deprecation         *string
+	IdempotentReplayed  *string
+	Sunset              *string
+	XAttribution        string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// MatchTraceResponse400Headers the declared response headers of an HTTP 400 response for MatchTrace
+type MatchTraceResponse400Headers struct {
+	Deprecation         *string
+	Sunset              *string
+	XAttribution        string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// MatchTraceResponse401Headers the declared response headers of an HTTP 401 response for MatchTrace
+type MatchTraceResponse401Headers struct {
+	Deprecation         *string
+	Sunset              *string
+	XAttribution        string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// MatchTraceResponse402Headers the declared response headers of an HTTP 402 response for MatchTrace
+type MatchTraceResponse402Headers struct {
+	Deprecation         *string
+	Sunset              *string
+	XAttribution        string
+	XCreditsRemaining   int
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// MatchTraceResponse403Headers the declared response headers of an HTTP 403 response for MatchTrace
+type MatchTraceResponse403Headers struct {
+	Deprecation         *string
+	Sunset              *string
+	XAttribution        string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// MatchTraceResponse404Headers the declared response headers of an HTTP 404 response for MatchTrace
+type MatchTraceResponse404Headers struct {
+	Deprecation         *string
+	Sunset              *string
+	XAttribution        string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// MatchTraceResponse405Headers the declared response headers of an HTTP 405 response for MatchTrace
+type MatchTraceResponse405Headers struct {
+	Allow               string
+	Deprecation         *string
+	Sunset              *string
+	XAttribution        string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// MatchTraceResponse409Headers the declared response headers of an HTTP 409 response for MatchTrace
+type MatchTraceResponse409Headers struct {
+	Deprecation         *string
+	RetryAfter          *int
+	Sunset              *string
+	XAttribution        string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// MatchTraceResponse422Headers the declared response headers of an HTTP 422 response for MatchTrace
+type MatchTraceResponse422Headers struct {
+	Deprecation         *string
+	Sunset              *string
+	XAttribution        string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// MatchTraceResponse429Headers the declared response headers of an HTTP 429 response for MatchTrace
+type MatchTraceResponse429Headers struct {
+	Deprecation         *string
+	RetryAfter          int
+	Sunset              *string
+	XAttribution        string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// MatchTraceResponse500Headers the declared response headers of an HTTP 500 response for MatchTrace
+type MatchTraceResponse500Headers struct {
+	Deprecation         *string
+	Sunset              *string
+	XAttribution        string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+// MatchTraceResponse503Headers the declared response headers of an HTTP 503 response for MatchTrace
+type MatchTraceResponse503Headers struct {
+	Deprecation         *string
+	RetryAfter          *int
+	Sunset              *string
+	XAttribution        string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int
+}
+
+type MatchTraceResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *MatchResponse
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON402 the response for an HTTP 402 `application/problem+json` response
+	ApplicationproblemJSON402 *InsufficientCredits
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON405 the response for an HTTP 405 `application/problem+json` response
+	ApplicationproblemJSON405 *MethodNotAllowed
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *IdempotencyConflict
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Unroutable
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *RateLimited
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *MatchTraceResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *MatchTraceResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *MatchTraceResponse401Headers
+	// Headers402 the parsed response headers for an HTTP 402 response
+	Headers402 *MatchTraceResponse402Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *MatchTraceResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *MatchTraceResponse404Headers
+	// Headers405 the parsed response headers for an HTTP 405 response
+	Headers405 *MatchTraceResponse405Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *MatchTraceResponse409Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *MatchTraceResponse422Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *MatchTraceResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *MatchTraceResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *MatchTraceResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r MatchTraceResponse) GetJSON200() *MatchResponse {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r MatchTraceResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r MatchTraceResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON402 returns the response for an HTTP 402 `application/problem+json` response
+func (r MatchTraceResponse) GetApplicationproblemJSON402() *InsufficientCredits {
+	return r.ApplicationproblemJSON402
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r MatchTraceResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r MatchTraceResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON405 returns the response for an HTTP 405 `application/problem+json` response
+func (r MatchTraceResponse) GetApplicationproblemJSON405() *MethodNotAllowed {
+	return r.ApplicationproblemJSON405
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r MatchTraceResponse) GetApplicationproblemJSON409() *IdempotencyConflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r MatchTraceResponse) GetApplicationproblemJSON422() *Unroutable {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r MatchTraceResponse) GetApplicationproblemJSON429() *RateLimited {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r MatchTraceResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r MatchTraceResponse) GetApplicationproblemJSON503() *ServiceUnavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r MatchTraceResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r MatchTraceResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r MatchTraceResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r MatchTraceResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetMatrixResponse200Headers the declared response headers of an HTTP 200 response for GetMatrix
 type GetMatrixResponse200Headers struct {
 	Deprecation         *string
@@ -3798,6 +4432,40 @@ func (c *ClientWithResponses) GetIsochroneWithResponse(ctx context.Context, para
 		return nil, err
 	}
 	return ParseGetIsochroneResponse(rsp)
+}
+
+// MatchTraceWithBodyWithResponse Match a GPS trace of 2 to 2000 points to the roads it drove
+//
+// Map matching with a hidden Markov model (Newson and Krumm 2009): each point's candidate roads, emission from the GPS error, transitions from the road distance between consecutive points against the distance as the crow flies. Points far from any road or unreachable are dropped (their tracepoint is null); the trace is split into several matchings at gaps of over 10 minutes between timestamps and where it cannot be joined. Each matching is a route (summary, legs between consecutive matched points, geometry, steps) with a confidence. With `timestamps`, time-conditioned restrictions apply at the first one. See docs/matching.md.
+//
+// Credit cost: 1 credit per 100 started points, charged only on 200. 400 names each invalid field (timestamps that decrease, too many points, a point outside the data release's coverage); 422 when no two points can be matched. Requires `Content-Type: application/json`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /match (the `MatchTrace` operationId).
+func (c *ClientWithResponses) MatchTraceWithBodyWithResponse(ctx context.Context, params *MatchTraceParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*MatchTraceResponse, error) {
+	rsp, err := c.MatchTraceWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseMatchTraceResponse(rsp)
+}
+
+// MatchTraceWithResponse Match a GPS trace of 2 to 2000 points to the roads it drove
+//
+// Map matching with a hidden Markov model (Newson and Krumm 2009): each point's candidate roads, emission from the GPS error, transitions from the road distance between consecutive points against the distance as the crow flies. Points far from any road or unreachable are dropped (their tracepoint is null); the trace is split into several matchings at gaps of over 10 minutes between timestamps and where it cannot be joined. Each matching is a route (summary, legs between consecutive matched points, geometry, steps) with a confidence. With `timestamps`, time-conditioned restrictions apply at the first one. See docs/matching.md.
+//
+// Credit cost: 1 credit per 100 started points, charged only on 200. 400 names each invalid field (timestamps that decrease, too many points, a point outside the data release's coverage); 422 when no two points can be matched. Requires `Content-Type: application/json`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /match (the `MatchTrace` operationId).
+func (c *ClientWithResponses) MatchTraceWithResponse(ctx context.Context, params *MatchTraceParams, body MatchTraceJSONRequestBody, reqEditors ...RequestEditorFn) (*MatchTraceResponse, error) {
+	rsp, err := c.MatchTrace(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseMatchTraceResponse(rsp)
 }
 
 // GetMatrixWithBodyWithResponse Durations and distances between every source and target
@@ -6525,6 +7193,694 @@ func ParseGetIsochroneResponse(rsp *http.Response) (*GetIsochroneResponse, error
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetIsochroneResponse503Headers
+		if values := rsp.Header.Values("Deprecation"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Deprecation", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Deprecation = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("Sunset"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Sunset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Sunset = &value
+		}
+		if values := rsp.Header.Values("X-Attribution"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Attribution", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAttribution = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseMatchTraceResponse parses an HTTP response from a MatchTraceWithResponse call
+func ParseMatchTraceResponse(rsp *http.Response) (*MatchTraceResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &MatchTraceResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest MatchResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 402:
+		var dest InsufficientCredits
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON402 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 405:
+		var dest MethodNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON405 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest IdempotencyConflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Unroutable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest RateLimited
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers MatchTraceResponse200Headers
+		if values := rsp.Header.Values("Deprecation"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Deprecation", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Deprecation = &value
+		}
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		if values := rsp.Header.Values("Sunset"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Sunset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Sunset = &value
+		}
+		if values := rsp.Header.Values("X-Attribution"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Attribution", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAttribution = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers MatchTraceResponse400Headers
+		if values := rsp.Header.Values("Deprecation"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Deprecation", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Deprecation = &value
+		}
+		if values := rsp.Header.Values("Sunset"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Sunset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Sunset = &value
+		}
+		if values := rsp.Header.Values("X-Attribution"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Attribution", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAttribution = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers MatchTraceResponse401Headers
+		if values := rsp.Header.Values("Deprecation"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Deprecation", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Deprecation = &value
+		}
+		if values := rsp.Header.Values("Sunset"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Sunset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Sunset = &value
+		}
+		if values := rsp.Header.Values("X-Attribution"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Attribution", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAttribution = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 402:
+		var headers MatchTraceResponse402Headers
+		if values := rsp.Header.Values("Deprecation"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Deprecation", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Deprecation = &value
+		}
+		if values := rsp.Header.Values("Sunset"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Sunset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Sunset = &value
+		}
+		if values := rsp.Header.Values("X-Attribution"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Attribution", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAttribution = value
+		}
+		if values := rsp.Header.Values("X-Credits-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Credits-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XCreditsRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers402 = &headers
+	case rsp.StatusCode == 403:
+		var headers MatchTraceResponse403Headers
+		if values := rsp.Header.Values("Deprecation"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Deprecation", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Deprecation = &value
+		}
+		if values := rsp.Header.Values("Sunset"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Sunset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Sunset = &value
+		}
+		if values := rsp.Header.Values("X-Attribution"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Attribution", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAttribution = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers MatchTraceResponse404Headers
+		if values := rsp.Header.Values("Deprecation"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Deprecation", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Deprecation = &value
+		}
+		if values := rsp.Header.Values("Sunset"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Sunset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Sunset = &value
+		}
+		if values := rsp.Header.Values("X-Attribution"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Attribution", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAttribution = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 405:
+		var headers MatchTraceResponse405Headers
+		if values := rsp.Header.Values("Allow"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Allow", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Allow = value
+		}
+		if values := rsp.Header.Values("Deprecation"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Deprecation", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Deprecation = &value
+		}
+		if values := rsp.Header.Values("Sunset"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Sunset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Sunset = &value
+		}
+		if values := rsp.Header.Values("X-Attribution"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Attribution", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAttribution = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers405 = &headers
+	case rsp.StatusCode == 409:
+		var headers MatchTraceResponse409Headers
+		if values := rsp.Header.Values("Deprecation"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Deprecation", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Deprecation = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("Sunset"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Sunset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Sunset = &value
+		}
+		if values := rsp.Header.Values("X-Attribution"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Attribution", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAttribution = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 422:
+		var headers MatchTraceResponse422Headers
+		if values := rsp.Header.Values("Deprecation"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Deprecation", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Deprecation = &value
+		}
+		if values := rsp.Header.Values("Sunset"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Sunset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Sunset = &value
+		}
+		if values := rsp.Header.Values("X-Attribution"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Attribution", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAttribution = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 429:
+		var headers MatchTraceResponse429Headers
+		if values := rsp.Header.Values("Deprecation"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Deprecation", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Deprecation = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("Sunset"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Sunset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Sunset = &value
+		}
+		if values := rsp.Header.Values("X-Attribution"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Attribution", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAttribution = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers MatchTraceResponse500Headers
+		if values := rsp.Header.Values("Deprecation"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Deprecation", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Deprecation = &value
+		}
+		if values := rsp.Header.Values("Sunset"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Sunset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Sunset = &value
+		}
+		if values := rsp.Header.Values("X-Attribution"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Attribution", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAttribution = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers MatchTraceResponse503Headers
 		if values := rsp.Header.Values("Deprecation"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "Deprecation", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {

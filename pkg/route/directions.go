@@ -60,7 +60,7 @@ func (r *Router) Directions(ctx context.Context, req Request) (*Directions, erro
 	routes := append([]*Route{best}, r.Alternatives(ctx, best, req.Alternatives)...)
 	for _, rt := range routes {
 		if req.Steps {
-			rt.Steps = r.steps(rt, req)
+			r.Narrate(rt, req.Points, req.MaxSteps)
 		}
 		if req.Terrain.DEM != nil {
 			rt.Climb = r.Elevation(req.Terrain.DEM, req.Terrain.Samples, rt)
@@ -78,19 +78,21 @@ func (r *Router) waypoints(snapped []snap.Result) []Waypoint {
 	return out
 }
 
-// steps narrates every leg of rt.
-func (r *Router) steps(rt *Route, req Request) [][]guidance.Step {
+// Narrate fills rt.Steps: every leg's steps, leg i arriving at dests[i+1]
+// (the point asked for; the arrival step says on which side it lies), at
+// most maxSteps a leg (0 for no limit, see Request.MaxSteps).
+func (r *Router) Narrate(rt *Route, dests []Point, maxSteps int) {
 	out := make([][]guidance.Step, len(rt.Legs))
 	for i, leg := range rt.Legs {
 		a, b := rt.Snapped[i], rt.Snapped[i+1]
 		steps := guidance.Steps(r.g, guidance.Leg{
 			Pieces:  r.Pieces(leg, a, b),
-			Dest:    req.Points[i+1],
+			Dest:    dests[i+1],
 			Snapped: [2]float64{b.Lon, b.Lat},
 		})
-		out[i] = foldSteps(steps, req.MaxSteps)
+		out[i] = foldSteps(steps, maxSteps)
 	}
-	return out
+	rt.Steps = out
 }
 
 // foldSteps keeps the first max−1 steps and the last, folding the distance

@@ -1,0 +1,234 @@
+package match_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mapsco/maps/pkg/compile/compiletest"
+	"github.com/mapsco/maps/pkg/geo"
+	"github.com/mapsco/maps/pkg/graph"
+	"github.com/mapsco/maps/pkg/route"
+)
+
+// TestSideBySideWithOSRM asks a running mapd (MAPS_MAPD_URL, unmetered,
+// serving Andorra; MAPS_MAPD_PID for its CPU) and a running osrm-routed
+// (MAPS_OSRM_URL, v6.0.0 on the same extract, --max-matching-size 5000;
+// MAPS_OSRM_PID) to match the same generated traces, setting by setting,
+// and reports for each the share of the true route's length matched (a
+// segment of the true route counts when its midpoint lies within 7 m of
+// the matched geometry: the same geometric test for both, as OSRM's roads
+// are not our segments) and each server's CPU per 100 points, read from
+// /proc. It is a measurement, not a check of this package: without a
+// mapd there is nothing to measure and it skips; without OSRM it measures
+// mapd alone.
+func TestSideBySideWithOSRM(t *testing.T) {
+	mapdURL, osrmURL := os.Getenv("MAPS_MAPD_URL"), os.Getenv("MAPS_OSRM_URL")
+	if mapdURL == "" {
+		t.Skip("set MAPS_MAPD_URL and MAPS_OSRM_URL (and their _PID) to compare with OSRM")
+	}
+	rel := compiletest.OpenAndorra(t)
+	r := rel.Routers["car"]
+	g := r.Graph()
+	routes, _ := strconv.Atoi(os.Getenv("MAPS_MATCH_ROUTES"))
+	if routes == 0 {
+		routes = 100
+	}
+	servers := []matcher{
+		{name: "mapd", pid: os.Getenv("MAPS_MAPD_PID"), ask: func(fixes []fix) ([][]route.Point, error) { return askMapd(mapdURL, fixes) }},
+	}
+	if osrmURL != "" { // without it, mapd's figures alone
+		servers = append(servers, matcher{name: "osrm", pid: os.Getenv("MAPS_OSRM_PID"),
+			ask: func(fixes []fix) ([][]route.Point, error) { return askOSRM(osrmURL, fixes) }})
+	}
+	for _, s := range settings {
+		rng := rand.New(rand.NewPCG(38, uint64(s.Every*100+s.Sigma)))
+		var traces [][]fix
+		var truths []truth
+		points := 0
+		for len(traces) < routes {
+			tr := randomRoute(t, rng, r, 1000)
+			f := sample(rng, tr, s.Every, s.Sigma, 0.02)
+			if len(f) > 2000 { // the endpoint's limit: a longer drive is two requests
+				continue
+			}
+			traces, truths, points = append(traces, f), append(truths, tr), points+len(f)
+		}
+		line := fmt.Sprintf("%gs/%gm, %d routes, %d points:", s.Every, s.Sigma, routes, points)
+		for _, m := range servers {
+			var good, total float64
+			failed := 0
+			cpu0 := procCPU(m.pid)
+			for i, f := range traces {
+				lines, err := m.ask(f)
+				if err != nil {
+					failed++
+				}
+				gd, tot := geometricScore(g, truths[i], lines)
+				good, total = good+gd, total+tot
+			}
+			cpu := procCPU(m.pid) - cpu0
+			line += fmt.Sprintf("  %s %.2f %% (%d failed), %.2f ms CPU per 100 points;", m.name, 100*good/total, failed,
+				float64(cpu.Microseconds())/1000/float64(points)*100)
+		}
+		t.Log(line)
+	}
+}
+
+type matcher struct {
+	name, pid string
+	ask       func([]fix) ([][]route.Point, error)
+}
+
+// procCPU is a process's user and system time, from /proc (0 without a pid).
+func procCPU(pid string) time.Duration {
+	b, err := os.ReadFile("/proc/" + pid + "/stat")
+	if pid == "" || err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+2:]))
+	ut, _ := strconv.ParseInt(f[11], 10, 64)
+	st, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(ut+st) * 10 * time.Millisecond // USER_HZ = 100
+}
+
+var httpClient = &http.Client{Timeout: 60 * time.Second}
+
+// askMapd posts the trace to /v1/match and returns each matching's line.
+func askMapd(base string, fixes []fix) ([][]route.Point, error) {
+	body := map[string]any{"coordinates": pointsOf(fixes), "timestamps": timesOf(fixes), "geometry_format": "geojson"}
+	b, _ := json.Marshal(body)
+	resp, err := httpClient.Post(base+"/v1/match", "application/json", bytes.NewReader(b))
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 {
+		return nil, fmt.Errorf("mapd %d: %.200s", resp.StatusCode, raw)
+	}
+	var out struct {
+		Matchings []struct{ Geometry string }
+	}
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return nil, err
+	}
+	var lines [][]route.Point
+	for _, m := range out.Matchings {
+		var l struct{ Coordinates []route.Point }
+		if err := json.Unmarshal([]byte(m.Geometry), &l); err != nil {
+			return nil, err
+		}
+		lines = append(lines, l.Coordinates)
+	}
+	return lines, nil
+}
+
+// askOSRM asks /match/v1/driving with the same fixes and timestamps, the
+// full GeoJSON geometry, and OSRM's default radiuses (5 m precision: its
+// own default when none are given) unless MAPS_OSRM_RADIUS sets one.
+func askOSRM(base string, fixes []fix) ([][]route.Point, error) {
+	var coords, stamps, radiuses []string
+	t0 := 1795852800.0
+	for _, f := range fixes {
+		coords = append(coords, fmt.Sprintf("%.6f,%.6f", f.p[0], f.p[1]))
+		stamps = append(stamps, strconv.FormatInt(int64(math.Round(t0+f.t)), 10))
+		if r := os.Getenv("MAPS_OSRM_RADIUS"); r != "" {
+			radiuses = append(radiuses, r)
+		}
+	}
+	u := base + "/match/v1/driving/" + strings.Join(coords, ";") + "?overview=full&geometries=geojson&timestamps=" + strings.Join(stamps, ";")
+	if len(radiuses) > 0 {
+		u += "&radiuses=" + strings.Join(radiuses, ";")
+	}
+	resp, err := httpClient.Get(u)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	var out struct {
+		Code      string
+		Matchings []struct {
+			Geometry struct{ Coordinates []route.Point }
+		}
+	}
+	if err := json.Unmarshal(raw, &out); err != nil || out.Code != "Ok" {
+		return nil, fmt.Errorf("osrm %d %s: %.200s", resp.StatusCode, out.Code, raw)
+	}
+	var lines [][]route.Point
+	for _, m := range out.Matchings {
+		lines = append(lines, m.Geometry.Coordinates)
+	}
+	return lines, nil
+}
+
+func pointsOf(fixes []fix) []route.Point {
+	out := make([]route.Point, len(fixes))
+	for i, f := range fixes {
+		out[i] = f.p
+	}
+	return out
+}
+
+func timesOf(fixes []fix) []float64 {
+	out := make([]float64, len(fixes))
+	for i, f := range fixes {
+		out[i] = 1795852800 + f.t
+	}
+	return out
+}
+
+// geometricScore is the length of the true route's whole segments whose
+// midpoint lies within 7 m of one of the matched lines, and the length of
+// all of them.
+func geometricScore(g *graph.Graph, tr truth, lines [][]route.Point) (good, total float64) {
+	for ref, l := range travelled(g, tr.rt) {
+		s, _ := graph.SplitSegRef(ref)
+		total += l
+		mid := midpoint(g, s)
+		if nearLine(mid, lines, 7) {
+			good += l
+		}
+	}
+	return good, total
+}
+
+// midpoint is the shape point of segment s halfway along it.
+func midpoint(g *graph.Graph, s uint32) route.Point {
+	begin, end := g.Net.Points(s)
+	half := float64(g.Net.SegLength[s]) / 2
+	for i := begin; i+1 < end; i++ {
+		aLon, aLat := g.Net.Point(i)
+		bLon, bLat := g.Net.Point(i + 1)
+		d := geo.Distance(aLon, aLat, bLon, bLat)
+		if d >= half && d > 0 {
+			f := half / d
+			return route.Point{aLon + f*(bLon-aLon), aLat + f*(bLat-aLat)}
+		}
+		half -= d
+	}
+	lon, lat := g.Net.Point(begin)
+	return route.Point{lon, lat}
+}
+
+func nearLine(p route.Point, lines [][]route.Point, within float64) bool {
+	k := geo.LonScale(p[1])
+	for _, l := range lines {
+		for i := 0; i+1 < len(l); i++ {
+			if geo.Project(p[0], p[1], k, l[i][0], l[i][1], l[i+1][0], l[i+1][1]).Dist <= within {
+				return true
+			}
+		}
+	}
+	return false
+}
