@@ -47,9 +47,18 @@ type Step struct {
 	RoadRef     string
 	RoadClass   string
 	Exit        int // roundabout exit number; 0 when the leg ends on it
+	Waypoint    int // for an arrive at a stop on the way, the stop's index among the request's points; else 0
+	// Location is where the maneuver happens, [lon, lat]: the junction
+	// node, or the waypoint for depart and arrive.
+	Location [2]float64
+	// BearingBefore and BearingAfter are the headings, in whole degrees
+	// clockwise from north (0 to 359), arriving at Location and leaving it
+	// (0 before a depart and after an arrive).
+	BearingBefore, BearingAfter int
 
 	heading float64 // a depart step's heading leaving the start
-	in, out uint32  // segment references of the maneuver: the one arrived on and the step's first
+	in, out uint32  // segment references of the maneuver: the one turned from and the step's first
+	arrived uint32  // the segment reference arrived on at the maneuver's node (in, before a tiny step was dropped)
 }
 
 func (s *Step) road() road { return road{name: s.RoadName, ref: s.RoadRef, class: s.RoadClass} }

@@ -48,6 +48,12 @@ func describe(s *Step, stay bool) string {
 	case UTurn:
 		return "Make a U-turn onto " + label
 	case Arrive:
+		if s.Waypoint > 0 {
+			if s.Modifier == "" {
+				return fmt.Sprintf("You have reached waypoint %d", s.Waypoint)
+			}
+			return fmt.Sprintf("You have reached waypoint %d, on the %s", s.Waypoint, s.Modifier)
+		}
 		if s.Modifier == "" {
 			return "You have arrived at your destination"
 		}

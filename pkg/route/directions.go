@@ -83,11 +83,16 @@ func (r *Router) steps(rt *Route, req Request) [][]guidance.Step {
 	out := make([][]guidance.Step, len(rt.Legs))
 	for i, leg := range rt.Legs {
 		a, b := rt.Snapped[i], rt.Snapped[i+1]
-		steps := guidance.Steps(r.g, guidance.Leg{
+		gl := guidance.Leg{
 			Pieces:  r.Pieces(leg, a, b),
+			Start:   [2]float64{a.Lon, a.Lat},
 			Dest:    req.Points[i+1],
 			Snapped: [2]float64{b.Lon, b.Lat},
-		})
+		}
+		if i+1 < len(rt.Legs) {
+			gl.Waypoint = i + 1
+		}
+		steps := guidance.Steps(r.g, gl)
 		out[i] = foldSteps(steps, req.MaxSteps)
 	}
 	return out
