@@ -175,6 +175,7 @@ func layoutNetwork(in Input, segs []rawSegment, points []int32, nodeIDs []int64,
 		SegGeom: make([]uint32, n+1), SegLength: make([]float32, n),
 		SegName: make([]uint32, n), SegRef: make([]uint32, n),
 		SegClass: make([]uint8, n), SegFlags: make([]uint8, n),
+		SegWay: make([]uint32, n), SegSign: make([]uint32, n),
 	}
 	strs := newStringTable()
 	classes := map[string]uint8{"": 0}
@@ -189,6 +190,7 @@ func layoutNetwork(in Input, segs []rawSegment, points []int32, nodeIDs []int64,
 		net.GeomCoord = append(net.GeomCoord, points[2*s.first:2*(s.first+s.count)]...)
 		net.SegLength[i] = float32(s.length)
 		net.SegName[i], net.SegRef[i] = strs.id(w.Name), strs.id(w.Ref)
+		net.SegWay[i], net.SegSign[i] = s.way, strs.id(w.Signpost.encode())
 		net.SegFlags[i] = w.Flags
 		c, ok := classes[w.Class]
 		if !ok && len(net.Classes) < 256 {

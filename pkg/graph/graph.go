@@ -87,6 +87,14 @@ type Network struct {
 	SegFlags  []uint8   // per segment: Flag* bits
 	Strings   Strings
 	Classes   []string // road classes (OSM highway values), index 0 is ""
+	// SegWay numbers each segment's OSM way (ways in the compiler's order,
+	// not OSM ids): segments of one way share a number, so guidance can
+	// tell a road that goes on from one that only meets it. Nil in a file
+	// written before it was kept (SameWay then answers from names).
+	SegWay []uint32
+	// SegSign is per segment the string id of its way's signposts (see
+	// Signpost), 0 for none. Nil in a file written before they were kept.
+	SegSign []uint32
 	// Schedules are the time conditions profiles' Conditions refer to, and
 	// Zone the country's time zone they are read in.
 	Schedules []timecond.Schedule
@@ -174,6 +182,22 @@ func (n *Network) Ref(s uint32) string { return n.Strings.At(n.SegRef[s]) }
 
 // Class returns segment s's road class (the OSM highway value).
 func (n *Network) Class(s uint32) string { return n.Classes[n.SegClass[s]] }
+
+// HasWays reports whether the network knows which segments share a way.
+func (n *Network) HasWays() bool { return n.SegWay != nil }
+
+// SameWay reports whether segments a and b are pieces of one OSM way;
+// false when the network does not know (HasWays).
+func (n *Network) SameWay(a, b uint32) bool { return n.SegWay != nil && n.SegWay[a] == n.SegWay[b] }
+
+// Signpost returns what segment s's way's signs say, the zero Signpost
+// when nothing is mapped.
+func (n *Network) Signpost(s uint32) Signpost {
+	if n.SegSign == nil {
+		return Signpost{}
+	}
+	return parseSignpost(n.Strings.At(n.SegSign[s]))
+}
 
 // SegRef packs a segment and a direction.
 func SegRef(s uint32, reversed bool) uint32 {

@@ -57,6 +57,9 @@ func TestSpeakOnlyAtDecisions(t *testing.T) {
 					}
 					for i := 1; i < len(leg)-1; i++ {
 						steps++
+						if why := nothingHappens(r.Graph(), nodes, leg[i]); why != "" {
+							t.Errorf("%v: step %d starts where nothing happens (%s):\n%s", pts, i+1, why, itinerary(leg))
+						}
 						if !sameRoad(leg[i-1], leg[i]) {
 							continue
 						}
@@ -71,6 +74,31 @@ func TestSpeakOnlyAtDecisions(t *testing.T) {
 			})
 		}
 	}
+}
+
+// nothingHappens says why step s starts where a driver has nothing to do,
+// or "" when something happens there: a maneuver at a junction node with
+// another way on than the step's own and the way back, a roundabout, a
+// U-turn, or a turn of 90 degrees or more.
+func nothingHappens(g *graph.Graph, nodes map[[2]int32]uint32, s guidance.Step) string {
+	v, ok := nodes[fixed(s.Location)]
+	if !ok {
+		return "not at a junction node"
+	}
+	switch {
+	case s.Maneuver == guidance.Roundabout || s.Maneuver == guidance.UTurn:
+		return ""
+	case s.Maneuver == guidance.Turn && angleBetween(s.BearingBefore, s.BearingAfter) >= 89:
+		return ""
+	}
+	begin, end := g.Fwd.Out(v)
+	for a := begin; a < end; a++ {
+		b := compassOf(g.Net.Heading(g.ArcSegRef(a), true))
+		if angleBetween(b, s.BearingAfter) >= 1 && angleBetween(b, s.BearingBefore) <= 178 {
+			return "" // another way on
+		}
+	}
+	return "no other way on"
 }
 
 // notDecision says why step s, which stays on its predecessor's road, is

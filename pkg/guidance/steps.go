@@ -93,9 +93,6 @@ type narrator struct {
 	ring  *ringState // while on a roundabout
 }
 
-// ringState counts the exits passed on a roundabout.
-type ringState struct{ exits int }
-
 func (n *narrator) segRef(arc uint32) uint32 { return n.g.ArcSegRef(arc) }
 
 func (n *narrator) seg(arc uint32) uint32 {
@@ -140,7 +137,7 @@ func (n *narrator) junction(p, c uint32) {
 	switch {
 	case !inRing && onRing:
 		n.open(Step{Maneuver: Roundabout}, p, c)
-		n.ring = &ringState{}
+		n.ring = n.enterRing(n.g.ArcHead(p), c)
 		return
 	case inRing && onRing:
 		if n.ring != nil {
@@ -171,19 +168,6 @@ func (n *narrator) finishRoundabout(exit uint32) {
 	n.ring = nil
 }
 
-// exitsAt counts the ways off the roundabout at the head of ring arc p.
-func (n *narrator) exitsAt(p uint32) int {
-	v := n.g.ArcHead(p)
-	begin, end := n.g.Fwd.Out(v)
-	count := 0
-	for a := begin; a < end; a++ {
-		if n.flags(a)&graph.FlagRoundabout == 0 {
-			count++
-		}
-	}
-	return count
-}
-
 // classify names the maneuver from arc p onto arc c, or returns a zero Step
 // when none is worth a word.
 func (n *narrator) classify(p, c uint32) Step {
@@ -192,6 +176,13 @@ func (n *narrator) classify(p, c uint32) Step {
 		return Step{Maneuver: UTurn, Modifier: "uturn"}
 	}
 	others := n.alternatives(p, c)
+	if len(others) == 0 && math.Abs(angle) >= lonelyTurn && !n.g.Net.SameWay(n.seg(p), n.seg(c)) {
+		// No other way on, but a turn this sharp from one way onto
+		// another is at a junction a driver must read (the third way may
+		// be one-way towards us): node 51581574, Avinguda el Travès onto
+		// the CG-3, 118 degrees.
+		return Step{Maneuver: Turn, Modifier: turnModifier(angle)}
+	}
 	if len(others) == 0 || n.obvious(p, c, angle, others) {
 		return Step{} // no other way on, or none to take for ours: not a decision
 	}
@@ -213,6 +204,10 @@ func (n *narrator) classify(p, c uint32) Step {
 	}
 	return byAngle(angle, n.road(p).same(n.road(c)))
 }
+
+// lonelyTurn is the angle from which a turn onto another way is announced
+// even where it is the only way on. A hairpin within one way is not.
+const lonelyTurn = 90
 
 // byAngle names a plain turn of angle degrees (positive is left): nothing
 // for a gentle bend along one road, continue straight on onto another,
