@@ -14,13 +14,19 @@
 // one step, so a leg's steps add up to the leg.
 //
 // All English wording lives in english.go (describe, one case per
-// maneuver, written once the steps are final), so another language is
-// another such file. A turn or fork that keeps to the road reads "to stay
+// maneuver, written once the steps are final), and each other language
+// in its own file (catalan.go, spanish.go, french.go; language.go lists
+// them and picks one by a BCP 47 tag). Road names and references are
+// never translated. A turn or fork that keeps to the road reads "to stay
 // on"; mappers' placeholders ("FIXME") are never read out (road.go).
-// testdata/itineraries holds golden itineraries across Andorra, read by
-// eye, so that any change in wording is a visible diff. Everything here is pure and safe
+// Roundabout exits count what a driver counts (roundabout.go); a junction
+// where the route keeps its road and no other way could be taken for it
+// says nothing (obvious.go). testdata/itineraries holds golden
+// itineraries across Andorra, in every language, read by eye, so that any change in wording is a visible diff. Everything here is pure and safe
 // for concurrent use.
 package guidance
+
+import "github.com/mapsco/maps/pkg/graph"
 
 // Maneuver kinds, also the "type" a client could switch on.
 const (
@@ -55,6 +61,14 @@ type Step struct {
 	// clockwise from north (0 to 359), arriving at Location and leaving it
 	// (0 before a depart and after an arrive).
 	BearingBefore, BearingAfter int
+	// Signpost is what the signs of the way the step takes say, where OSM
+	// maps them (destination, destination:ref, junction:ref).
+	Signpost graph.Signpost
+	// GeometryBegin and GeometryEnd are the indexes, in the route's
+	// geometry, of the points where the step starts and ends (both equal
+	// for an arrive). Steps leaves them 0: the route, which draws the
+	// geometry, fills them in (route.Router.Directions).
+	GeometryBegin, GeometryEnd int
 
 	heading float64 // a depart step's heading leaving the start
 	in, out uint32  // segment references of the maneuver: the one turned from and the step's first

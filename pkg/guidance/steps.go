@@ -18,6 +18,9 @@ type Leg struct {
 	// the leg ends at when it is not the last (a stop on the way, "You have
 	// reached waypoint 1"); 0 for the destination.
 	Waypoint int
+	// Language is the instructions' language, one of Languages; "" is
+	// DefaultLanguage.
+	Language string
 }
 
 // Steps narrates a leg on graph g. It returns at least a depart and an
@@ -37,10 +40,11 @@ func Steps(g *graph.Graph, leg Leg) []Step {
 	n.steps = append(n.steps, Step{Maneuver: Arrive, Modifier: side, in: n.segRef(last), Waypoint: leg.Waypoint})
 	n.steps = n.collapse(n.steps)
 	n.place(leg)
+	w := wordingOf(leg.Language)
 	for i := range n.steps {
 		s := &n.steps[i]
 		stay := i > 0 && s.road().named() && s.road().same(n.steps[i-1].road())
-		s.Instruction = truncate(describe(s, stay))
+		s.Instruction = truncate(w.describe(s, stay))
 	}
 	return n.steps
 }
@@ -55,15 +59,22 @@ func (n *narrator) place(leg Leg) {
 		case s.Maneuver == Depart:
 			s.Location = leg.Start
 			s.BearingAfter = bearing(n.g.Net.Heading(s.out, true))
+			s.Signpost = n.signpost(s.out)
 		case s.Maneuver == Arrive:
 			s.Location = leg.Snapped
 			s.BearingBefore = bearing(n.g.Net.Heading(s.in, false))
 		default:
 			s.Location = n.tail(s.out)
+			s.Signpost = n.signpost(s.out)
 			s.BearingBefore = bearing(n.g.Net.Heading(s.arrived, false))
 			s.BearingAfter = bearing(n.g.Net.Heading(s.out, true))
 		}
 	}
+}
+
+func (n *narrator) signpost(segRef uint32) graph.Signpost {
+	s, _ := graph.SplitSegRef(segRef)
+	return n.g.Net.Signpost(s)
 }
 
 // tail is the node a segment travelled as segRef says starts at.

@@ -95,6 +95,7 @@ func (r *Router) steps(rt *Route, req Request) [][]guidance.Step {
 		steps := guidance.Steps(r.g, gl)
 		out[i] = foldSteps(steps, req.MaxSteps)
 	}
+	placeSteps(rt, out)
 	return out
 }
 
