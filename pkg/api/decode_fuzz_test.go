@@ -29,6 +29,9 @@ var fuzzSeeds = []string{
 		`"source_bearings":null,"target_radiuses":[1,2]}`,
 	`{"origin":[1.5,42.5],"contours":[{"time_minutes":null},{"time_minute":5}],"radius":100,"bearing":[180,20]}`,
 	`{"profil":"car","mode":1,"alternative":2,"a/b~":null}`,
+	`{"coordinates":` + twoPoints + `,"include_steps":true,"language":"ca"}`,
+	`{"coordinates":` + twoPoints + `,"language":"fr-FR"}`, `{"coordinates":` + twoPoints + `,"language":"de","lang":"es"}`,
+	`{"coordinates":` + twoPoints + `,"language":"\u0065s"}`, `{"coordinates":` + twoPoints + `,"language":["en"]}`,
 }
 
 func addSeeds(f *testing.F) {

@@ -31,6 +31,7 @@ const (
 	memberTargetBearings
 	memberRadius
 	memberBearing
+	memberLanguage
 	numMembers
 )
 
@@ -77,6 +78,8 @@ func memberOf(name []byte) member {
 		return memberRadius
 	case "bearing":
 		return memberBearing
+	case "language":
+		return memberLanguage
 	}
 	return memberUnknown
 }
@@ -85,7 +88,7 @@ func memberOf(name []byte) member {
 func (m member) String() string {
 	names := [numMembers]string{"", "coordinates", "profile", "departure_time", "alternatives", "geometry_format",
 		"include_steps", "sources", "targets", "origin", "contours", "time_minutes", "distance_km", "radiuses",
-		"bearings", "source_radiuses", "source_bearings", "target_radiuses", "target_bearings", "radius", "bearing"}
+		"bearings", "source_radiuses", "source_bearings", "target_radiuses", "target_bearings", "radius", "bearing", "language"}
 	if int(m) < len(names) {
 		return names[m]
 	}

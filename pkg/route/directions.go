@@ -16,6 +16,7 @@ type Request struct {
 	Departure    time.Time      // the zero time means now
 	Alternatives int            // routes wanted besides the best (two waypoints only)
 	Steps        bool           // narrate each leg
+	Language     string         // of the steps' instructions, one of guidance.Languages; "" for the default
 	MaxSteps     int            // per leg, 0 for no limit: the rest fold into the last one kept
 	Terrain      Terrain        // for each route's Climb; a nil DEM skips it
 }
@@ -84,10 +85,11 @@ func (r *Router) steps(rt *Route, req Request) [][]guidance.Step {
 	for i, leg := range rt.Legs {
 		a, b := rt.Snapped[i], rt.Snapped[i+1]
 		gl := guidance.Leg{
-			Pieces:  r.Pieces(leg, a, b),
-			Start:   [2]float64{a.Lon, a.Lat},
-			Dest:    req.Points[i+1],
-			Snapped: [2]float64{b.Lon, b.Lat},
+			Pieces:   r.Pieces(leg, a, b),
+			Start:    [2]float64{a.Lon, a.Lat},
+			Dest:     req.Points[i+1],
+			Snapped:  [2]float64{b.Lon, b.Lat},
+			Language: req.Language,
 		}
 		if i+1 < len(rt.Legs) {
 			gl.Waypoint = i + 1
