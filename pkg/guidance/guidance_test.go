@@ -25,11 +25,6 @@ func TestMain(m *testing.M) {
 
 func openAndorra(t testing.TB) *serving.Release { return compiletest.OpenAndorra(t) }
 
-func narrate(t *testing.T, r *route.Router, pts []route.Point) (*route.Route, [][]guidance.Step) {
-	t.Helper()
-	return narrateIn(t, r, pts, "")
-}
-
 func narrateIn(t *testing.T, r *route.Router, pts []route.Point, lang string) (*route.Route, [][]guidance.Step) {
 	t.Helper()
 	rt, err := r.Route(context.Background(), pts, nil)
