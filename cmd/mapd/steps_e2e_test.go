@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"io"
 	"math"
 	"net/http"
 	"strings"
@@ -33,11 +32,11 @@ func TestStepsEndToEnd(t *testing.T) {
 	}
 	checkStructured(t, ca, legs)
 
-	fr := s.doWith(t, "/v1/directions", strings.Replace(body, "%s", "", 1), map[string]string{"Accept-Language": "de-DE,de;q=0.9,fr;q=0.8,en;q=0.5"})
+	fr := s.doWith(t, http.MethodPost, "/v1/directions", "application/json", strings.Replace(body, "%s", "", 1), map[string]string{"Accept-Language": "de-DE,de;q=0.9,fr;q=0.8,en;q=0.5"})
 	if fr.status != 200 || fr.body["language"] != "fr" || !strings.HasPrefix(str(routeLegs(t, fr)[0][0], "instruction"), "Dirigez-vous") {
 		t.Fatalf("Accept-Language fr: %d %s", fr.status, fr.raw[:min(len(fr.raw), 600)])
 	}
-	both := s.doWith(t, "/v1/directions", strings.Replace(body, "%s", `,"language":"es"`, 1), map[string]string{"Accept-Language": "fr"})
+	both := s.doWith(t, http.MethodPost, "/v1/directions", "application/json", strings.Replace(body, "%s", `,"language":"es"`, 1), map[string]string{"Accept-Language": "fr"})
 	if both.body["language"] != "es" {
 		t.Errorf("the body's language gave way to the header: %v", both.body["language"])
 	}
@@ -102,31 +101,3 @@ func routeLegs(t *testing.T, r reply) [][]map[string]any {
 }
 
 func str(m map[string]any, k string) string { s, _ := m[k].(string); return s }
-
-// doWith posts body to path with extra headers, as do does.
-func (s *server) doWith(t *testing.T, path, body string, headers map[string]string) reply {
-	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, s.base+path, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	if s.key != "" {
-		req.Header.Set("Authorization", "Bearer "+s.key)
-	}
-	for k, v := range headers {
-		req.Header.Set(k, v)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	validateResponse(t, http.MethodPost, path, resp.StatusCode, resp.Header, raw)
-	r := reply{status: resp.StatusCode, header: resp.Header, raw: string(raw)}
-	if err := json.Unmarshal(raw, &r.body); err != nil {
-		t.Fatalf("POST %s: body is not JSON: %v\n%s", path, err, raw)
-	}
-	return r
-}
