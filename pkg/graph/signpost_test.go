@@ -18,7 +18,7 @@ import (
 func TestStoreWaysAndSignposts(t *testing.T) {
 	in := viaInput()
 	in.Ways = append(in.Ways, Way{ID: 20, Nodes: []int64{2, 5, 8}, Class: "primary", Speeds: [][2]float32{{36, 36}},
-		Signpost: Signpost{Destination: "Andorra la Vella;Escaldes", DestinationRef: "CG-2", JunctionRef: "3"}})
+		Signpost: Signpost{Destination: "Andorra la Vella;Escaldes", DestinationRef: "CG-2", JunctionRef: "3", Backward: "Encamp"}})
 	net, graphs, _, err := Build(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)
@@ -42,11 +42,16 @@ func TestStoreWaysAndSignposts(t *testing.T) {
 	if len(signed) != 2 || !got.SameWay(signed[0], signed[1]) {
 		t.Fatalf("way 20's segments %v not one way", signed)
 	}
-	want := Signpost{Destination: "Andorra la Vella;Escaldes", DestinationRef: "CG-2", JunctionRef: "3"}
+	want := Signpost{Destination: "Andorra la Vella;Escaldes", DestinationRef: "CG-2", JunctionRef: "3", Backward: "Encamp"}
 	for _, s := range signed {
 		if sp := got.Signpost(s); sp != want {
 			t.Errorf("segment %d signpost %+v, want %+v", s, sp, want)
 		}
+	}
+	along, against := want.Towards(false), want.Towards(true)
+	if along.Destination != "Andorra la Vella;Escaldes" || against.Destination != "Encamp" || against.DestinationRef != "CG-2" ||
+		against.Backward != "" || along.Forward != "" {
+		t.Errorf("towards: along %+v, against %+v", along, against)
 	}
 	for s := range uint32(got.NumSegments()) {
 		if got.Class(s) != "primary" && (got.SameWay(s, signed[0]) || !got.Signpost(s).IsZero()) {

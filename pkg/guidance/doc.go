@@ -4,26 +4,30 @@
 // side of the street.
 //
 // A step covers the arcs from one maneuver to the next. Nodes where nothing
-// could be decided (no other way on) never start a step, and neither does a
-// road that keeps its name through a gentle bend, so a kink in the shape is
-// not a step. Then steps that say nothing new are folded (collapse.go):
-// one that stays on its predecessor's road (the same name, or the same
-// reference where a name is missing, as a driver reads the signs) going
-// straight on or bearing slightly, a few metres of junction between two
-// maneuvers, a connector stub. Every arc's time and length go to exactly
-// one step, so a leg's steps add up to the leg.
+// could be decided (no other way on) never start a step, but for a turn of
+// 90 degrees or more from one way onto another; neither does a road that
+// keeps its name through a gentle bend, so a kink in the shape is not a
+// step, nor a junction where the route keeps its road and no other way
+// could be taken for it (obvious.go). Then steps that say nothing new are
+// folded (collapse.go): one that stays on its predecessor's road (the same
+// name, or the same reference where a name is missing, as a driver reads
+// the signs) going straight on or bearing slightly, a few metres of
+// junction between two maneuvers, a connector stub, a depart of no length.
+// Every arc's time and length go to exactly one step, so a leg's steps add
+// up to the leg. Roundabout exits count what a driver counts
+// (roundabout.go). Each step says where its maneuver is, the bearings
+// around it and its way's signposts; route fills in its range in the
+// route's geometry.
 //
 // All English wording lives in english.go (describe, one case per
-// maneuver, written once the steps are final), and each other language
-// in its own file (catalan.go, spanish.go, french.go; language.go lists
-// them and picks one by a BCP 47 tag). Road names and references are
-// never translated. A turn or fork that keeps to the road reads "to stay
-// on"; mappers' placeholders ("FIXME") are never read out (road.go).
-// Roundabout exits count what a driver counts (roundabout.go); a junction
-// where the route keeps its road and no other way could be taken for it
-// says nothing (obvious.go). testdata/itineraries holds golden
-// itineraries across Andorra, in every language, read by eye, so that any change in wording is a visible diff. Everything here is pure and safe
-// for concurrent use.
+// maneuver, written once the steps are final), and each other language in
+// its own file (catalan.go, spanish.go, french.go; language.go lists them
+// and picks one by a BCP 47 tag). Road names and references are never
+// translated. A turn or fork that keeps to the road reads "to stay on";
+// mappers' placeholders ("FIXME") are never read out (road.go).
+// testdata/itineraries holds golden itineraries across Andorra, in every
+// language, read by eye, so that any change in wording is a visible diff.
+// Everything here is pure and safe for concurrent use.
 package guidance
 
 import "github.com/mapsco/maps/pkg/graph"

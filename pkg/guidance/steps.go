@@ -72,9 +72,12 @@ func (n *narrator) place(leg Leg) {
 	}
 }
 
+// signpost is what the signs say for travel along segRef: a segment's
+// points follow its way's node order, so a reversed reference travels the
+// way backwards.
 func (n *narrator) signpost(segRef uint32) graph.Signpost {
-	s, _ := graph.SplitSegRef(segRef)
-	return n.g.Net.Signpost(s)
+	s, reversed := graph.SplitSegRef(segRef)
+	return n.g.Net.Signpost(s).Towards(reversed)
 }
 
 // tail is the node a segment travelled as segRef says starts at.
