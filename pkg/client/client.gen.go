@@ -695,7 +695,7 @@ type RouteStep struct {
 
 	// Signpost What the signs of the road the step takes say, where the map has them; absent otherwise.
 	Signpost *struct {
-		// Destination Places signed, as OSM destination (values separated by ;).
+		// Destination Places signed, as OSM destination (values separated by ;), or destination:forward / destination:backward for the direction travelled.
 		Destination *string `json:"destination,omitempty"`
 
 		// DestinationRef Road numbers signed, as OSM destination:ref.
