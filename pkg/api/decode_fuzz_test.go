@@ -3,7 +3,10 @@ package api
 import (
 	"encoding/json"
 	"math"
+	"slices"
 	"testing"
+
+	"github.com/mapsco/maps/pkg/guidance"
 )
 
 // The fuzz targets check what must hold for any body: no panic; a refusal is well formed (one-line detail, at
@@ -110,6 +113,9 @@ func FuzzDecodeDirections(f *testing.F) {
 			t.Errorf("geometry format %q", req.GeometryFormat)
 		}
 		checkSnapping(t, len(req.Coordinates), req.Radiuses, req.Bearings)
+		if req.Language != "" && !slices.Contains(guidance.Languages, req.Language) {
+			t.Errorf("language %q", req.Language)
+		}
 	})
 }
 
