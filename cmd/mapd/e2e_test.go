@@ -112,6 +112,12 @@ type reply struct {
 
 func (s *server) do(t *testing.T, method, path, contentType, body string) reply {
 	t.Helper()
+	return s.doWith(t, method, path, contentType, body, nil)
+}
+
+// doWith is do with extra request headers.
+func (s *server) doWith(t *testing.T, method, path, contentType, body string, headers map[string]string) reply {
+	t.Helper()
 	req, err := http.NewRequest(method, s.base+path, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
@@ -121,6 +127,9 @@ func (s *server) do(t *testing.T, method, path, contentType, body string) reply 
 	}
 	if s.key != "" {
 		req.Header.Set("Authorization", "Bearer "+s.key)
+	}
+	for k, v := range headers {
+		req.Header.Set(k, v)
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

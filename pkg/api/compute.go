@@ -25,6 +25,9 @@ type endpoint[R any] struct {
 	// light operations skip the admission queue (admission.go): their
 	// work is bounded to microseconds.
 	light bool
+	// headers, when set, completes a decoded request from the request's
+	// headers (directions: Accept-Language when the body names no language).
+	headers func(req *R, h *fasthttp.RequestHeader)
 }
 
 // runContext is what an operation may use while it runs.
@@ -165,6 +168,9 @@ func decodeFor[R any](c *call, e endpoint[R]) (R, bool) {
 	if bad != nil {
 		c.s.problem(c.ctx, KindInvalidRequest, bad.Detail, bad.Errors)
 		return zero, false
+	}
+	if e.headers != nil {
+		e.headers(&req, &c.ctx.Request.Header)
 	}
 	c.id = requestID(c.ctx)
 	return req, true

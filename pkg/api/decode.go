@@ -39,6 +39,8 @@ func DecodeDirections(body []byte) (DirectionsRequest, *InvalidRequest) {
 			radiuses, nRadiuses = d.radiusList(memberPointer("radiuses"), radiusScratch[:0], MaxDirectionsCoordinates)
 		case memberBearings:
 			bearings, nBearings = d.bearingList(memberPointer("bearings"), bearingScratch[:0], MaxDirectionsCoordinates)
+		case memberLanguage:
+			req.Language = d.language(req.Language)
 		default:
 			d.unknownMember(namePointer(d.name), "a directions request", directionsMembers)
 		}

@@ -3,7 +3,10 @@ package api
 import (
 	"bytes"
 	"math"
+	"strings"
 	"time"
+
+	"github.com/mapsco/maps/pkg/guidance"
 )
 
 // This file holds the decoders of individual fields. Each reads one value at the scanner's position, whatever
@@ -180,6 +183,22 @@ func (d *decoder) geometryFormat(def string) string {
 		return GeometryGeoJSON
 	}
 	d.errs.addf(p, `unknown geometry format %s; valid formats: "polyline6", "geojson"`, quoteValue(s))
+	return def
+}
+
+// language reads the language of the instructions: a BCP 47 tag whose
+// primary subtag is one of guidance.Languages ("ca", "fr-FR").
+func (d *decoder) language(def string) string {
+	p := memberPointer("language")
+	want := `one of "` + strings.Join(guidance.Languages, `", "`) + `"`
+	s, present, ok := d.stringValue(p, "a language tag, "+want)
+	if !present || !ok {
+		return def
+	}
+	if lang, ok := guidance.Language(string(s)); ok {
+		return lang
+	}
+	d.errs.addf(p, "unknown language %s; valid languages: %s", quoteValue(s), want)
 	return def
 }
 

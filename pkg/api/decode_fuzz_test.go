@@ -3,7 +3,10 @@ package api
 import (
 	"encoding/json"
 	"math"
+	"slices"
 	"testing"
+
+	"github.com/mapsco/maps/pkg/guidance"
 )
 
 // The fuzz targets check what must hold for any body: no panic; a refusal is well formed (one-line detail, at
@@ -32,6 +35,9 @@ var fuzzSeeds = []string{
 	`{"coordinates":` + twoPoints + `,"timestamps":[1764316800,"2026-11-28T08:00:05+01:00"],"radiuses":[5,null],` +
 		`"include_steps":true,"geometry_format":"geojson"}`,
 	`{"coordinates":[[1,2],[3,4],[5,6]],"timestamps":[10,9.5,"2026-11-28T08:00:00","x",null,-1,1e300],"times":[]}`,
+	`{"coordinates":` + twoPoints + `,"include_steps":true,"language":"ca"}`,
+	`{"coordinates":` + twoPoints + `,"language":"fr-FR"}`, `{"coordinates":` + twoPoints + `,"language":"de","lang":"es"}`,
+	`{"coordinates":` + twoPoints + `,"language":"\u0065s"}`, `{"coordinates":` + twoPoints + `,"language":["en"]}`,
 }
 
 func addSeeds(f *testing.F) {
@@ -110,6 +116,9 @@ func FuzzDecodeDirections(f *testing.F) {
 			t.Errorf("geometry format %q", req.GeometryFormat)
 		}
 		checkSnapping(t, len(req.Coordinates), req.Radiuses, req.Bearings)
+		if req.Language != "" && !slices.Contains(guidance.Languages, req.Language) {
+			t.Errorf("language %q", req.Language)
+		}
 	})
 }
 

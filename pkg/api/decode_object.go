@@ -32,6 +32,7 @@ const (
 	memberRadius
 	memberBearing
 	memberTimestamps
+	memberLanguage
 	numMembers
 )
 
@@ -80,6 +81,8 @@ func memberOf(name []byte) member {
 		return memberBearing
 	case "timestamps":
 		return memberTimestamps
+	case "language":
+		return memberLanguage
 	}
 	return memberUnknown
 }
@@ -88,7 +91,7 @@ func memberOf(name []byte) member {
 func (m member) String() string {
 	names := [numMembers]string{"", "coordinates", "profile", "departure_time", "alternatives", "geometry_format",
 		"include_steps", "sources", "targets", "origin", "contours", "time_minutes", "distance_km", "radiuses",
-		"bearings", "source_radiuses", "source_bearings", "target_radiuses", "target_bearings", "radius", "bearing", "timestamps"}
+		"bearings", "source_radiuses", "source_bearings", "target_radiuses", "target_bearings", "radius", "bearing", "timestamps", "language"}
 	if int(m) < len(names) {
 		return names[m]
 	}

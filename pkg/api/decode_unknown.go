@@ -14,7 +14,7 @@ import (
 // The members of each request, in the order of the specification.
 var (
 	directionsMembers = []member{memberCoordinates, memberProfile, memberDepartureTime, memberAlternatives,
-		memberGeometryFormat, memberIncludeSteps, memberRadiuses, memberBearings}
+		memberGeometryFormat, memberIncludeSteps, memberRadiuses, memberBearings, memberLanguage}
 	matrixMembers = []member{memberSources, memberTargets, memberProfile, memberDepartureTime,
 		memberSourceRadiuses, memberSourceBearings, memberTargetRadiuses, memberTargetBearings}
 	isochroneMembers = []member{memberOrigin, memberProfile, memberContours, memberDepartureTime, memberRadius,
@@ -39,6 +39,7 @@ var aliases = map[string]member{
 	"kilometers": memberDistanceKm, "kilometres": memberDistanceKm, "km": memberDistanceKm,
 	"heading": memberBearing, "headings": memberBearings, "search_radius": memberRadius,
 	"times": memberTimestamps, "timestamp": memberTimestamps, "time_stamps": memberTimestamps,
+	"lang": memberLanguage, "locale": memberLanguage, "languages": memberLanguage,
 }
 
 // unknownMember reports the member just named (d.name), which is not one of known, and skips its value.

@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/valyala/fasthttp"
+
+	"github.com/mapsco/maps/pkg/guidance"
 	"github.com/mapsco/maps/pkg/route"
 )
 
@@ -15,6 +18,11 @@ var directions = endpoint[DirectionsRequest]{
 	decode: DecodeDirections,
 	cost:   func(r DirectionsRequest) int64 { return startedUnits(len(r.Coordinates), 10) },
 	run:    runDirections,
+	headers: func(req *DirectionsRequest, h *fasthttp.RequestHeader) {
+		if req.Language == "" {
+			req.Language = acceptLanguage(h.Peek("Accept-Language"))
+		}
+	},
 }
 
 func runDirections(rc *runContext, req DirectionsRequest, dst []byte) ([]byte, *failure) {
@@ -22,12 +30,16 @@ func runDirections(rc *runContext, req DirectionsRequest, dst []byte) ([]byte, *
 	if fail != nil {
 		return dst, fail
 	}
+	if req.Language == "" {
+		req.Language = guidance.DefaultLanguage // no header hook ran (a caller of the engine itself)
+	}
 	q := route.Request{
 		Points:       points(req.Coordinates),
 		Snapping:     snapOptions(len(req.Coordinates), req.Radiuses, req.Bearings),
 		Departure:    departureOf(req.HasDepartureTime, req.DepartureTime),
 		Alternatives: req.Alternatives,
 		Steps:        req.IncludeSteps,
+		Language:     req.Language,
 		MaxSteps:     maxSteps,
 		Terrain:      route.Terrain{DEM: rc.rel.DEM, Samples: rc.rel.Terrain},
 	}
@@ -37,6 +49,10 @@ func runDirections(rc *runContext, req DirectionsRequest, dst []byte) ([]byte, *
 	}
 	dst = appendKey(dst, "profile", true)
 	dst = appendString(dst, req.Profile)
+	if req.IncludeSteps {
+		dst = appendKey(dst, "language", true)
+		dst = appendString(dst, q.Language)
+	}
 	dst = appendKey(dst, "routes", true)
 	dst = append(dst, '[')
 	for i, rt := range dirs.Routes {

@@ -92,6 +92,9 @@ type DirectionsRequest struct {
 	IncludeSteps     bool
 	Radiuses         []float64 // nil, or one per coordinate: metres, 0 for the default
 	Bearings         []Bearing // nil, or one per coordinate
+	// Language of the instructions, one of guidance.Languages; "" when the
+	// body names none (then the Accept-Language header, else English).
+	Language string
 }
 
 // Bearing is the direction a vehicle at a point is heading: Degrees clockwise from north (0..360) within

@@ -35,6 +35,30 @@ func (e DirectionsRequestGeometryFormat) Valid() bool {
 	}
 }
 
+// Defines values for DirectionsResponseLanguage.
+const (
+	Ca DirectionsResponseLanguage = "ca"
+	En DirectionsResponseLanguage = "en"
+	Es DirectionsResponseLanguage = "es"
+	Fr DirectionsResponseLanguage = "fr"
+)
+
+// Valid indicates whether the value is a known member of the DirectionsResponseLanguage enum.
+func (e DirectionsResponseLanguage) Valid() bool {
+	switch e {
+	case Ca:
+		return true
+	case En:
+		return true
+	case Es:
+		return true
+	case Fr:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for IsochroneFeaturePropertiesUnit.
 const (
 	Kilometers IsochroneFeaturePropertiesUnit = "kilometers"
@@ -347,6 +371,11 @@ type DirectionsRequest struct {
 	// IncludeSteps Add turn-by-turn steps to each leg.
 	IncludeSteps *bool `json:"include_steps,omitempty"`
 
+	// Language Language of the steps' instructions: a BCP 47 tag whose primary subtag is en (English), ca (Catalan), es (Spanish) or fr (French), e.g. "ca" or "fr-FR". When absent, the Accept-Language header chooses among them (the highest weight wins); default en. Road names and references are never translated. Any other value is refused with 400 at /language.
+	//
+	// Examples: ca, fr-FR
+	Language *string `json:"language,omitempty"`
+
 	// Profile Routing profile; `car` when omitted from a request.
 	Profile *Profile `json:"profile,omitempty"`
 
@@ -365,6 +394,9 @@ type DirectionsResponse struct {
 	// DataVersion The data release that answered.
 	DataVersion DataVersion `json:"data_version"`
 
+	// Language Language the steps' instructions are written in; present when include_steps is true.
+	Language *DirectionsResponseLanguage `json:"language,omitempty"`
+
 	// Profile Routing profile; `car` when omitted from a request.
 	Profile Profile `json:"profile"`
 
@@ -379,6 +411,9 @@ type DirectionsResponse struct {
 	// Waypoints Where each coordinate met the road network, in request order. A point whose nearest road no path leaves or reaches moves to its nearest road on the profile's main network; this says where it ended up.
 	Waypoints []Snap `json:"waypoints"`
 }
+
+// DirectionsResponseLanguage Language the steps' instructions are written in; present when include_steps is true.
+type DirectionsResponseLanguage string
 
 // ElevationProfile defines model for ElevationProfile.
 type ElevationProfile struct {
@@ -766,14 +801,46 @@ type RouteLeg struct {
 
 // RouteStep defines model for RouteStep.
 type RouteStep struct {
-	DistanceM   float64 `json:"distance_m"`
-	DurationS   float64 `json:"duration_s"`
-	Instruction string  `json:"instruction"`
+	// BearingAfter Heading leaving location, degrees clockwise from north; 0 for an arrive.
+	BearingAfter *int `json:"bearing_after,omitempty"`
+
+	// BearingBefore Heading arriving at location, degrees clockwise from north; 0 for a depart.
+	BearingBefore *int    `json:"bearing_before,omitempty"`
+	DistanceM     float64 `json:"distance_m"`
+	DurationS     float64 `json:"duration_s"`
+
+	// Exit For a roundabout, the number of the exit to take: the ways, passed in driving order after entering, by which the profile may leave the ring. Absent when the leg ends on the roundabout.
+	Exit *int `json:"exit,omitempty"`
+
+	// GeometryRange Indexes of the first and last points of the step in the route's geometry (the points of the polyline or LineString, from 0); an arrive's two are equal.
+	GeometryRange *[]int `json:"geometry_range,omitempty"`
+	Instruction   string `json:"instruction"`
+
+	// Location Where the maneuver happens, [longitude, latitude]: the junction, or the waypoint as placed on the road for depart and arrive.
+	Location *Coordinate `json:"location,omitempty"`
 
 	// Maneuver Kind of maneuver, for clients that draw icons: depart, turn, continue, fork, on_ramp, off_ramp, merge, roundabout, u_turn, arrive. More kinds may appear.
-	Maneuver  *string `json:"maneuver,omitempty"`
+	Maneuver *string `json:"maneuver,omitempty"`
+
+	// Modifier Direction of the maneuver: left, right, slight left, slight right, sharp left, sharp right, straight or uturn; for an arrive, the side of the street the destination lies on (left, right). More values may appear.
+	Modifier  *string `json:"modifier,omitempty"`
 	RoadClass *string `json:"road_class,omitempty"`
 	RoadName  *string `json:"road_name,omitempty"`
+
+	// RoadRef Reference of the road the step follows (e.g. CG-2), as the map has it; present when mapped.
+	RoadRef *string `json:"road_ref,omitempty"`
+
+	// Signpost What the signs of the road the step takes say, where the map has them; absent otherwise.
+	Signpost *struct {
+		// Destination Places signed, as OSM destination (values separated by ;), or destination:forward / destination:backward for the direction travelled.
+		Destination *string `json:"destination,omitempty"`
+
+		// DestinationRef Road numbers signed, as OSM destination:ref.
+		DestinationRef *string `json:"destination_ref,omitempty"`
+
+		// JunctionRef The junction's number, as OSM junction:ref.
+		JunctionRef *string `json:"junction_ref,omitempty"`
+	} `json:"signpost,omitempty"`
 }
 
 // RouteSummary defines model for RouteSummary.

@@ -92,7 +92,10 @@ func evaluateWay(w *osm.Way, profiles []*profile.Profile, cond *conditions) (gra
 		return graph.Way{}, false
 	}
 	return graph.Way{ID: w.ID, Nodes: w.NodeIDs, Name: w.Tags["name"], Ref: w.Tags["ref"], Class: wayClass(w.Tags),
-		Flags: wayFlags(w.Tags), Speeds: speeds, Cond: wc}, true
+		Flags: wayFlags(w.Tags), Signpost: graph.Signpost{Destination: w.Tags["destination"],
+			DestinationRef: w.Tags["destination:ref"], JunctionRef: w.Tags["junction:ref"],
+			Forward: w.Tags["destination:forward"], Backward: w.Tags["destination:backward"]},
+		Speeds: speeds, Cond: wc}, true
 }
 
 func wayClass(tags map[string]string) string {

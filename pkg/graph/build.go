@@ -175,22 +175,22 @@ func layoutNetwork(in Input, segs []rawSegment, points []int32, nodeIDs []int64,
 		SegGeom: make([]uint32, n+1), SegLength: make([]float32, n),
 		SegName: make([]uint32, n), SegRef: make([]uint32, n),
 		SegClass: make([]uint8, n), SegFlags: make([]uint8, n),
+		SegWay: make([]int64, n), SegSign: make([]uint32, n),
 	}
 	strs := newStringTable()
 	classes := map[string]uint8{"": 0}
 	net.Classes = []string{""}
 	segWay := make([]uint32, n)
-	net.SegWay = make([]int64, n)
 	for i, si := range order {
 		s := segs[si]
 		segWay[i] = s.way
 		w := &in.Ways[s.way]
-		net.SegWay[i] = w.ID
 		net.SegFrom[i], net.SegTo[i] = index[s.from], index[s.to]
 		net.SegGeom[i] = uint32(len(net.GeomCoord) / 2)
 		net.GeomCoord = append(net.GeomCoord, points[2*s.first:2*(s.first+s.count)]...)
 		net.SegLength[i] = float32(s.length)
 		net.SegName[i], net.SegRef[i] = strs.id(w.Name), strs.id(w.Ref)
+		net.SegWay[i], net.SegSign[i] = w.ID, strs.id(w.Signpost.encode())
 		net.SegFlags[i] = w.Flags
 		c, ok := classes[w.Class]
 		if !ok && len(net.Classes) < 256 {

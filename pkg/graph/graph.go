@@ -85,12 +85,18 @@ type Network struct {
 	SegRef    []uint32  // per segment: string id of the ref, 0 for none
 	SegClass  []uint8   // per segment: index into Classes
 	SegFlags  []uint8   // per segment: Flag* bits
-	// SegWay is per segment the OSM way it is a piece of, drawn in the
-	// way's direction; nil for a release compiled before it was kept (road
-	// operations name ways by id, see package roadops/resolve).
-	SegWay  []int64
-	Strings Strings
-	Classes []string // road classes (OSM highway values), index 0 is ""
+	Strings   Strings
+	Classes   []string // road classes (OSM highway values), index 0 is ""
+	// SegWay is per segment the id of the OSM way it is a piece of, drawn
+	// in the way's direction: guidance tells a road that goes on from one
+	// that only meets it (SameWay), and road operations name ways by it
+	// (package roadops/resolve). Nil in a file written before it was kept
+	// (SameWay then answers from names; operations by way id do not
+	// resolve).
+	SegWay []int64
+	// SegSign is per segment the string id of its way's signposts (see
+	// Signpost), 0 for none. Nil in a file written before they were kept.
+	SegSign []uint32
 	// Schedules are the time conditions profiles' Conditions refer to, and
 	// Zone the country's time zone they are read in.
 	Schedules []timecond.Schedule
@@ -178,6 +184,22 @@ func (n *Network) Ref(s uint32) string { return n.Strings.At(n.SegRef[s]) }
 
 // Class returns segment s's road class (the OSM highway value).
 func (n *Network) Class(s uint32) string { return n.Classes[n.SegClass[s]] }
+
+// HasWays reports whether the network knows which segments share a way.
+func (n *Network) HasWays() bool { return n.SegWay != nil }
+
+// SameWay reports whether segments a and b are pieces of one OSM way;
+// false when the network does not know (HasWays).
+func (n *Network) SameWay(a, b uint32) bool { return n.SegWay != nil && n.SegWay[a] == n.SegWay[b] }
+
+// Signpost returns what segment s's way's signs say, the zero Signpost
+// when nothing is mapped.
+func (n *Network) Signpost(s uint32) Signpost {
+	if n.SegSign == nil {
+		return Signpost{}
+	}
+	return parseSignpost(n.Strings.At(n.SegSign[s]))
+}
 
 // SegRef packs a segment and a direction.
 func SegRef(s uint32, reversed bool) uint32 {

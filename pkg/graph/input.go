@@ -60,6 +60,9 @@ type Way struct {
 	Ref   string
 	Class string // OSM highway value, or "ferry"
 	Flags uint8  // Flag* bits
+	// Signpost is what the way's signs say, for guidance: its OSM
+	// destination, destination:ref and junction:ref (see Signpost).
+	Signpost Signpost
 	// Speeds holds, per profile, the speed in km/h along and against the
 	// node order; 0 means that direction is forbidden.
 	Speeds [][2]float32

@@ -20,13 +20,15 @@ const (
 	secSegRef    = "net.seg_ref"    // uint32
 	secSegClass  = "net.seg_class"  // uint8
 	secSegFlags  = "net.seg_flags"  // uint8
-	secSegWay    = "net.seg_way"    // int64 OSM way ids; absent in releases before road operations
 	secStrOff    = "net.str_off"    // uint32
 	secStrData   = "net.str_data"   // bytes
 	secClasses   = "net.classes"    // newline-separated
 	secProfiles  = "net.profiles"   // newline-separated
 	secSchedules = "net.schedules"  // newline-separated opening_hours texts
 	secZone      = "net.zone"       // IANA time zone name
+	// Optional: a file written before they were kept lacks them.
+	secSegWay  = "net.seg_way"  // int64: the segment's OSM way id
+	secSegSign = "net.seg_sign" // uint32: string id of the way's signposts
 )
 
 // dupSection names a profile's duplicate arcs' originals (see dup.go). A
@@ -71,7 +73,7 @@ func Write(w *artifact.Writer, net *Network, graphs []*Graph) error {
 		w.Add(secZone, []byte(zoneName(net))),
 	}
 	if net.SegWay != nil {
-		errs = append(errs, artifact.AddSlice(w, secSegWay, net.SegWay))
+		errs = append(errs, artifact.AddSlice(w, secSegWay, net.SegWay), artifact.AddSlice(w, secSegSign, net.SegSign))
 	}
 	for _, g := range graphs {
 		wf, wb, big, af, ae, ao, tf, te := profileSections(g.Profile)
@@ -106,6 +108,19 @@ func view[T artifact.Fixed](l *loader, name string) []T {
 	return v
 }
 
+// optional is view for a section a file may lack: nil when absent.
+func optional[T artifact.Fixed](l *loader, name string) []T {
+	if l.err != nil {
+		return nil // an earlier section's error is kept
+	}
+	v := view[T](l, name)
+	if errors.Is(l.err, artifact.ErrNoSection) {
+		l.err = nil
+		return nil
+	}
+	return v
+}
+
 // Load views the network and every profile's graph in f without copying
 // array data (only the small class and profile name lists are decoded).
 func Load(f *artifact.File) (*Network, map[string]*Graph, error) {
@@ -120,13 +135,9 @@ func Load(f *artifact.File) (*Network, map[string]*Graph, error) {
 	net.Classes = strings.Split(string(view[byte](l, secClasses)), "\n")
 	profiles := strings.Split(string(view[byte](l, secProfiles)), "\n")
 	schedules, zone := string(view[byte](l, secSchedules)), string(view[byte](l, secZone))
+	net.SegWay, net.SegSign = optional[int64](l, secSegWay), optional[uint32](l, secSegSign)
 	if l.err != nil {
 		return nil, nil, fmt.Errorf("graph: %w", l.err)
-	}
-	if ways, err := artifact.SectionView[int64](f, secSegWay); err == nil && len(ways) == len(net.SegFrom) {
-		net.SegWay = ways
-	} else if err != nil && !errors.Is(err, artifact.ErrNoSection) {
-		return nil, nil, fmt.Errorf("graph: %w", err)
 	}
 	if err := net.loadConditions(schedules, zone); err != nil {
 		return nil, nil, err
@@ -171,7 +182,8 @@ func (n *Network) check() error {
 		len(n.SegTo) == s && len(n.SegGeom) == s+1 && len(n.SegLength) == s &&
 		len(n.SegName) == s && len(n.SegRef) == s && len(n.SegClass) == s && len(n.SegFlags) == s &&
 		len(n.Strings.Offsets) >= 2 && int(n.Strings.Offsets[len(n.Strings.Offsets)-1]) <= len(n.Strings.Data) &&
-		int(n.SegGeom[s]) == len(n.GeomCoord)/2
+		int(n.SegGeom[s]) == len(n.GeomCoord)/2 &&
+		(n.SegWay == nil || len(n.SegWay) == s) && (n.SegSign == nil || len(n.SegSign) == s)
 	if !ok {
 		return fmt.Errorf("graph: %w: network arrays disagree in length", artifact.ErrCorrupt)
 	}

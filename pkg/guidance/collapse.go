@@ -68,9 +68,18 @@ func (n *narrator) judgeAgain(s *Step, from road) {
 }
 
 // startOn lets a depart a few metres long on a stub (a driveway, the end of
-// a service road) start on the road it leads straight on to.
+// a service road) start on the road it leads straight on to, and a depart
+// of no length at all (a start on the junction node itself) start on the
+// road the next maneuver takes, but for a roundabout, which is still to be
+// entered.
 func (n *narrator) startOn(steps []Step) []Step {
-	if len(steps) < 3 || steps[0].DistanceM >= tinyStepM || steps[1].Maneuver != Continue {
+	if len(steps) < 3 || steps[0].DistanceM >= tinyStepM {
+		return steps
+	}
+	switch next := steps[1].Maneuver; {
+	case next == Continue:
+	case steps[0].DistanceM == 0 && next != Roundabout && next != Arrive:
+	default:
 		return steps
 	}
 	d, next := &steps[0], steps[1]
@@ -78,6 +87,7 @@ func (n *narrator) startOn(steps []Step) []Step {
 	d.DurationS += next.DurationS
 	d.setRoad(next.road())
 	d.heading = n.g.Net.Heading(next.out, true)
+	d.out = next.out
 	return append(steps[:1], steps[2:]...)
 }
 

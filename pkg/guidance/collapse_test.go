@@ -26,7 +26,7 @@ func TestRoadSame(t *testing.T) {
 			t.Errorf("%+v same as %+v: %v, want %v (not symmetric)", c.b, c.a, got, c.want)
 		}
 	}
-	if r := cleanRoad("Avinguda de Joan Martí", "FIXME", "primary"); r.ref != "" || r.label() != "Avinguda de Joan Martí" {
+	if r := cleanRoad("Avinguda de Joan Martí", "FIXME", "primary"); r.ref != "" || r.label(classPhrase) != "Avinguda de Joan Martí" {
 		t.Errorf("FIXME read as a ref: %+v", r)
 	}
 }
@@ -76,7 +76,7 @@ func TestFoldSameRoad(t *testing.T) {
 		var sum float64
 		for i := range steps {
 			stay := i > 0 && steps[i].road().named() && steps[i].road().same(steps[i-1].road())
-			got = append(got, describe(&steps[i], stay))
+			got = append(got, english{}.describe(&steps[i], stay))
 			sum += steps[i].DistanceM
 		}
 		if len(got) != len(c.want) {

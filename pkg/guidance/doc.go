@@ -4,23 +4,33 @@
 // side of the street.
 //
 // A step covers the arcs from one maneuver to the next. Nodes where nothing
-// could be decided (no other way on) never start a step, and neither does a
-// road that keeps its name through a gentle bend, so a kink in the shape is
-// not a step. Then steps that say nothing new are folded (collapse.go):
-// one that stays on its predecessor's road (the same name, or the same
-// reference where a name is missing, as a driver reads the signs) going
-// straight on or bearing slightly, a few metres of junction between two
-// maneuvers, a connector stub. Every arc's time and length go to exactly
-// one step, so a leg's steps add up to the leg.
+// could be decided (no other way on) never start a step, but for a turn of
+// 90 degrees or more from one way onto another; neither does a road that
+// keeps its name through a gentle bend, so a kink in the shape is not a
+// step, nor a junction where the route keeps its road and no other way
+// could be taken for it (obvious.go). Then steps that say nothing new are
+// folded (collapse.go): one that stays on its predecessor's road (the same
+// name, or the same reference where a name is missing, as a driver reads
+// the signs) going straight on or bearing slightly, a few metres of
+// junction between two maneuvers, a connector stub, a depart of no length.
+// Every arc's time and length go to exactly one step, so a leg's steps add
+// up to the leg. Roundabout exits count what a driver counts
+// (roundabout.go). Each step says where its maneuver is, the bearings
+// around it and its way's signposts; route fills in its range in the
+// route's geometry.
 //
 // All English wording lives in english.go (describe, one case per
-// maneuver, written once the steps are final), so another language is
-// another such file. A turn or fork that keeps to the road reads "to stay
-// on"; mappers' placeholders ("FIXME") are never read out (road.go).
-// testdata/itineraries holds golden itineraries across Andorra, read by
-// eye, so that any change in wording is a visible diff. Everything here is pure and safe
-// for concurrent use.
+// maneuver, written once the steps are final), and each other language in
+// its own file (catalan.go, spanish.go, french.go; language.go lists them
+// and picks one by a BCP 47 tag). Road names and references are never
+// translated. A turn or fork that keeps to the road reads "to stay on";
+// mappers' placeholders ("FIXME") are never read out (road.go).
+// testdata/itineraries holds golden itineraries across Andorra, in every
+// language, read by eye, so that any change in wording is a visible diff.
+// Everything here is pure and safe for concurrent use.
 package guidance
+
+import "github.com/mapsco/maps/pkg/graph"
 
 // Maneuver kinds, also the "type" a client could switch on.
 const (
@@ -47,9 +57,26 @@ type Step struct {
 	RoadRef     string
 	RoadClass   string
 	Exit        int // roundabout exit number; 0 when the leg ends on it
+	Waypoint    int // for an arrive at a stop on the way, the stop's index among the request's points; else 0
+	// Location is where the maneuver happens, [lon, lat]: the junction
+	// node, or the waypoint for depart and arrive.
+	Location [2]float64
+	// BearingBefore and BearingAfter are the headings, in whole degrees
+	// clockwise from north (0 to 359), arriving at Location and leaving it
+	// (0 before a depart and after an arrive).
+	BearingBefore, BearingAfter int
+	// Signpost is what the signs of the way the step takes say, where OSM
+	// maps them (destination, destination:ref, junction:ref).
+	Signpost graph.Signpost
+	// GeometryBegin and GeometryEnd are the indexes, in the route's
+	// geometry, of the points where the step starts and ends (both equal
+	// for an arrive). Steps leaves them 0: the route, which draws the
+	// geometry, fills them in (route.Router.Directions).
+	GeometryBegin, GeometryEnd int
 
 	heading float64 // a depart step's heading leaving the start
-	in, out uint32  // segment references of the maneuver: the one arrived on and the step's first
+	in, out uint32  // segment references of the maneuver: the one turned from and the step's first
+	arrived uint32  // the segment reference arrived on at the maneuver's node (in, before a tiny step was dropped)
 }
 
 func (s *Step) road() road { return road{name: s.RoadName, ref: s.RoadRef, class: s.RoadClass} }

@@ -1,18 +1,19 @@
 package guidance
 
-import (
-	"fmt"
-	"strings"
-)
+import "fmt"
 
 // This file is the only one that writes English. Each maneuver has one
-// wording; road names come in as the road's label (see label).
+// wording; road names come in as the road's label (see label), never
+// translated.
+
+// english is the wording of language "en".
+type english struct{}
 
 // describe writes step s's instruction; stay is true when s keeps to the
 // road the previous step followed (a turn or a fork that stays on it).
-func describe(s *Step, stay bool) string {
+func (english) describe(s *Step, stay bool) string {
 	r := s.road()
-	label := r.label()
+	label := r.label(classPhrase)
 	switch s.Maneuver {
 	case Depart:
 		return fmt.Sprintf("Head %s on %s", compass(s.heading), label)
@@ -29,12 +30,12 @@ func describe(s *Step, stay bool) string {
 		}
 		return fmt.Sprintf("Keep %s onto %s", s.Modifier, label)
 	case Ramp:
-		if !r.named() && strings.HasSuffix(r.class, "_link") {
+		if r.unnamedRamp() {
 			return fmt.Sprintf("Take the ramp on the %s", s.Modifier)
 		}
 		return fmt.Sprintf("Take the ramp on the %s onto %s", s.Modifier, label)
 	case OffRamp:
-		if !r.named() && strings.HasSuffix(r.class, "_link") {
+		if r.unnamedRamp() {
 			return fmt.Sprintf("Take the exit on the %s", s.Modifier)
 		}
 		return fmt.Sprintf("Take the exit on the %s onto %s", s.Modifier, label)
@@ -48,26 +49,18 @@ func describe(s *Step, stay bool) string {
 	case UTurn:
 		return "Make a U-turn onto " + label
 	case Arrive:
+		if s.Waypoint > 0 {
+			if s.Modifier == "" {
+				return fmt.Sprintf("You have reached waypoint %d", s.Waypoint)
+			}
+			return fmt.Sprintf("You have reached waypoint %d, on the %s", s.Waypoint, s.Modifier)
+		}
 		if s.Modifier == "" {
 			return "You have arrived at your destination"
 		}
 		return fmt.Sprintf("You have arrived at your destination, on the %s", s.Modifier)
 	}
 	return label
-}
-
-// label names a road for an instruction: its name and reference, else
-// either, else a description of its class.
-func (r road) label() string {
-	switch {
-	case r.name != "" && r.ref != "":
-		return r.name + " (" + r.ref + ")"
-	case r.name != "":
-		return r.name
-	case r.ref != "":
-		return r.ref
-	}
-	return classPhrase(r.class)
 }
 
 func classPhrase(class string) string {
@@ -97,8 +90,7 @@ func classPhrase(class string) string {
 // compass names a heading (degrees counter-clockwise from east).
 func compass(h float64) string {
 	names := [...]string{"east", "northeast", "north", "northwest", "west", "southwest", "south", "southeast"}
-	i := int((h+360+22.5)/45) % 8
-	return names[i]
+	return names[compassIndex(h)]
 }
 
 func ordinal(n int) string {
@@ -113,12 +105,4 @@ func ordinal(n int) string {
 		suffix = "rd"
 	}
 	return fmt.Sprint(n) + suffix
-}
-
-// truncate keeps an instruction within the API's 1000 characters.
-func truncate(s string) string {
-	if len(s) <= 1000 {
-		return s
-	}
-	return strings.ToValidUTF8(s[:997], "") + "..."
 }

@@ -25,7 +25,7 @@ func TestMain(m *testing.M) {
 
 func openAndorra(t testing.TB) *serving.Release { return compiletest.OpenAndorra(t) }
 
-func narrate(t *testing.T, r *route.Router, pts []route.Point) (*route.Route, [][]guidance.Step) {
+func narrateIn(t *testing.T, r *route.Router, pts []route.Point, lang string) (*route.Route, [][]guidance.Step) {
 	t.Helper()
 	rt, err := r.Route(context.Background(), pts, nil)
 	if err != nil {
@@ -34,7 +34,8 @@ func narrate(t *testing.T, r *route.Router, pts []route.Point) (*route.Route, []
 	var legs [][]guidance.Step
 	for i, leg := range rt.Legs {
 		a, b := rt.Snapped[i], rt.Snapped[i+1]
-		legs = append(legs, guidance.Steps(r.Graph(), guidance.Leg{Pieces: r.Pieces(leg, a, b), Dest: pts[i+1], Snapped: [2]float64{b.Lon, b.Lat}}))
+		legs = append(legs, guidance.Steps(r.Graph(), guidance.Leg{Pieces: r.Pieces(leg, a, b), Start: [2]float64{a.Lon, a.Lat},
+			Dest: pts[i+1], Snapped: [2]float64{b.Lon, b.Lat}, Language: lang}))
 	}
 	return rt, legs
 }
@@ -49,13 +50,16 @@ func itinerary(steps []guidance.Step) string {
 
 var update = flag.Bool("update", false, "rewrite the golden itineraries in testdata/itineraries")
 
-// TestGoldenItineraries narrates real Andorran routes and compares each
-// itinerary, step by step (maneuver, instruction, metres, seconds, road
+// TestGoldenItineraries narrates real Andorran routes in every language
+// (English in testdata/itineraries, the others in a folder of their code
+// there) and compares each itinerary, step by step (maneuver, instruction, metres, seconds, road
 // name and reference), with its golden file in testdata/itineraries, read
 // by eye when written: any change in wording, in where a step starts or in
 // the route itself shows as a diff. go test -run TestGoldenItineraries
-// ./pkg/guidance -update rewrites them (then read the diff). Each case also
-// checks a few maneuvers a person expects, in order, whatever the files say.
+// ./pkg/guidance -update rewrites them (then read the diff). Each English
+// case also checks a few maneuvers a person expects, in order, whatever the
+// files say, and every language says each road's name and reference as the
+// map spells them.
 func TestGoldenItineraries(t *testing.T) {
 	rel := openAndorra(t)
 	cases := []struct {
@@ -96,33 +100,64 @@ func TestGoldenItineraries(t *testing.T) {
 		{"a walk up to Engolasters", "pedestrian", route.Point{1.5360, 42.5120}, route.Point{1.5660, 42.5190},
 			[]string{"Head", "arrived"}},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			rt, legs := narrate(t, rel.Routers[c.profile], []route.Point{c.from, c.to})
-			got := golden(c.name, c.profile, c.from, c.to, rt, legs[0])
-			rest := got
-			for _, w := range c.want {
-				i := strings.Index(rest, w)
-				if i < 0 {
-					t.Fatalf("itinerary lacks %q after the earlier expectations:\n%s", w, got)
+	for _, lang := range guidance.Languages {
+		for _, c := range cases {
+			t.Run(lang+"/"+c.name, func(t *testing.T) {
+				rt, legs := narrateIn(t, rel.Routers[c.profile], []route.Point{c.from, c.to}, lang)
+				got := golden(c.name, c.profile, c.from, c.to, rt, legs[0])
+				namesKept(t, legs[0])
+				file := filepath.Join("testdata", "itineraries", slug(c.name)+".txt")
+				if lang != guidance.DefaultLanguage {
+					file = filepath.Join("testdata", "itineraries", lang, slug(c.name)+".txt")
+				} else {
+					inOrder(t, got, c.want)
 				}
-				rest = rest[i+len(w):]
-			}
-			file := filepath.Join("testdata", "itineraries", slug(c.name)+".txt")
-			if *update {
-				if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
+				if *update {
+					if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					return
 				}
-				return
-			}
-			want, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatalf("%v (go test -run TestGoldenItineraries ./pkg/guidance -update writes it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("itinerary differs from %s (-update rewrites it):\n--- want\n%s--- got\n%s", file, want, got)
-			}
-		})
+				want, err := os.ReadFile(file)
+				if err != nil {
+					t.Fatalf("%v (go test -run TestGoldenItineraries ./pkg/guidance -update writes it)", err)
+				}
+				if got != string(want) {
+					t.Errorf("itinerary differs from %s (-update rewrites it):\n--- want\n%s--- got\n%s", file, want, got)
+				}
+			})
+		}
+	}
+}
+
+// inOrder checks that the English itinerary holds the substrings a person
+// expects, in order.
+func inOrder(t *testing.T, got string, want []string) {
+	t.Helper()
+	rest := got
+	for _, w := range want {
+		i := strings.Index(rest, w)
+		if i < 0 {
+			t.Fatalf("itinerary lacks %q after the earlier expectations:\n%s", w, got)
+		}
+		rest = rest[i+len(w):]
+	}
+}
+
+// namesKept checks that every step naming its road says the name and the
+// reference as the map spells them, whatever the language.
+func namesKept(t *testing.T, steps []guidance.Step) {
+	t.Helper()
+	for i, s := range steps {
+		if s.Maneuver == guidance.Arrive {
+			continue
+		}
+		if !strings.Contains(s.Instruction, s.RoadName) || !strings.Contains(s.Instruction, s.RoadRef) {
+			t.Errorf("step %d %q does not say %q (%q)", i+1, s.Instruction, s.RoadName, s.RoadRef)
+		}
 	}
 }
 

@@ -9,9 +9,18 @@ import (
 // Leg is what Steps needs to narrate one leg.
 type Leg struct {
 	Pieces []Piece
+	// Start is where the leg's first waypoint was placed on the road.
+	Start [2]float64
 	// Dest is the waypoint as the client sent it and Snapped where it was
 	// placed on the road: their offset tells the side of the street.
 	Dest, Snapped [2]float64
+	// Waypoint is the index, among the request's points, of the waypoint
+	// the leg ends at when it is not the last (a stop on the way, "You have
+	// reached waypoint 1"); 0 for the destination.
+	Waypoint int
+	// Language is the instructions' language, one of Languages; "" is
+	// DefaultLanguage.
+	Language string
 }
 
 // Steps narrates a leg on graph g. It returns at least a depart and an
@@ -28,14 +37,67 @@ func Steps(g *graph.Graph, leg Leg) []Step {
 	last := leg.Pieces[len(leg.Pieces)-1].Arc
 	n.ring = nil // a leg that ends on the roundabout enters it (Exit 0)
 	side := sideOfStreet(g.Net.Heading(n.segRef(last), false), leg.Snapped, leg.Dest)
-	n.steps = append(n.steps, Step{Maneuver: Arrive, Modifier: side})
+	n.steps = append(n.steps, Step{Maneuver: Arrive, Modifier: side, in: n.segRef(last), Waypoint: leg.Waypoint})
 	n.steps = n.collapse(n.steps)
+	n.place(leg)
+	w := wordingOf(leg.Language)
 	for i := range n.steps {
 		s := &n.steps[i]
 		stay := i > 0 && s.road().named() && s.road().same(n.steps[i-1].road())
-		s.Instruction = truncate(describe(s, stay))
+		s.Instruction = truncate(w.describe(s, stay))
 	}
 	return n.steps
+}
+
+// place sets where each final step's maneuver happens and the bearings
+// around it: a step's road starts at its out arc's tail (the depart at the
+// start, the arrive at the snapped destination).
+func (n *narrator) place(leg Leg) {
+	for i := range n.steps {
+		s := &n.steps[i]
+		switch {
+		case s.Maneuver == Depart:
+			s.Location = leg.Start
+			s.BearingAfter = bearing(n.g.Net.Heading(s.out, true))
+			s.Signpost = n.signpost(s.out)
+		case s.Maneuver == Arrive:
+			s.Location = leg.Snapped
+			s.BearingBefore = bearing(n.g.Net.Heading(s.in, false))
+		default:
+			s.Location = n.tail(s.out)
+			s.Signpost = n.signpost(s.out)
+			s.BearingBefore = bearing(n.g.Net.Heading(s.arrived, false))
+			s.BearingAfter = bearing(n.g.Net.Heading(s.out, true))
+		}
+	}
+}
+
+// signpost is what the signs say for travel along segRef: a segment's
+// points follow its way's node order, so a reversed reference travels the
+// way backwards.
+func (n *narrator) signpost(segRef uint32) graph.Signpost {
+	s, reversed := graph.SplitSegRef(segRef)
+	return n.g.Net.Signpost(s).Towards(reversed)
+}
+
+// tail is the node a segment travelled as segRef says starts at.
+func (n *narrator) tail(segRef uint32) [2]float64 {
+	s, reversed := graph.SplitSegRef(segRef)
+	v := n.g.Net.SegFrom[s]
+	if reversed {
+		v = n.g.Net.SegTo[s]
+	}
+	return n.node(v)
+}
+
+// bearing turns a heading (degrees counter-clockwise from east) into a
+// compass bearing: whole degrees clockwise from north, 0 to 359.
+func bearing(h float64) int {
+	b := int(math.Round(90-h)) % 360
+	if b < 0 {
+		b += 360
+	}
+	return b
 }
 
 // narrator builds the steps of one leg.
@@ -44,9 +106,6 @@ type narrator struct {
 	steps []Step
 	ring  *ringState // while on a roundabout
 }
-
-// ringState counts the exits passed on a roundabout.
-type ringState struct{ exits int }
 
 func (n *narrator) segRef(arc uint32) uint32 { return n.g.ArcSegRef(arc) }
 
@@ -60,6 +119,11 @@ func (n *narrator) road(arc uint32) road {
 	return cleanRoad(n.g.Net.Name(s), n.g.Net.Ref(s), n.g.Net.Class(s))
 }
 
+func (n *narrator) node(v uint32) [2]float64 {
+	lon, lat := n.g.Net.Node(v)
+	return [2]float64{lon, lat}
+}
+
 func (n *narrator) flags(arc uint32) uint8 { return n.g.Net.SegFlags[n.seg(arc)] }
 
 // open starts a step that turns from arc p (NoArc at the start) onto arc
@@ -68,6 +132,7 @@ func (n *narrator) open(s Step, p, c uint32) {
 	s.setRoad(n.road(c))
 	if p != graph.NoArc {
 		s.in = n.segRef(p)
+		s.arrived = s.in
 	}
 	s.out = n.segRef(c)
 	n.steps = append(n.steps, s)
@@ -86,7 +151,7 @@ func (n *narrator) junction(p, c uint32) {
 	switch {
 	case !inRing && onRing:
 		n.open(Step{Maneuver: Roundabout}, p, c)
-		n.ring = &ringState{}
+		n.ring = n.enterRing(n.g.ArcHead(p), c)
 		return
 	case inRing && onRing:
 		if n.ring != nil {
@@ -117,19 +182,6 @@ func (n *narrator) finishRoundabout(exit uint32) {
 	n.ring = nil
 }
 
-// exitsAt counts the ways off the roundabout at the head of ring arc p.
-func (n *narrator) exitsAt(p uint32) int {
-	v := n.g.ArcHead(p)
-	begin, end := n.g.Fwd.Out(v)
-	count := 0
-	for a := begin; a < end; a++ {
-		if n.flags(a)&graph.FlagRoundabout == 0 {
-			count++
-		}
-	}
-	return count
-}
-
 // classify names the maneuver from arc p onto arc c, or returns a zero Step
 // when none is worth a word.
 func (n *narrator) classify(p, c uint32) Step {
@@ -138,8 +190,15 @@ func (n *narrator) classify(p, c uint32) Step {
 		return Step{Maneuver: UTurn, Modifier: "uturn"}
 	}
 	others := n.alternatives(p, c)
-	if len(others) == 0 {
-		return Step{} // no other way on: not a decision
+	if len(others) == 0 && math.Abs(angle) >= lonelyTurn && !n.g.Net.SameWay(n.seg(p), n.seg(c)) {
+		// No other way on, but a turn this sharp from one way onto
+		// another is at a junction a driver must read (the third way may
+		// be one-way towards us): node 51581574, Avinguda el Travès onto
+		// the CG-3, 118 degrees.
+		return Step{Maneuver: Turn, Modifier: turnModifier(angle)}
+	}
+	if len(others) == 0 || n.obvious(p, c, angle, others) {
+		return Step{} // no other way on, or none to take for ours: not a decision
 	}
 	pLink, cLink := n.flags(p)&graph.FlagLink != 0, n.flags(c)&graph.FlagLink != 0
 	side := sideOf(angle)
@@ -159,6 +218,10 @@ func (n *narrator) classify(p, c uint32) Step {
 	}
 	return byAngle(angle, n.road(p).same(n.road(c)))
 }
+
+// lonelyTurn is the angle from which a turn onto another way is announced
+// even where it is the only way on. A hairpin within one way is not.
+const lonelyTurn = 90
 
 // byAngle names a plain turn of angle degrees (positive is left): nothing
 // for a gentle bend along one road, continue straight on onto another,

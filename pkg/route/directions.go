@@ -16,6 +16,7 @@ type Request struct {
 	Departure    time.Time      // the zero time means now
 	Alternatives int            // routes wanted besides the best (two waypoints only)
 	Steps        bool           // narrate each leg
+	Language     string         // of the steps' instructions, one of guidance.Languages; "" for the default
 	MaxSteps     int            // per leg, 0 for no limit: the rest fold into the last one kept
 	Terrain      Terrain        // for each route's Climb; a nil DEM skips it
 }
@@ -60,7 +61,7 @@ func (r *Router) Directions(ctx context.Context, req Request) (*Directions, erro
 	routes := append([]*Route{best}, r.Alternatives(ctx, best, req.Alternatives)...)
 	for _, rt := range routes {
 		if req.Steps {
-			r.Narrate(rt, req.Points, req.MaxSteps)
+			rt.Steps = r.steps(rt, req)
 		}
 		if req.Terrain.DEM != nil {
 			rt.Climb = r.Elevation(req.Terrain.DEM, req.Terrain.Samples, rt)
@@ -80,19 +81,32 @@ func (r *Router) waypoints(snapped []snap.Result) []Waypoint {
 
 // Narrate fills rt.Steps: every leg's steps, leg i arriving at dests[i+1]
 // (the point asked for; the arrival step says on which side it lies), at
-// most maxSteps a leg (0 for no limit, see Request.MaxSteps).
+// most maxSteps a leg (0 for no limit, see Request.MaxSteps), in English.
+// Map matching narrates its matchings with it.
 func (r *Router) Narrate(rt *Route, dests []Point, maxSteps int) {
+	rt.Steps = r.steps(rt, Request{Points: dests, MaxSteps: maxSteps})
+}
+
+// steps narrates every leg of rt.
+func (r *Router) steps(rt *Route, req Request) [][]guidance.Step {
 	out := make([][]guidance.Step, len(rt.Legs))
 	for i, leg := range rt.Legs {
 		a, b := rt.Snapped[i], rt.Snapped[i+1]
-		steps := guidance.Steps(r.g, guidance.Leg{
-			Pieces:  r.Pieces(leg, a, b),
-			Dest:    dests[i+1],
-			Snapped: [2]float64{b.Lon, b.Lat},
-		})
-		out[i] = foldSteps(steps, maxSteps)
+		gl := guidance.Leg{
+			Pieces:   r.Pieces(leg, a, b),
+			Start:    [2]float64{a.Lon, a.Lat},
+			Dest:     req.Points[i+1],
+			Snapped:  [2]float64{b.Lon, b.Lat},
+			Language: req.Language,
+		}
+		if i+1 < len(rt.Legs) {
+			gl.Waypoint = i + 1
+		}
+		steps := guidance.Steps(r.g, gl)
+		out[i] = foldSteps(steps, req.MaxSteps)
 	}
-	rt.Steps = out
+	placeSteps(rt, out)
+	return out
 }
 
 // foldSteps keeps the first max−1 steps and the last, folding the distance

@@ -289,11 +289,23 @@ function routeMode(map, ui) {
     layout: { "line-cap": "round", "line-join": "round" },
     paint: { "line-color": "#1f5fbf", "line-width": 6 }
   });
+  map.addLayer({
+    id: "route-maneuvers",
+    type: "circle",
+    source: setSource(map, "maneuvers"),
+    paint: {
+      "circle-radius": ["case", ["boolean", ["get", "chosen"], false], 8, 5],
+      "circle-color": "#ffffff",
+      "circle-stroke-color": "#1f5fbf",
+      "circle-stroke-width": 3
+    }
+  });
   function clear() {
     points.length = 0;
     pins.splice(0).forEach((p) => p.remove());
     pending++;
     setData(map, "routes", []);
+    setData(map, "maneuvers", []);
     ui.summary.replaceChildren();
     ui.steps.replaceChildren();
     ui.stepsTitle.hidden = true;
@@ -306,7 +318,8 @@ function routeMode(map, ui) {
       coordinates: points.map((p) => [p.lng, p.lat]),
       profile: ui.profile.value,
       include_steps: true,
-      geometry_format: "geojson"
+      geometry_format: "geojson",
+      language: ui.language.value
     };
     if (points.length === 2) {
       req.alternatives = Number(ui.alternatives.value);
@@ -326,7 +339,7 @@ function routeMode(map, ui) {
     const features = routes.map((rt) => ({ type: "Feature", properties: { id: rt.id }, geometry: JSON.parse(rt.geometry) }));
     setData(map, "routes", features);
     showSummary(ui.summary, routes);
-    showSteps(ui, routes[0]);
+    showSteps(map, ui, routes[0]);
     showAnswers(ui.answers, replies);
     const profile = await post("/v1/elevation", { coordinates: samplePoints(features[0].geometry.coordinates) });
     if (id !== pending) {
@@ -345,6 +358,7 @@ function routeMode(map, ui) {
   ui.clear.addEventListener("click", clear);
   ui.profile.addEventListener("change", () => points.length >= 2 && request());
   ui.alternatives.addEventListener("change", () => points.length === 2 && request());
+  ui.language.addEventListener("change", () => points.length >= 2 && request());
   return {
     click(lngLat) {
       if (points.length >= maxWaypoints) {
@@ -378,8 +392,9 @@ function showSummary(table, routes) {
     table.append(tr);
   }
 }
-function showSteps(ui, best) {
+function showSteps(map, ui, best) {
   ui.steps.replaceChildren();
+  const points = [];
   best.legs.forEach((leg, i) => {
     for (const s of leg.steps ?? []) {
       const li = el("li", null, { "data-leg": i, "data-maneuver": s.maneuver ?? "" });
@@ -388,8 +403,26 @@ function showSteps(ui, best) {
         el("span", `${formatDistance(s.distance_m)} · ${formatDuration(s.duration_s)}`, { class: "note" })
       );
       ui.steps.append(li);
+      if (!s.location) {
+        continue;
+      }
+      const n = points.length;
+      points.push({ type: "Feature", properties: { step: n, chosen: false }, geometry: { type: "Point", coordinates: s.location } });
+      const choose = (chosen) => {
+        points.forEach((p) => {
+          p.properties.chosen = chosen && p.properties.step === n;
+        });
+        setData(map, "maneuvers", points);
+      };
+      li.addEventListener("mouseenter", () => choose(true));
+      li.addEventListener("mouseleave", () => choose(false));
+      li.addEventListener("click", () => {
+        map.easeTo({ center: s.location, zoom: Math.max(map.getZoom(), 16) });
+        popup(map, s.location, s.instruction);
+      });
     }
   });
+  setData(map, "maneuvers", points);
   ui.stepsTitle.hidden = false;
 }
 
@@ -635,6 +668,7 @@ async function start() {
     route: routeMode(map, {
       profile: $("route-profile"),
       alternatives: $("route-alternatives"),
+      language: $("route-language"),
       clear: $("route-clear"),
       summary: $("route-summary"),
       steps: $("steps"),

@@ -70,7 +70,7 @@ async function start() {
   describeRoads(map, $('road'));
   const modes = {
     route: routeMode(map, {
-      profile: $('route-profile'), alternatives: $('route-alternatives'), clear: $('route-clear'),
+      profile: $('route-profile'), alternatives: $('route-alternatives'), language: $('route-language'), clear: $('route-clear'),
       summary: $('route-summary'), steps: $('steps'), stepsTitle: $('steps-title'),
       chartBox: $('route-chart'), chart: $('chart'), climb: $('chart-climb'), answers: $('route-answers'),
     }),

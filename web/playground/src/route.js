@@ -1,8 +1,10 @@
 // Route mode: waypoints clicked on the map, the routes drawn (the best on
-// top of its alternatives), a summary per route, the best route's steps and
-// its elevation profile.
+// top of its alternatives), a summary per route, the best route's steps in
+// the chosen language with each maneuver drawn on the map (a point at its
+// location; hovering or clicking a step shows it), and its elevation
+// profile.
 import { post } from './api.js';
-import { setData, marker } from './map.js';
+import { setData, marker, popup } from './map.js';
 import { busy, el, formatDistance, formatDuration, showAnswers } from './panel.js';
 import { drawProfile, samplePoints } from './chart.js';
 
@@ -24,12 +26,20 @@ export function routeMode(map, ui) {
     layout: { 'line-cap': 'round', 'line-join': 'round' },
     paint: { 'line-color': '#1f5fbf', 'line-width': 6 },
   });
+  map.addLayer({
+    id: 'route-maneuvers', type: 'circle', source: setSource(map, 'maneuvers'),
+    paint: {
+      'circle-radius': ['case', ['boolean', ['get', 'chosen'], false], 8, 5],
+      'circle-color': '#ffffff', 'circle-stroke-color': '#1f5fbf', 'circle-stroke-width': 3,
+    },
+  });
 
   function clear() {
     points.length = 0;
     pins.splice(0).forEach((p) => p.remove());
     pending++;
     setData(map, 'routes', []);
+    setData(map, 'maneuvers', []);
     ui.summary.replaceChildren();
     ui.steps.replaceChildren();
     ui.stepsTitle.hidden = true;
@@ -44,6 +54,7 @@ export function routeMode(map, ui) {
       profile: ui.profile.value,
       include_steps: true,
       geometry_format: 'geojson',
+      language: ui.language.value,
     };
     if (points.length === 2) { // alternatives are for two waypoints
       req.alternatives = Number(ui.alternatives.value);
@@ -64,7 +75,7 @@ export function routeMode(map, ui) {
     const features = routes.map((rt) => ({ type: 'Feature', properties: { id: rt.id }, geometry: JSON.parse(rt.geometry) }));
     setData(map, 'routes', features);
     showSummary(ui.summary, routes);
-    showSteps(ui, routes[0]);
+    showSteps(map, ui, routes[0]);
     showAnswers(ui.answers, replies);
     const profile = await post('/v1/elevation', { coordinates: samplePoints(features[0].geometry.coordinates) });
     if (id !== pending) {
@@ -84,6 +95,7 @@ export function routeMode(map, ui) {
   ui.clear.addEventListener('click', clear);
   ui.profile.addEventListener('change', () => points.length >= 2 && request());
   ui.alternatives.addEventListener('change', () => points.length === 2 && request());
+  ui.language.addEventListener('change', () => points.length >= 2 && request());
 
   return {
     click(lngLat) {
@@ -117,15 +129,35 @@ function showSummary(table, routes) {
   }
 }
 
-function showSteps(ui, best) {
+// showSteps lists the best route's steps and draws each maneuver where it
+// happens; hovering a step enlarges its point, clicking it centres the map
+// there and shows the instruction.
+function showSteps(map, ui, best) {
   ui.steps.replaceChildren();
+  const points = [];
   best.legs.forEach((leg, i) => {
     for (const s of leg.steps ?? []) {
       const li = el('li', null, { 'data-leg': i, 'data-maneuver': s.maneuver ?? '' });
       li.append(el('span', s.instruction, { class: 'instruction' }),
         el('span', `${formatDistance(s.distance_m)} · ${formatDuration(s.duration_s)}`, { class: 'note' }));
       ui.steps.append(li);
+      if (!s.location) {
+        continue;
+      }
+      const n = points.length;
+      points.push({ type: 'Feature', properties: { step: n, chosen: false }, geometry: { type: 'Point', coordinates: s.location } });
+      const choose = (chosen) => {
+        points.forEach((p) => { p.properties.chosen = chosen && p.properties.step === n; });
+        setData(map, 'maneuvers', points);
+      };
+      li.addEventListener('mouseenter', () => choose(true));
+      li.addEventListener('mouseleave', () => choose(false));
+      li.addEventListener('click', () => {
+        map.easeTo({ center: s.location, zoom: Math.max(map.getZoom(), 16) });
+        popup(map, s.location, s.instruction);
+      });
     }
   });
+  setData(map, 'maneuvers', points);
   ui.stepsTitle.hidden = false;
 }

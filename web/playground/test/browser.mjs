@@ -135,6 +135,24 @@ try {
   summary.route = { request_id: answer.request_id, routes: answer.routes.length, steps: steps.length, distance_m: answer.routes[0].summary.distance_m };
   await page.screenshot({ path: join(args.out, 'playground-route.png') });
 
+  // Each maneuver is a point on the map, at the step's location.
+  const maneuvers = await page.evaluate(async () => (await window.playground.map.getSource('maneuvers').getData()).features);
+  const wantAt = answer.routes[0].legs.flatMap((l) => l.steps.map((s) => s.location));
+  check(maneuvers.length === wantAt.length && maneuvers.every((f, i) => near(f.geometry.coordinates, wantAt[i])),
+    `${maneuvers.length} maneuvers drawn, ${wantAt.length} steps answered`);
+  // The steps in another language: the same route asked again in Catalan.
+  const [catalan] = await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith('/v1/directions')),
+    page.selectOption('#route-language', 'ca'),
+  ]);
+  const caAnswer = await catalan.json();
+  check(catalan.request().postDataJSON().language === 'ca' && caAnswer.language === 'ca', 'the language was not asked for');
+  await page.waitForFunction((id) => document.body.dataset.route === id, caAnswer.request_id);
+  const caSteps = await page.locator('#steps li .instruction').allTextContents();
+  check(caSteps.length > 1 && caSteps[0].startsWith('Ves cap') && caSteps.at(-1).startsWith('Has arribat'),
+    `Catalan steps listed ${JSON.stringify(caSteps.slice(0, 2))}…`);
+  summary.route.catalan = caSteps.length;
+
   // An isochrone: one click, the contours drawn nested.
   await page.click('#modes button[data-mode=isochrone]');
   const [iso] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/v1/isochrone')), clickAt(escaldes)]);

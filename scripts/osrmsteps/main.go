@@ -1,0 +1,300 @@
+// Command osrmsteps asks a local mapd and a local osrm-routed (car.lua, steps=true) the same car routes and
+// compares where each engine speaks: the share of routes whose decision points agree (the same junctions,
+// within -within metres, in the same direction, roundabouts by their exit number), every disagreement sorted by
+// kind, and the share of our steps that read "Keep left/right to stay on". It is the tool behind the "Steps"
+// section of docs/osrm-agreement.md (issue 33); it does not build or start either server.
+//
+//	osrmsteps -mapd http://127.0.0.1:9400 -osrm http://127.0.0.1:5000 -bbox 1.41,42.43,1.79,42.66 -n 250
+//
+// Both ends are drawn uniformly in -bbox and OSRM places them first; mapd is then asked between the points
+// OSRM placed, so that both engines route between the same road points (docs/osrm-agreement.md: uniform points
+// otherwise differ for where they meet the network, not for what is said). A pair OSRM does not route is drawn
+// again. -mapd-only measures the "stay on" share alone (no OSRM needed). -v prints each disagreeing route.
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"math"
+	"math/rand/v2"
+	"net/http"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/mapsco/maps/pkg/geo"
+)
+
+// point is one decision point: where, which way, and for a roundabout its exit.
+type point struct {
+	loc  [2]float64
+	dir  string // L, R, S, U
+	exit int
+	kind string // the engine's maneuver type (and modifier)
+}
+
+var client = &http.Client{Timeout: 60 * time.Second}
+
+func main() {
+	mapdURL := flag.String("mapd", "http://127.0.0.1:9400", "mapd base URL (unmetered, or with -key)")
+	key := flag.String("key", "", "bearer key for a metered mapd")
+	osrmURL := flag.String("osrm", "http://127.0.0.1:5000", "osrm-routed base URL")
+	bbox := flag.String("bbox", "1.41,42.43,1.79,42.66", "minlon,minlat,maxlon,maxlat to draw the points in")
+	n := flag.Int("n", 250, "routes")
+	seed := flag.Uint64("seed", 33, "random seed")
+	within := flag.Float64("within", 30, "metres within which two decision points are one")
+	mapdOnly := flag.Bool("mapd-only", false, "measure only mapd's share of 'stay on' forks (draws uniform points, mapd snaps)")
+	verbose := flag.Bool("v", false, "print each disagreeing route")
+	flag.Parse()
+	var b [4]float64
+	if _, err := fmt.Sscanf(*bbox, "%f,%f,%f,%f", &b[0], &b[1], &b[2], &b[3]); err != nil {
+		log.Fatalf("-bbox: %v", err)
+	}
+	rng := rand.New(rand.NewPCG(*seed, 33))
+	draw := func() [2]float64 {
+		return [2]float64{b[0] + rng.Float64()*(b[2]-b[0]), b[1] + rng.Float64()*(b[3]-b[1])}
+	}
+	var routes, agree, steps, stays, misses int
+	kinds := map[string]int{}
+	for routes < *n {
+		if misses > 20**n {
+			log.Fatalf("%d draws without a route from mapd: is it serving, unmetered or with -key?", misses)
+		}
+		from, to := draw(), draw()
+		if !*mapdOnly {
+			var ok bool
+			if from, to, ok = osrmPlaces(*osrmURL, from, to); !ok {
+				continue
+			}
+		}
+		ours, instr, dist, err := mapdSteps(*mapdURL, *key, from, to)
+		if err != nil || ours == nil {
+			misses++
+			continue
+		}
+		routes++
+		for _, s := range instr {
+			steps++
+			if strings.HasPrefix(s, "Keep ") && strings.Contains(s, " to stay on ") {
+				stays++
+			}
+		}
+		if *mapdOnly {
+			continue
+		}
+		theirs, theirDist, err := osrmSteps(*osrmURL, from, to)
+		if err != nil {
+			log.Fatal(err)
+		}
+		why := compare(ours, theirs, *within, dist, theirDist)
+		if len(why) == 0 {
+			agree++
+			continue
+		}
+		for _, w := range why {
+			kinds[w]++
+		}
+		if *verbose {
+			fmt.Printf("%.5f,%.5f -> %.5f,%.5f: %s\n", from[0], from[1], to[0], to[1], strings.Join(why, "; "))
+		}
+	}
+	fmt.Printf("routes %d, steps %d, 'Keep ... to stay on' %d (%.1f %%)\n", routes, steps, stays, 100*float64(stays)/float64(max(steps, 1)))
+	if *mapdOnly {
+		return
+	}
+	fmt.Printf("decision points agree on %d of %d routes (%.1f %%)\n", agree, routes, 100*float64(agree)/float64(routes))
+	var ks []string
+	for k := range kinds {
+		ks = append(ks, k)
+	}
+	sort.Slice(ks, func(i, j int) bool {
+		return kinds[ks[i]] > kinds[ks[j]] || kinds[ks[i]] == kinds[ks[j]] && ks[i] < ks[j]
+	})
+	for _, k := range ks {
+		fmt.Printf("%6d  %s\n", kinds[k], k)
+	}
+}
+
+// compare matches each engine's decision points to the other's within the distance; what is left over, or
+// matched in a different direction or exit, is a disagreement, named by kind. Routes whose lengths differ by
+// more than 2 % are one disagreement: "another route".
+func compare(ours, theirs []point, within, dist, theirDist float64) []string {
+	if math.Abs(dist-theirDist) > 0.02*theirDist+20 {
+		return []string{"another route (lengths differ by more than 2 %)"}
+	}
+	var why []string
+	used := make([]bool, len(theirs))
+	for _, o := range ours {
+		j := nearest(o, theirs, used, within)
+		if j < 0 {
+			why = append(why, "ours only: "+o.kind)
+			continue
+		}
+		used[j] = true
+		t := theirs[j]
+		switch {
+		case o.exit != t.exit:
+			why = append(why, "roundabout exit differs")
+		case o.dir != t.dir:
+			why = append(why, fmt.Sprintf("direction differs: ours %s, OSRM %s", o.kind, t.kind))
+		}
+	}
+	for j, t := range theirs {
+		if !used[j] {
+			why = append(why, "OSRM only: "+t.kind)
+		}
+	}
+	return why
+}
+
+func nearest(p point, pts []point, used []bool, within float64) int {
+	best, bestD := -1, within
+	for j, q := range pts {
+		if d := geo.Distance(p.loc[0], p.loc[1], q.loc[0], q.loc[1]); !used[j] && d <= bestD {
+			best, bestD = j, d
+		}
+	}
+	return best
+}
+
+// direction reduces a modifier to L, R, S or U.
+func direction(modifier string) string {
+	switch {
+	case strings.Contains(modifier, "uturn"):
+		return "U"
+	case strings.HasSuffix(modifier, "left"):
+		return "L"
+	case strings.HasSuffix(modifier, "right"):
+		return "R"
+	}
+	return "S"
+}
+
+// mapdSteps asks mapd for the car route's steps: its decision points (every step but the depart and the
+// arrive), its instructions and its length; nil points when mapd finds no route.
+func mapdSteps(base, key string, a, b [2]float64) ([]point, []string, float64, error) {
+	body, _ := json.Marshal(map[string]any{"coordinates": [][2]float64{a, b}, "profile": "car", "alternatives": 0,
+		"include_steps": true}) // English by default; no language member, so a mapd from before issue 33 answers too
+	req, _ := http.NewRequest(http.MethodPost, base+"/v1/directions", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		return nil, nil, 0, nil
+	}
+	var d struct {
+		Routes []struct {
+			Summary struct {
+				Distance float64 `json:"distance_m"`
+			} `json:"summary"`
+			Legs []struct {
+				Steps []struct {
+					Instruction string     `json:"instruction"`
+					Maneuver    string     `json:"maneuver"`
+					Modifier    string     `json:"modifier"`
+					Exit        int        `json:"exit"`
+					Location    [2]float64 `json:"location"`
+				} `json:"steps"`
+			} `json:"legs"`
+		} `json:"routes"`
+	}
+	if err := json.Unmarshal(data, &d); err != nil || len(d.Routes) == 0 {
+		return nil, nil, 0, fmt.Errorf("mapd: %v", err)
+	}
+	pts := []point{} // not nil: a route with no decision is still a route
+	var instr []string
+	for _, s := range d.Routes[0].Legs[0].Steps {
+		instr = append(instr, s.Instruction)
+		if s.Maneuver == "depart" || s.Maneuver == "arrive" {
+			continue
+		}
+		dir := direction(s.Modifier)
+		if s.Maneuver == "roundabout" {
+			dir = "roundabout"
+		}
+		pts = append(pts, point{loc: s.Location, dir: dir, exit: s.Exit, kind: strings.TrimSpace(s.Maneuver + " " + s.Modifier)})
+	}
+	return pts, instr, d.Routes[0].Summary.Distance, nil
+}
+
+// osrmRoute is the part of OSRM's /route answer read here.
+type osrmRoute struct {
+	Code   string `json:"code"`
+	Routes []struct {
+		Distance float64 `json:"distance"`
+		Legs     []struct {
+			Steps []struct {
+				Maneuver struct {
+					Type     string     `json:"type"`
+					Modifier string     `json:"modifier"`
+					Exit     int        `json:"exit"`
+					Location [2]float64 `json:"location"`
+				} `json:"maneuver"`
+			} `json:"steps"`
+		} `json:"legs"`
+	} `json:"routes"`
+	Waypoints []struct {
+		Location [2]float64 `json:"location"`
+	} `json:"waypoints"`
+}
+
+func osrmGet(base string, a, b [2]float64) (*osrmRoute, error) {
+	url := fmt.Sprintf("%s/route/v1/driving/%.7f,%.7f;%.7f,%.7f?steps=true&overview=false&alternatives=false",
+		base, a[0], a[1], b[0], b[1])
+	resp, err := client.Get(url)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	var d osrmRoute
+	if err := json.NewDecoder(resp.Body).Decode(&d); err != nil {
+		return nil, err
+	}
+	return &d, nil
+}
+
+// osrmPlaces returns where OSRM places a and b, false when it finds no route between them.
+func osrmPlaces(base string, a, b [2]float64) ([2]float64, [2]float64, bool) {
+	d, err := osrmGet(base, a, b)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if d.Code != "Ok" || len(d.Waypoints) != 2 || len(d.Routes) == 0 || d.Routes[0].Distance < 50 {
+		return a, b, false
+	}
+	return d.Waypoints[0].Location, d.Waypoints[1].Location, true
+}
+
+// osrmSteps returns OSRM's decision points between a and b (every step but depart, arrive and the
+// roundabout exits it reports apart) and the route's length.
+func osrmSteps(base string, a, b [2]float64) ([]point, float64, error) {
+	d, err := osrmGet(base, a, b)
+	if err != nil || d.Code != "Ok" || len(d.Routes) == 0 {
+		return nil, 0, fmt.Errorf("osrm %v -> %v: %v %v", a, b, err, d)
+	}
+	var pts []point
+	for _, s := range d.Routes[0].Legs[0].Steps {
+		m := s.Maneuver
+		switch m.Type {
+		case "depart", "arrive", "exit roundabout", "exit rotary", "notification":
+			continue
+		}
+		dir := direction(m.Modifier)
+		if strings.Contains(m.Type, "roundabout") || strings.Contains(m.Type, "rotary") {
+			dir = "roundabout"
+		}
+		pts = append(pts, point{loc: m.Location, dir: dir, exit: m.Exit, kind: strings.TrimSpace(m.Type + " " + m.Modifier)})
+	}
+	return pts, d.Routes[0].Distance, nil
+}
