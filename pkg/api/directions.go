@@ -46,6 +46,10 @@ func runDirections(rc *runContext, req DirectionsRequest, dst []byte) ([]byte, *
 		dst = appendRoute(dst, rc, req, i, rt)
 	}
 	dst = append(dst, ']')
+	if note := alternativesNote(req); note != "" {
+		dst = appendKey(dst, "alternatives_note", true)
+		dst = appendString(dst, note)
+	}
 	dst = appendKey(dst, "waypoints", true)
 	dst = append(dst, '[')
 	for i, s := range dirs.Routes[0].Snapped {
@@ -55,6 +59,18 @@ func runDirections(rc *runContext, req DirectionsRequest, dst []byte) ([]byte, *
 		dst = appendPlace(dst, rc.rel.Network, s)
 	}
 	return append(dst, ']'), nil
+}
+
+// alternativesNote says why a request that asked for alternatives got none
+// by rule, or "": they are computed for two waypoints only (route.Directions),
+// and a client that asked for them with more is told rather than left to
+// guess (issue 36).
+func alternativesNote(req DirectionsRequest) string {
+	if req.Alternatives == 0 || len(req.Coordinates) <= 2 {
+		return ""
+	}
+	return fmt.Sprintf("alternatives are offered for two waypoints only; this request has %d, so only the best route is returned",
+		len(req.Coordinates))
 }
 
 // maxSteps is the spec's limit per leg; a longer itinerary keeps its first

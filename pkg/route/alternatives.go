@@ -27,6 +27,9 @@ const (
 	// (besides one per alternative asked for): they come best first, and
 	// the later ones rarely pass.
 	maxChecks = 12
+	// searchAlternatives is the fewest alternatives the search looks for,
+	// whatever is asked: see Alternatives.
+	searchAlternatives = 2
 )
 
 // Alternatives finds up to n routes from a to b that differ from best (a
@@ -42,10 +45,16 @@ const (
 // (unloop.go), and kept when they pass the bounds above, in true times and
 // metres, against best and every alternative kept before them.
 //
-// When two or three are asked for and fewer were found, the penalty method
-// (penalty.go) looks for more: on Andorra it gives a second or third
-// alternative to several times as many trips, at five times the CPU, which
-// the default request of one alternative does not pay (docs/benchmarks-history.md).
+// When fewer than two (or the three asked for) were found, the penalty
+// method (penalty.go) looks for more: on Andorra it gives a second or third
+// alternative to several times as many trips, at five times the CPU
+// (docs/benchmarks-history.md).
+//
+// The search does not depend on n below searchAlternatives: asking for one
+// runs the search asking for two runs, stopping at the first route kept,
+// so one alternative is returned whenever two would return any, and it is
+// the first of those two (issue 36: with the lighter search for one, 108 of
+// 1,800 Andorra trips got none where asking for two gave one).
 func (r *Router) Alternatives(ctx context.Context, best *Route, n int) []*Route {
 	if n <= 0 || len(best.Legs) != 1 || best.Legs[0].Direct {
 		return nil
@@ -82,7 +91,8 @@ func (r *Router) Alternatives(ctx context.Context, best *Route, n int) []*Route 
 	k := keeper{r: r, w: w, best: best, bestCost: bestCost, e: e}
 	k.start()
 	defer k.finish()
-	for i := 0; i < len(w.vias) && i < maxChecks+n && len(k.kept) <= n && ctx.Err() == nil; i++ {
+	searched := max(n, searchAlternatives)
+	for i := 0; i < len(w.vias) && i < maxChecks+searched && len(k.kept) <= n && ctx.Err() == nil; i++ {
 		v := w.vias[i]
 		res := q.ViaPath(v, w.arcs[:0])
 		w.arcs = res.Arcs
@@ -106,7 +116,7 @@ func (r *Router) Alternatives(ctx context.Context, best *Route, n int) []*Route 
 			w.shareMuch = append(w.shareMuch, h)
 		}
 	}
-	if n >= 2 && len(k.kept) <= n && ctx.Err() == nil {
+	if len(k.kept) <= n && ctx.Err() == nil {
 		r.penaltyAlternatives(ctx, &k, n, limit)
 	}
 	return k.kept[1:]
