@@ -87,12 +87,12 @@ func evaluateWay(w *osm.Way, profiles []*profile.Profile, cond *conditions) (gra
 	if len(w.NodeIDs) < 2 || (w.Tags["highway"] == "" && w.Tags["route"] != "ferry") {
 		return graph.Way{}, false
 	}
-	speeds, wc, usable := cond.waySpeeds(w.ID, w.Tags, profiles)
+	speeds, dest, wc, usable := cond.waySpeeds(w.ID, w.Tags, profiles)
 	if !usable {
 		return graph.Way{}, false
 	}
 	return graph.Way{ID: w.ID, Nodes: w.NodeIDs, Name: w.Tags["name"], Ref: w.Tags["ref"], Class: wayClass(w.Tags),
-		Flags: wayFlags(w.Tags), Speeds: speeds, Cond: wc}, true
+		Flags: wayFlags(w.Tags), Speeds: speeds, Destination: dest, Cond: wc}, true
 }
 
 func wayClass(tags map[string]string) string {

@@ -20,7 +20,9 @@ import (
 // network's Schedules; the rules in force at a time, read as bits (rule i is
 // bit i), give the state, 0 to 2^k−1. A record in Data is k, the k schedule
 // ids, then for an arc its 2^k travel times (NoWay where closed) and for a
-// turn one bit mask of the states in which the turn is forbidden.
+// turn one word: the bit mask of the states in which the turn is forbidden
+// (low 16 bits) and of those in which it enters a destination-only way and
+// costs DestinationPenalty more (high 16 bits, destination.go).
 //
 // The graph's own arrays hold every arc and turn that is usable in some
 // state, each arc at its fastest time of any state; State gives the times
@@ -59,8 +61,9 @@ type State struct {
 	// extra is per marked arc, by rank, what its time now adds to its
 	// fastest (the graph's own), NoWay where it is closed: Edge adds it
 	// without reading the arc's own time from the graph's arrays.
-	extra  []uint32
-	banned []uint64 // from<<32 | to of the turns forbidden now, ascending
+	extra     []uint32
+	banned    []uint64 // from<<32 | to of the turns forbidden now, ascending
+	penalised []uint64 // from<<32 | to of the turns entering a destination-only way now, ascending
 }
 
 // StateAt evaluates g's conditions at t, in the network's time zone. It
@@ -114,8 +117,13 @@ func (g *Graph) evaluate(t time.Time) *State {
 	}
 	for i := 0; i < len(c.Turns); i += 3 {
 		sched, mask := c.record(c.Turns[i+2])
-		if mask[0]>>stateOf(sched, active)&1 != 0 {
-			st.banned = append(st.banned, uint64(c.Turns[i])<<32|uint64(c.Turns[i+1]))
+		state := stateOf(sched, active)
+		turn := uint64(c.Turns[i])<<32 | uint64(c.Turns[i+1])
+		if mask[0]>>state&1 != 0 {
+			st.banned = append(st.banned, turn)
+		}
+		if mask[0]>>16>>state&1 != 0 {
+			st.penalised = append(st.penalised, turn)
 		}
 	}
 	return st
@@ -194,7 +202,8 @@ func (s *State) Same(o *State) bool {
 	if s == nil || o == nil {
 		return s == o
 	}
-	return s.g == o.g && slices.Equal(s.times, o.times) && slices.Equal(s.banned, o.banned)
+	return s.g == o.g && slices.Equal(s.times, o.times) && slices.Equal(s.banned, o.banned) &&
+		slices.Equal(s.penalised, o.penalised)
 }
 
 // ArcTime returns arc a of g's travel time now, NoWay when it is closed;
@@ -214,14 +223,19 @@ func (s *State) Edge(tail, head, w uint32, original bool) uint32 {
 	if s.Fixed(head) {
 		return w
 	}
-	if original && s.g.Marked(tail) && s.isBanned(tail, head) {
-		return NoWay
+	if original && s.g.Marked(tail) {
+		if s.isBanned(tail, head) {
+			return NoWay
+		}
+		if s.isPenalised(tail, head) {
+			w = add32(w, DestinationPenalty)
+		}
 	}
 	x := s.extra[s.g.markRank(head)]
 	if x == NoWay {
 		return NoWay
 	}
-	return w + x
+	return add32(w, x)
 }
 
 // Marks reports whether set is the set of arcs s marks (Graph.MarkedSet),
@@ -241,6 +255,14 @@ func (s *State) Fixed(head uint32) bool { return s == nil || !s.g.Marked(head) }
 
 func (s *State) isBanned(from, to uint32) bool {
 	_, ok := slices.BinarySearch(s.banned, uint64(from)<<32|uint64(to))
+	return ok
+}
+
+func (s *State) isPenalised(from, to uint32) bool {
+	if len(s.penalised) == 0 {
+		return false
+	}
+	_, ok := slices.BinarySearch(s.penalised, uint64(from)<<32|uint64(to))
 	return ok
 }
 

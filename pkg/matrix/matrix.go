@@ -109,7 +109,7 @@ func (t *Table) fill(r *route.Router, q *ch.Query, qs []*ch.Query, src, dst, fbS
 				c = cell(sFb[i], dFb[j])
 			}
 			if c.Cost != search.Unreached {
-				t.Durations[i][j] = float64(c.Cost) / 1000
+				t.Durations[i][j] = float64(graph.Unpenalised(c.Cost)) / 1000 // a destination penalty is no time
 				t.Distances[i][j] = float64(c.DistCM) / 100
 			}
 		}

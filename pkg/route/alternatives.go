@@ -3,7 +3,6 @@ package route
 import (
 	"cmp"
 	"context"
-	"math"
 	"slices"
 	"sync"
 
@@ -76,8 +75,11 @@ func (r *Router) Alternatives(ctx context.Context, best *Route, n int) []*Route 
 	w := altWork.Get().(*altScratch)
 	defer altWork.Put(w)
 	bestArcs := best.Legs[0].Arcs
-	bestCost := uint32(math.Round(best.DurationS * 1000))
-	limit := uint32(float64(bestCost)*MaxStretch) + 1
+	// Costs hold destination penalties (graph.DestinationPenalty): a
+	// candidate may enter as many destination-only areas as the best route,
+	// no more, and take MaxStretch times its time.
+	bestCost := best.Legs[0].weight
+	limit := graph.Penalties(bestCost) + uint32(float64(graph.Unpenalised(bestCost))*MaxStretch) + 1
 	if !w.measure(r.g, st, e, bestArcs) {
 		return nil
 	}
@@ -143,7 +145,8 @@ func (w *altScratch) aroundRoute(g *graph.Graph, arcs []uint32) []uint32 {
 	return out
 }
 
-// measure notes the time from a to each arc's end along the best route.
+// measure notes the time from a to each arc's end along the best route,
+// without destination penalties.
 func (w *altScratch) measure(g *graph.Graph, st *graph.State, e Ends, arcs []uint32) bool {
 	w.cumEnd = append(w.cumEnd[:0], uint64(seedCost(e.Sources, arcs[0])))
 	for i := 1; i < len(arcs); i++ {
@@ -151,7 +154,7 @@ func (w *altScratch) measure(g *graph.Graph, st *graph.State, e Ends, arcs []uin
 		if !ok {
 			return false
 		}
-		w.cumEnd = append(w.cumEnd, w.cumEnd[i-1]+uint64(t))
+		w.cumEnd = append(w.cumEnd, w.cumEnd[i-1]+uint64(graph.Unpenalised(t)))
 	}
 	return true
 }
@@ -180,6 +183,7 @@ func (w *altScratch) sharedTime(v ch.Via, bestCost uint32) uint64 {
 // they leave it, go, and of candidates that leave and rejoin it at the same
 // arcs at the same cost (nodes along one detour) only the first stays.
 func (w *altScratch) rank(bestCost uint32) {
+	bestCost = graph.Unpenalised(bestCost) // shared times leave penalties out (measure)
 	maxShared := uint64(MaxShare * float64(bestCost))
 	w.vias = slices.DeleteFunc(w.vias, func(v ch.Via) bool {
 		return v.Leaves >= v.Joins || w.sharedTime(v, bestCost) > maxShared

@@ -28,7 +28,7 @@ func TestNoUTurnInTheRoad(t *testing.T) {
 	}
 	pairs := 2000
 	if testing.Short() {
-		pairs = 600
+		pairs = 200
 	}
 	for _, name := range []string{"andorra", "liechtenstein", "monaco"} {
 		rel := compiletest.Extract(t, name+".osm.pbf")
