@@ -5,6 +5,7 @@ import (
 	bits64 "math/bits"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -64,6 +65,36 @@ type State struct {
 	extra     []uint32
 	banned    []uint64 // from<<32 | to of the turns forbidden now, ascending
 	penalised []uint64 // from<<32 | to of the turns entering a destination-only way now, ascending
+
+	mainOnce sync.Once
+	main     []bool // per segment: on the largest component now (MainSegments)
+}
+
+// MainSegments returns, per segment, whether it has an arc on the largest
+// strongly connected component of the turn graph under s: Graph.Big for the
+// roads open now. It is computed on first use and kept with s (one Tarjan
+// pass over the turn graph, then one bool per segment), for the rare
+// request whose waypoint sits on a road no path leaves or reaches at that
+// time (route.RouteThrough); nil for a nil s, where Big holds.
+func (s *State) MainSegments() []bool {
+	if s == nil {
+		return nil
+	}
+	s.mainOnce.Do(func() {
+		g := s.g
+		comp := largestComponentOf(&g.Turns, func(v, e uint32) bool {
+			to, w, _ := g.Turn(e)
+			return s.ArcTime(g, v) != NoWay && s.Edge(v, to, w, true) != NoWay
+		})
+		s.main = make([]bool, g.Net.NumSegments())
+		for a, in := range comp {
+			if in {
+				seg, _ := g.ArcSegment(uint32(a))
+				s.main[seg] = true
+			}
+		}
+	})
+	return s.main
 }
 
 // StateAt evaluates g's conditions at t, in the network's time zone. It

@@ -46,7 +46,32 @@ func (f *Finder) Nearest(lon, lat float64, o Options, st *graph.State) (Snapped,
 	if !f.ix.Covers(lon, lat) {
 		return Snapped{}, ErrOutside
 	}
-	return f.nearest(lon, lat, o, st)
+	s, err := f.nearest(lon, lat, o, st)
+	s.From, s.Options = [2]float64{lon, lat}, o
+	return s, err
+}
+
+// NearestOnMain places (lon, lat) on the nearest road on main, a per
+// segment set such as graph.State.MainSegments (the main component at the
+// time of travel), within o's radius and bearing, under st; ok is false
+// when there is none.
+func (f *Finder) NearestOnMain(lon, lat float64, o Options, st *graph.State, main []bool) (Result, bool) {
+	radius := o.Radius
+	if radius <= 0 || radius > DefaultRadius {
+		radius = DefaultRadius
+	}
+	s := search{f: f, lon: lon, lat: lat, x: lon * geo.Scale, y: lat * geo.Scale, k: geo.LonScale(lat), radius: radius,
+		bearing: o.Bearing, st: st, onMain: main}
+	s.best.dist, s.main.dist, s.road.dist = math.Inf(1), math.Inf(1), math.Inf(1)
+	if levels := f.ix.levels; len(levels) >= 2 && f.mask[levels[len(levels)-2]] != 0 {
+		s.node(len(levels)-2, 0)
+	}
+	if !s.main.found() {
+		return Result{}, false
+	}
+	r := f.result(s.main)
+	r.Main = true
+	return r, true
 }
 
 // nearest is Nearest inside the coverage.
@@ -114,6 +139,9 @@ type search struct {
 	st         *graph.State
 	best, main candidate
 	road       candidate
+	// onMain, when not nil, replaces the graph's Big as the main component
+	// (NearestOnMain); the index's main masks then prune nothing.
+	onMain []bool
 }
 
 // search runs one query. The state is returned by value: a query
@@ -138,8 +166,12 @@ func (s *search) wanted(m uint8, d2 float64) bool {
 	if d2 > s.reach2(s.radius) {
 		return false
 	}
+	mainMask := uint8(maskMain)
+	if s.onMain != nil {
+		mainMask = maskUsable
+	}
 	return (m&maskUsable != 0 && d2 < s.reach2(s.best.dist)) ||
-		(m&maskMain != 0 && d2 < s.reach2(max(s.main.dist, min(s.road.dist, RoadReach))))
+		(m&mainMask != 0 && d2 < s.reach2(max(s.main.dist, min(s.road.dist, RoadReach))))
 }
 
 // reach2 turns a distance in metres into boxDist2's unit.
@@ -203,6 +235,9 @@ func (s *search) pieces(j uint32) {
 			continue
 		}
 		main := g.Big[seg] == 1
+		if s.onMain != nil {
+			main = s.onMain[seg]
+		}
 		aLon, aLat := net.Point(pt)
 		bLon, bLat := net.Point(pt + 1)
 		p := geo.Project(s.lon, s.lat, s.k, aLon, aLat, bLon, bLat)

@@ -143,4 +143,9 @@ type Snapped struct {
 	Result
 	Fallback    Result
 	HasFallback bool
+	// From and Options are the point placed and how, for a caller that
+	// places it again on the main component at the time of travel
+	// (Finder.NearestOnMain).
+	From    [2]float64
+	Options Options
 }
