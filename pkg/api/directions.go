@@ -62,6 +62,10 @@ func runDirections(rc *runContext, req DirectionsRequest, dst []byte) ([]byte, *
 		dst = appendRoute(dst, rc, req.Profile, req.GeometryFormat, i, rt)
 	}
 	dst = append(dst, ']')
+	if note := alternativesNote(req); note != "" {
+		dst = appendKey(dst, "alternatives_note", true)
+		dst = appendString(dst, note)
+	}
 	dst = appendKey(dst, "waypoints", true)
 	dst = append(dst, '[')
 	for i, s := range dirs.Routes[0].Snapped {
@@ -71,6 +75,18 @@ func runDirections(rc *runContext, req DirectionsRequest, dst []byte) ([]byte, *
 		dst = appendPlace(dst, rc.rel.Network, s)
 	}
 	return append(dst, ']'), nil
+}
+
+// alternativesNote says why a request that asked for alternatives got none
+// by rule, or "": they are computed for two waypoints only (route.Directions),
+// and a client that asked for them with more is told rather than left to
+// guess (issue 36).
+func alternativesNote(req DirectionsRequest) string {
+	if req.Alternatives == 0 || len(req.Coordinates) <= 2 {
+		return ""
+	}
+	return fmt.Sprintf("alternatives are offered for two waypoints only; this request has %d, so only the best route is returned",
+		len(req.Coordinates))
 }
 
 // maxSteps is the spec's limit per leg; a longer itinerary keeps its first
@@ -85,16 +101,64 @@ func routeFailure(router *route.Router, q route.Request, err error) *failure {
 	}
 	profile := router.Graph().Profile
 	if errors.Is(err, route.ErrUnsnappable) {
-		field := fmt.Sprintf("/coordinates/%d", we.Index)
-		fe, swapped := placeFailure(router, field, q.Points[we.Index], at(q.Snapping, we.Index), router.StateAt(q.Departure), err)
-		if swapped {
-			return &failure{kind: KindInvalidRequest, detail: fmt.Sprintf("waypoint %d looks like [latitude, longitude]", we.Index),
-				errs: []FieldError{fe}}
-		}
-		return &failure{kind: KindUnroutable, detail: fmt.Sprintf("waypoint %d is not near a road the %s profile may use", we.Index, profile),
-			errs: []FieldError{fe}}
+		return placeFailures(router, q, we.Index, err)
 	}
 	return &failure{kind: KindUnroutable, detail: fmt.Sprintf("no %s route from waypoint %d to waypoint %d", profile, we.Index, we.Index+1)}
+}
+
+// placeFailures names every waypoint that could not be placed, from first
+// (which failed with err) on, each with its own reason, so that a client
+// fixes them all at once (issue 36: the 422 named only the first).
+func placeFailures(router *route.Router, q route.Request, first int, err error) *failure {
+	st := router.StateAt(q.Departure)
+	var errs []FieldError
+	var failed, swapped []int
+	for i := first; i < len(q.Points); i++ {
+		e := err
+		if i > first {
+			if _, e = router.PlaceOne(q.Points[i], at(q.Snapping, i), st); e == nil {
+				continue
+			}
+		}
+		fe, sw := placeFailure(router, fmt.Sprintf("/coordinates/%d", i), q.Points[i], at(q.Snapping, i), st, e)
+		errs = append(errs, fe)
+		failed = append(failed, i)
+		if sw {
+			swapped = append(swapped, i)
+		}
+	}
+	if len(swapped) > 0 {
+		return &failure{kind: KindInvalidRequest, detail: fmt.Sprintf("%s %s like [latitude, longitude]",
+			waypointList(swapped), plural(len(swapped), "looks", "look")), errs: errs}
+	}
+	return &failure{kind: KindUnroutable, detail: fmt.Sprintf("%s %s not near a road the %s profile may use",
+		waypointList(failed), plural(len(failed), "is", "are"), router.Graph().Profile), errs: errs}
+}
+
+// waypointList names waypoints: "waypoint 2", "waypoints 0, 2 and 3".
+func waypointList(idx []int) string {
+	if len(idx) == 1 {
+		return fmt.Sprintf("waypoint %d", idx[0])
+	}
+	s := "waypoints "
+	for k, i := range idx {
+		switch {
+		case k == len(idx)-1:
+			s += fmt.Sprintf(" and %d", i)
+		case k > 0:
+			s += fmt.Sprintf(", %d", i)
+		default:
+			s += fmt.Sprint(i)
+		}
+	}
+	return s
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // appendRoute writes one route of profile, its geometry in format: the

@@ -355,7 +355,7 @@ type DepartureTime = time.Time
 
 // DirectionsRequest Members not listed here are refused with 400, naming the member and the known member it most likely means. Optional members may be omitted but not sent as null. Each point snaps to the nearest road the profile may use, at any distance up to the radius (default and largest 35000 m), provided it lies inside the data release's coverage (the box of its roads grown by 5 km); a road of the profile's main network is preferred when it is at most 50 m, or half the nearest road's distance, farther. See docs/snapping.md.
 type DirectionsRequest struct {
-	// Alternatives Routes wanted in addition to the best one.
+	// Alternatives Routes wanted in addition to the best one. Offered for two waypoints only: with three or more, only the best route is returned and the answer says so in `alternatives_note`. Asking for one returns one whenever asking for two would return any (the first of them).
 	Alternatives *int `json:"alternatives,omitempty"`
 
 	// Bearings One bearing per coordinate, in the same order; null for none.
@@ -388,6 +388,9 @@ type DirectionsRequestGeometryFormat string
 
 // DirectionsResponse defines model for DirectionsResponse.
 type DirectionsResponse struct {
+	// AlternativesNote Present when alternatives were asked for but are not offered for this request: three or more waypoints. Says so in English, e.g. "alternatives are offered for two waypoints only; this request has 3, so only the best route is returned".
+	AlternativesNote *string `json:"alternatives_note,omitempty"`
+
 	// CreditsCharged Credits deducted for this request.
 	CreditsCharged CreditsCharged `json:"credits_charged"`
 

@@ -131,34 +131,37 @@ func (c *conditions) tooMany(kind string, id int64, n int) {
 }
 
 // waySpeeds evaluates a way for every profile, in every state of its rules
-// when it has any. ok is false when no profile may use it in any state.
-func (c *conditions) waySpeeds(id int64, tags map[string]string, profiles []*profile.Profile) ([][2]float32, *graph.WayCond, bool) {
+// when it has any: the speeds, and the bit mask of the profiles for which
+// the way is destination-only (profile.Way.Destination). ok is false when no
+// profile may use it in any state.
+func (c *conditions) waySpeeds(id int64, tags map[string]string, profiles []*profile.Profile) ([][2]float32, uint32, *graph.WayCond, bool) {
 	rules := c.wayRules(id, tags)
 	if len(rules) > graph.MaxRules {
 		c.tooMany("way", id, len(rules))
 		rules = nil
 	}
-	base, usable := speedsFor(tags, profiles)
+	base, dest, usable := speedsFor(tags, profiles)
 	if len(rules) == 0 {
-		return base, nil, usable
+		return base, dest, nil, usable
 	}
-	wc := &graph.WayCond{Speeds: make([][][2]float32, 1<<len(rules))}
+	wc := &graph.WayCond{Speeds: make([][][2]float32, 1<<len(rules)), Destination: make([]uint32, 1<<len(rules))}
 	varies := false
 	for st := range wc.Speeds {
-		s, u := speedsFor(applyRules(tags, rules, st), profiles)
-		wc.Speeds[st], usable = s, usable || u
-		varies = varies || !slices.Equal(s, base)
+		s, d, u := speedsFor(applyRules(tags, rules, st), profiles)
+		wc.Speeds[st], wc.Destination[st], usable = s, d, usable || u
+		varies = varies || !slices.Equal(s, base) || d != dest
 	}
 	if !varies {
-		return base, nil, usable
+		return base, dest, nil, usable
 	}
 	c.report.Ways++
 	wc.Schedules = c.ids(rules)
-	return base, wc, usable
+	return base, dest, wc, usable
 }
 
-func speedsFor(tags map[string]string, profiles []*profile.Profile) ([][2]float32, bool) {
+func speedsFor(tags map[string]string, profiles []*profile.Profile) ([][2]float32, uint32, bool) {
 	speeds := make([][2]float32, len(profiles))
+	var dest uint32
 	usable := false
 	for i, p := range profiles {
 		r := p.Way(tags)
@@ -168,7 +171,10 @@ func speedsFor(tags map[string]string, profiles []*profile.Profile) ([][2]float3
 		if r.Backward {
 			speeds[i][1] = float32(r.SpeedBackward)
 		}
+		if r.Destination {
+			dest |= 1 << i
+		}
 		usable = usable || r.Forward || r.Backward
 	}
-	return speeds, usable
+	return speeds, dest, usable
 }

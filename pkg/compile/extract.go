@@ -87,7 +87,7 @@ func evaluateWay(w *osm.Way, profiles []*profile.Profile, cond *conditions) (gra
 	if len(w.NodeIDs) < 2 || (w.Tags["highway"] == "" && w.Tags["route"] != "ferry") {
 		return graph.Way{}, false
 	}
-	speeds, wc, usable := cond.waySpeeds(w.ID, w.Tags, profiles)
+	speeds, dest, wc, usable := cond.waySpeeds(w.ID, w.Tags, profiles)
 	if !usable {
 		return graph.Way{}, false
 	}
@@ -95,7 +95,7 @@ func evaluateWay(w *osm.Way, profiles []*profile.Profile, cond *conditions) (gra
 		Flags: wayFlags(w.Tags), Signpost: graph.Signpost{Destination: w.Tags["destination"],
 			DestinationRef: w.Tags["destination:ref"], JunctionRef: w.Tags["junction:ref"],
 			Forward: w.Tags["destination:forward"], Backward: w.Tags["destination:backward"]},
-		Speeds: speeds, Cond: wc}, true
+		Speeds: speeds, Destination: dest, Cond: wc}, true
 }
 
 func wayClass(tags map[string]string) string {

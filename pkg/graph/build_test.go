@@ -110,15 +110,30 @@ func TestBuildSmallMap(t *testing.T) {
 			t.Errorf("car may turn %s: the bollard or the no_left_turn is ignored", banned)
 		}
 	}
-	// Car's largest component of arcs is round a, b, c and up to the bollard.
+	// U-turns (uturn.go): at b, where three roads meet, yes; at c, where
+	// only b-c and c-e meet, never; at the bollard d and the dead end e, yes.
+	for _, want := range []string{"a>b>a", "c>b>c", "b>d>b", "d>e>d", "e>d>e"} {
+		if !turns[want] {
+			t.Errorf("car lacks U-turn %s", want)
+		}
+	}
+	if turns["b>c>b"] {
+		t.Error("car may turn back at c, where only two roads meet")
+	}
+	// Without that U-turn the car's arcs fall into cycles of two arcs on
+	// one segment (a-b, b-d, d-e): the largest component is one of them,
+	// never b-c or c-e, which no cycle uses.
+	big := 0
 	for name, s := range segs {
-		want := uint8(0)
-		if name == "ab" || name == "bc" || name == "bd" {
-			want = 1
+		if c.Big[s] == 1 {
+			big++
+			if name == "bc" || name == "ce" {
+				t.Errorf("car Big[%s] = 1: no cycle uses it", name)
+			}
 		}
-		if c.Big[s] != want {
-			t.Errorf("car Big[%s] = %d, want %d", name, c.Big[s], want)
-		}
+	}
+	if big != 1 {
+		t.Errorf("car has %d segments on its largest component, want the one of a two-arc cycle", big)
 	}
 	f := graphs[foot]
 	if len(arcSet(f)) != 10 {

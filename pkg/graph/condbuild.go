@@ -13,11 +13,14 @@ type condArc struct {
 	times     []uint32 // per state, NoWay where closed
 }
 
-// condTurn is a turn a conditional restriction forbids in some states.
+// condTurn is a turn a conditional restriction forbids in some states
+// (when), or that enters a way destination-only in some states (penalised,
+// see destination.go).
 type condTurn struct {
 	from, to  uint32 // arcs
 	schedules []uint32
 	when      uint16
+	penalised uint16
 }
 
 // conditionalTimes prices segment s of a conditional way for profile p in
@@ -70,7 +73,7 @@ func buildConditions(g *Graph, arcs []condArc, turns []condTurn) Conditions {
 			continue // forbidden anyway, or the arcs do not meet
 		}
 		c.Turns = append(c.Turns, t.from, t.to, uint32(len(c.Data)))
-		c.Data = appendRecord(c.Data, t.schedules, uint32(t.when))
+		c.Data = appendRecord(c.Data, t.schedules, uint32(t.when)|uint32(t.penalised)<<16)
 	}
 	return c
 }
@@ -101,7 +104,7 @@ func expandCondTurns(g *Graph, turns []condTurn) []condTurn {
 			y := g.Turns.Edges[3*i]
 			for _, k := range append(own[:len(own):len(own)], inherited...) {
 				if t := turns[k]; t.to == g.Original(y) {
-					out = append(out, condTurn{x, y, t.schedules, t.when})
+					out = append(out, condTurn{from: x, to: y, schedules: t.schedules, when: t.when})
 				}
 			}
 		}

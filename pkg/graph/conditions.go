@@ -5,6 +5,7 @@ import (
 	bits64 "math/bits"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -20,7 +21,9 @@ import (
 // network's Schedules; the rules in force at a time, read as bits (rule i is
 // bit i), give the state, 0 to 2^k−1. A record in Data is k, the k schedule
 // ids, then for an arc its 2^k travel times (NoWay where closed) and for a
-// turn one bit mask of the states in which the turn is forbidden.
+// turn one word: the bit mask of the states in which the turn is forbidden
+// (low 16 bits) and of those in which it enters a destination-only way and
+// costs DestinationPenalty more (high 16 bits, destination.go).
 //
 // The graph's own arrays hold every arc and turn that is usable in some
 // state, each arc at its fastest time of any state; State gives the times
@@ -59,9 +62,40 @@ type State struct {
 	// extra is per marked arc, by rank, what its time now adds to its
 	// fastest (the graph's own), NoWay where it is closed: Edge adds it
 	// without reading the arc's own time from the graph's arrays.
-	extra  []uint32
-	banned []uint64 // from<<32 | to of the turns forbidden now, ascending
-	ov     *Overlay // road operations in force on top, nil for none (overlay.go)
+	extra     []uint32
+	banned    []uint64 // from<<32 | to of the turns forbidden now, ascending
+	penalised []uint64 // from<<32 | to of the turns entering a destination-only way now, ascending
+	ov        *Overlay // road operations in force on top, nil for none (overlay.go)
+
+	mainOnce sync.Once
+	main     []bool // per segment: on the largest component now (MainSegments)
+}
+
+// MainSegments returns, per segment, whether it has an arc on the largest
+// strongly connected component of the turn graph under s: Graph.Big for the
+// roads open now. It is computed on first use and kept with s (one Tarjan
+// pass over the turn graph, then one bool per segment), for the rare
+// request whose waypoint sits on a road no path leaves or reaches at that
+// time (route.RouteThrough); nil for a nil s, where Big holds.
+func (s *State) MainSegments() []bool {
+	if s == nil {
+		return nil
+	}
+	s.mainOnce.Do(func() {
+		g := s.g
+		comp := largestComponentOf(&g.Turns, func(v, e uint32) bool {
+			to, w, _ := g.Turn(e)
+			return s.ArcTime(g, v) != NoWay && s.Edge(v, to, w, true) != NoWay
+		})
+		s.main = make([]bool, g.Net.NumSegments())
+		for a, in := range comp {
+			if in {
+				seg, _ := g.ArcSegment(uint32(a))
+				s.main[seg] = true
+			}
+		}
+	})
+	return s.main
 }
 
 // StateAt evaluates g's conditions at t, in the network's time zone. It
@@ -115,8 +149,13 @@ func (g *Graph) evaluate(t time.Time) *State {
 	}
 	for i := 0; i < len(c.Turns); i += 3 {
 		sched, mask := c.record(c.Turns[i+2])
-		if mask[0]>>stateOf(sched, active)&1 != 0 {
-			st.banned = append(st.banned, uint64(c.Turns[i])<<32|uint64(c.Turns[i+1]))
+		state := stateOf(sched, active)
+		turn := uint64(c.Turns[i])<<32 | uint64(c.Turns[i+1])
+		if mask[0]>>state&1 != 0 {
+			st.banned = append(st.banned, turn)
+		}
+		if mask[0]>>16>>state&1 != 0 {
+			st.penalised = append(st.penalised, turn)
 		}
 	}
 	return st
@@ -195,7 +234,8 @@ func (s *State) Same(o *State) bool {
 	if s == nil || o == nil {
 		return s == o
 	}
-	return s.g == o.g && s.ov.same(o.ov) && slices.Equal(s.times, o.times) && slices.Equal(s.banned, o.banned)
+	return s.g == o.g && s.ov.same(o.ov) && slices.Equal(s.times, o.times) && slices.Equal(s.banned, o.banned) &&
+		slices.Equal(s.penalised, o.penalised)
 }
 
 // ArcTime returns arc a of g's travel time now, NoWay when it is closed;
@@ -209,11 +249,11 @@ func (s *State) ArcTime(g *Graph, a uint32) uint32 {
 		t = s.times[g.markRank(a)]
 	}
 	if s.ov.Has(a) && t != NoWay {
-		if x := s.ov.Extra(a); x == NoWay {
+		x := s.ov.Extra(a)
+		if x == NoWay {
 			return NoWay
-		} else {
-			t += x
 		}
+		t = add32(t, x)
 	}
 	return t
 }
@@ -227,21 +267,26 @@ func (s *State) Edge(tail, head, w uint32, original bool) uint32 {
 		return w
 	}
 	if s.g.Marked(head) {
-		if original && s.g.Marked(tail) && s.isBanned(tail, head) {
-			return NoWay
+		if original && s.g.Marked(tail) {
+			if s.isBanned(tail, head) {
+				return NoWay
+			}
+			if s.isPenalised(tail, head) {
+				w = add32(w, DestinationPenalty)
+			}
 		}
 		x := s.extra[s.g.markRank(head)]
 		if x == NoWay {
 			return NoWay
 		}
-		w += x
+		w = add32(w, x)
 	}
 	if s.ov.Has(head) {
 		x := s.ov.Extra(head)
 		if x == NoWay {
 			return NoWay
 		}
-		w += x
+		w = add32(w, x)
 	}
 	return w
 }
@@ -265,6 +310,14 @@ func (s *State) Fixed(head uint32) bool {
 
 func (s *State) isBanned(from, to uint32) bool {
 	_, ok := slices.BinarySearch(s.banned, uint64(from)<<32|uint64(to))
+	return ok
+}
+
+func (s *State) isPenalised(from, to uint32) bool {
+	if len(s.penalised) == 0 {
+		return false
+	}
+	_, ok := slices.BinarySearch(s.penalised, uint64(from)<<32|uint64(to))
 	return ok
 }
 

@@ -66,14 +66,22 @@ type Way struct {
 	// Speeds holds, per profile, the speed in km/h along and against the
 	// node order; 0 means that direction is forbidden.
 	Speeds [][2]float32
+	// Destination is the bit mask of the profiles (1<<index) for which the
+	// way is destination-only: entered only to reach a place on it or
+	// beyond it (destination.go).
+	Destination uint32
 	// Cond, when not nil, makes the speeds depend on the time.
 	Cond *WayCond
 }
 
 // WayCond is how a way's speeds change with time: Speeds[state][profile],
 // where bit i of the state is rule i, in force while schedule Schedules[i]
-// is. Way.Speeds is ignored for a way with a WayCond.
+// is. Way.Speeds (and Way.Destination, when Destination is set) is ignored
+// for a way with a WayCond.
 type WayCond struct {
 	Schedules []uint32
 	Speeds    [][][2]float32
+	// Destination[state] is Way.Destination in that state; nil means
+	// Way.Destination in every state.
+	Destination []uint32
 }

@@ -110,9 +110,13 @@ func (s *State) With(o *Overlay) *State {
 	if s == nil {
 		return &State{g: o.g, ov: o}
 	}
-	c := *s
-	c.ov = o
-	return &c
+	return s.copyWith(o)
+}
+
+// copyWith is s with overlay o, sharing s's arrays (its caches start
+// empty: MainSegments differs under closures).
+func (s *State) copyWith(o *Overlay) *State {
+	return &State{g: s.g, times: s.times, extra: s.extra, banned: s.banned, penalised: s.penalised, ov: o}
 }
 
 // Base returns s without its overlay: the departure-time conditions alone,
@@ -126,9 +130,7 @@ func (s *State) Base() *State {
 	if s.g.condMark == nil {
 		return nil // the graph has no conditions: no state but the overlay
 	}
-	c := *s
-	c.ov = nil
-	return &c
+	return s.copyWith(nil)
 }
 
 // Overlay returns the overlay applied to s, nil for none.

@@ -45,7 +45,8 @@ func buildProfile(in Input, net *Network, p int, topo *topology, stats *Restrict
 		model = in.Turns[p]
 	}
 	g.Turns = buildTurns(g, blocked, &rules, model)
-	g.Cond = buildConditions(g, conds, expandCondTurns(g, rules.cond))
+	destTurns := applyDestinations(g, segmentDestinations(in, p, topo.segWay))
+	g.Cond = buildConditions(g, conds, append(expandCondTurns(g, rules.cond), destTurns...))
 	g.markConditions()
 	comp := largestComponent(&g.Turns)
 	for a, in := range comp {

@@ -109,14 +109,14 @@ func appendCondTurns(out []condTurn, g *Graph, v uint32, from, to []uint32, rs R
 	for _, a := range from {
 		if !rs.Only {
 			for _, b := range to {
-				out = append(out, condTurn{a, b, rs.Schedules, rs.When})
+				out = append(out, condTurn{from: a, to: b, schedules: rs.Schedules, when: rs.When})
 			}
 			continue
 		}
 		begin, end := g.Fwd.Out(v)
 		for b := begin; b < end; b++ {
 			if !slices.Contains(to, b) {
-				out = append(out, condTurn{a, b, rs.Schedules, rs.When})
+				out = append(out, condTurn{from: a, to: b, schedules: rs.Schedules, when: rs.When})
 			}
 		}
 	}

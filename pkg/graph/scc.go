@@ -3,7 +3,11 @@ package graph
 // largestComponent marks the nodes of the largest strongly connected
 // component of the graph, found with an iterative Tarjan's algorithm
 // (Tarjan 1972) so that a country-sized graph does not exhaust the stack.
-func largestComponent(c *CSR) []bool {
+func largestComponent(c *CSR) []bool { return largestComponentOf(c, nil) }
+
+// largestComponentOf is largestComponent over the edges keep accepts (all
+// when keep is nil): keep(v, e) for edge e of node v.
+func largestComponentOf(c *CSR, keep func(v, e uint32) bool) []bool {
 	n := len(c.First) - 1
 	const unvisited = ^uint32(0)
 	index := make([]uint32, n)
@@ -31,6 +35,9 @@ func largestComponent(c *CSR) []bool {
 			v := callNode[top]
 			if e := callEdge[top]; e < c.First[v+1] {
 				callEdge[top]++
+				if keep != nil && !keep(v, e) {
+					continue
+				}
 				w := c.Edges[3*e]
 				if index[w] == unvisited {
 					index[w], low[w] = counter, counter

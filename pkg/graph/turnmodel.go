@@ -11,7 +11,7 @@ type TurnModel struct {
 	TurnS     float64 // seconds for the sharpest turn
 	CrossBias float64 // multiplier for left turns; 1 for none
 	UTurnS    float64 // seconds for turning back onto the same road
-	NoUTurns  bool    // U-turns only where nothing else is possible (dead ends, barriers)
+	NoUTurns  bool    // U-turns only where nothing else is possible (dead ends, barriers); otherwise also at junctions (uturn.go)
 }
 
 // DefaultTurnModel is used for a profile that gives none: OSRM's car values.

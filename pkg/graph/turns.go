@@ -5,7 +5,7 @@ package graph
 // arc leaving its head node. Each entry is three uint32: the arc turned
 // onto, the turn's cost plus that arc's travel time (the search weight), and
 // the turn's cost alone. Searching this graph rather than the road graph is
-// how restrictions, U-turn rules and turn costs are honoured exactly by
+// how restrictions, U-turn rules (uturn.go) and turn costs are honoured exactly by
 // every search (the approach OSRM calls edge-based). A duplicate arc gets
 // its original's turns, minus what its own restrictions forbid, each
 // entering the duplicate rules.target names (see viaway.go).
@@ -13,10 +13,11 @@ func buildTurns(g *Graph, blocked []bool, rules *turnRules, m TurnModel) CSR {
 	numArcs := g.NumArcs()
 	first := make([]uint32, numArcs+1)
 	edges := make([]uint32, 0, 3*3*numArcs)
+	deg := junctionDegrees(g)
 	for a := range numArcs {
 		first[a] = uint32(len(edges) / 3)
 		v := g.ArcHead(a)
-		edges = appendTurns(edges, g, v, a, blocked[v], rules, m)
+		edges = appendTurns(edges, g, v, a, blocked[v], rules, m, deg)
 	}
 	first[numArcs] = uint32(len(edges) / 3)
 	return CSR{First: first, Edges: edges}
@@ -25,7 +26,7 @@ func buildTurns(g *Graph, blocked []bool, rules *turnRules, m TurnModel) CSR {
 // appendTurns adds the allowed turns from arc a, which arrives at node v.
 // The arcs leaving v, Fwd.Out(v), are originals only: duplicates are
 // entered by redirected turns, never chosen at a node.
-func appendTurns(edges []uint32, g *Graph, v, a uint32, blocked bool, rules *turnRules, m TurnModel) []uint32 {
+func appendTurns(edges []uint32, g *Graph, v, a uint32, blocked bool, rules *turnRules, m TurnModel, deg []uint8) []uint32 {
 	o := g.Original(a)
 	in := g.ArcSegRef(a)
 	inSeg, _ := SplitSegRef(in)
@@ -45,7 +46,7 @@ func appendTurns(edges []uint32, g *Graph, v, a uint32, blocked bool, rules *tur
 			continue
 		case blocked && !uTurn: // a barrier: the only way on is back
 			continue
-		case uTurn && m.NoUTurns && others > 0 && !blocked:
+		case uTurn && !uTurnAllowed(g, m, deg, v, inSeg, others, blocked):
 			continue
 		}
 		var cost uint32

@@ -22,7 +22,9 @@
 //     reaches nearly every arc, it is faster, but the search is a small
 //     part of an isochrone there); and the hierarchy weighs by time only,
 //     and PHAST uses its static weights, without the departure's time
-//     conditions. docs/benchmarks-history.md has the figures.
+//     conditions and with the destination penalties the Dijkstra drops
+//     (graph.DestinationPenalty: a destination-only street is reachable).
+//     docs/benchmarks-history.md has the figures.
 //  2. sample.go: the reached part of every arc becomes a polyline in a local
 //     plane around the origin, with the cost at each vertex. Tunnels and
 //     ferries are left out: the land above a tunnel or around a ferry line is

@@ -66,7 +66,7 @@ func (sc *scratch) findLoops(g *graph.Graph, limit uint32) {
 			begin, end := g.Turns.Out(a)
 			for i := begin; i < end; i++ {
 				if to, _, turn := g.Turn(i); to == s.arc {
-					if start := search.Add(c, turn); start < limit {
+					if start := search.Add(c, graph.Unpenalised(turn)); start < limit {
 						s.loop = min(s.loop, start)
 					}
 				}

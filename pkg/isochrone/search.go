@@ -114,6 +114,9 @@ func (sc *scratch) relax(g *graph.Graph, u, c, limit uint32) {
 		if w == graph.NoWay {
 			continue // closed or forbidden now
 		}
+		// An area is reachable whether or not a route may pass through
+		// it: destination penalties (graph.DestinationPenalty) are no time.
+		w, turn = graph.Unpenalised(w), graph.Unpenalised(turn)
 		start, nc := c, uint32(0) // cost at b's start and end
 		if sc.metric == byTime {
 			start = search.Add(c, turn)

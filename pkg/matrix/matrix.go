@@ -115,8 +115,11 @@ func (t *Table) fill(r *route.Router, q *ch.Query, qs []*ch.Query, src, dst, fbS
 			if c.Cost == search.Unreached && (src[i].HasFallback || dst[j].HasFallback) {
 				c = cell(sFb[i], dFb[j])
 			}
+			if c.Cost == search.Unreached && q.State() != nil {
+				c = fallBackNow(r, q, src[i].Snapped, dst[j].Snapped)
+			}
 			if c.Cost != search.Unreached {
-				t.Durations[i][j] = float64(c.Cost) / 1000
+				t.Durations[i][j] = float64(graph.Unpenalised(c.Cost)) / 1000 // a destination penalty is no time
 				t.Distances[i][j] = float64(c.DistCM) / 100
 			}
 		}
@@ -237,6 +240,37 @@ func sharesArc(a, b ch.Endpoint) bool {
 		}
 	}
 	return false
+}
+
+// fallBackNow is the cell between a and b when each that has no fallback
+// and lies off the main component at the time of travel moves to its
+// nearest road on it, as route.RouteThrough does last: a time-conditioned
+// closure can cut off a road that is on the main component at other times.
+// It is reached only for cells no path joins otherwise, which are rare.
+func fallBackNow(r *route.Router, q *ch.Query, a, b snap.Snapped) ch.Cell {
+	main := q.State().MainSegments()
+	ra, rb := a.Result, b.Result
+	moved := false
+	for _, p := range []*snap.Result{&ra, &rb} {
+		x := a
+		if p == &rb {
+			x = b
+		}
+		if x.HasFallback {
+			*p = x.Fallback
+			continue
+		}
+		if main[p.Seg] {
+			continue
+		}
+		if res, ok := r.Finder().NearestOnMain(x.From[0], x.From[1], x.Options, q.State(), main); ok {
+			*p, moved = res, true
+		}
+	}
+	if !moved {
+		return ch.Cell{Cost: search.Unreached}
+	}
+	return pointToPoint(r, q, ra, rb)
 }
 
 func pointToPoint(r *route.Router, q *ch.Query, a, b snap.Result) ch.Cell {

@@ -8,11 +8,13 @@ type verdict uint8
 const (
 	verdictUnknown verdict = iota // value not in the profile's table: fall through to the next, less specific tag
 	verdictDeny
-	verdictPush // bicycle=dismount: usable on foot, pushing the bicycle
+	verdictPush        // bicycle=dismount: usable on foot, pushing the bicycle
+	verdictDestination // usable to reach a place on the way or beyond it, not to pass through (Way.Destination)
 	verdictAllow
 )
 
-var verdictNames = map[string]verdict{"allow": verdictAllow, "deny": verdictDeny, "push": verdictPush}
+var verdictNames = map[string]verdict{"allow": verdictAllow, "deny": verdictDeny, "push": verdictPush,
+	"destination": verdictDestination}
 
 // accessRules is the compiled "access" object: the tag hierarchy, most specific first, and what each value means.
 type accessRules struct {
@@ -44,7 +46,7 @@ func (c *checker) compileAccess(fa *fileAccess, hasPushing bool) accessRules {
 		v, ok := verdictNames[fa.Values[value]]
 		switch {
 		case !ok:
-			c.fail("access.values."+value, "is %q, want \"allow\", \"deny\" or \"push\"", fa.Values[value])
+			c.fail("access.values."+value, "is %q, want \"allow\", \"destination\", \"deny\" or \"push\"", fa.Values[value])
 		case v == verdictPush && !hasPushing:
 			c.fail("access.values."+value, "is \"push\" but the profile has no pushing section")
 		case value == "" || strings.Contains(value, ";"):
@@ -80,7 +82,8 @@ func (r *accessRules) eval(tags map[string]string) (verdict, bool) {
 }
 
 // value classifies one tag value. A list such as "destination;delivery" names the uses that are permitted, so the
-// mode may pass if any part allows it; failing that, push beats deny, and a list of unknown parts is unknown.
+// mode may pass if any part allows it (allow beats destination: "yes;destination" is open to all); failing that,
+// push beats deny, and a list of unknown parts is unknown.
 func (r *accessRules) value(value string) verdict {
 	if v, ok := r.values[value]; ok {
 		return v

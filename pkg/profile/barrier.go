@@ -48,7 +48,7 @@ func (p *Profile) Barrier(tags map[string]string) bool {
 		return true
 	}
 	switch v, _ := p.access.eval(tags); v {
-	case verdictAllow, verdictPush:
+	case verdictAllow, verdictDestination, verdictPush:
 		return false
 	case verdictDeny:
 		return true

@@ -33,6 +33,7 @@ type fileAccess struct {
 type fileHighway struct {
 	SpeedKmh            float64 `json:"speed_kmh"`
 	NeedsExplicitAccess bool    `json:"needs_explicit_access"`
+	UntaggedSpeedKmh    float64 `json:"untagged_speed_kmh"`
 }
 
 type filePushing struct {

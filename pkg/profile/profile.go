@@ -60,6 +60,11 @@ type Way struct {
 	Forward, Backward bool    // may travel along / against the way's node order
 	SpeedForward      float64 // km/h, > 0 exactly when Forward
 	SpeedBackward     float64 // km/h, > 0 exactly when Backward
+	// Destination: the deciding access value's verdict is "destination"
+	// (access=destination, delivery, customers for motor vehicles): the way
+	// may be used to reach a place on it or beyond it, not to pass through.
+	// pkg/graph keeps through-traffic out (docs/conditions.md).
+	Destination bool
 }
 
 // Load reads, validates and compiles one profile file. The profile's name must be one of Names().

@@ -4,6 +4,15 @@ package profile
 type highwayRule struct {
 	speedKmh      float64
 	needsExplicit bool // usable only with explicit permission (motorcycle=yes on a footway for moto)
+	// untaggedKmh, when > 0, replaces speedKmh on a way that says nothing
+	// of its state (no tracktype, surface or smoothness): an untagged field
+	// track is not driven as fast as a graded one.
+	untaggedKmh float64
+}
+
+// untagged reports whether a way says nothing of its state.
+func untagged(tags map[string]string) bool {
+	return tags["tracktype"] == "" && tags["surface"] == "" && tags["smoothness"] == ""
 }
 
 func (c *checker) compileHighways(m map[string]fileHighway) map[string]highwayRule {
@@ -16,7 +25,11 @@ func (c *checker) compileHighways(m map[string]fileHighway) map[string]highwayRu
 			c.fail("highways", "has an empty class name")
 		}
 		c.speed("highways."+class+".speed_kmh", m[class].SpeedKmh)
-		out[class] = highwayRule{speedKmh: m[class].SpeedKmh, needsExplicit: m[class].NeedsExplicitAccess}
+		if m[class].UntaggedSpeedKmh != 0 {
+			c.speed("highways."+class+".untagged_speed_kmh", m[class].UntaggedSpeedKmh)
+		}
+		out[class] = highwayRule{speedKmh: m[class].SpeedKmh, needsExplicit: m[class].NeedsExplicitAccess,
+			untaggedKmh: m[class].UntaggedSpeedKmh}
 	}
 	return out
 }
@@ -74,8 +87,10 @@ func (p *Profile) Way(tags map[string]string) Way {
 		return Way{}
 	case v == verdictPush:
 		return bothWays(p.push.pushSpeed(class))
-	case ridable && (!rule.needsExplicit || (v == verdictAllow && explicit)):
-		return p.rideWay(tags, class, rule)
+	case ridable && (!rule.needsExplicit || (v >= verdictDestination && explicit)):
+		w := p.rideWay(tags, class, rule)
+		w.Destination = v == verdictDestination && (w.Forward || w.Backward)
+		return w
 	case pushable:
 		// Pushing is walking: oneway tags, surfaces and posted limits do not change a walking pace.
 		return bothWays(p.push.highways[class])
@@ -90,6 +105,9 @@ func (p *Profile) rideWay(tags map[string]string, class string, rule highwayRule
 		return Way{}
 	}
 	f := p.factor(tags)
+	if rule.untaggedKmh > 0 && untagged(tags) {
+		rule.speedKmh = rule.untaggedKmh
+	}
 	var w Way
 	if dir != dirBackward {
 		w.Forward, w.SpeedForward = true, p.rideSpeed(rule.speedKmh, f, tags, false)

@@ -72,7 +72,9 @@ func TestWayCar(t *testing.T) {
 		{"maxspeed backward only", "car", tags("highway", "secondary", "maxspeed", "30", "maxspeed:backward", "60"), split(27, 50)},
 		{"oneway=-1 reads backward limit", "car", tags("highway", "secondary", "oneway", "-1", "maxspeed:backward", "20"), bwd(18)},
 		// surfaces and tracks: the worst factor counts
-		{"track", "car", tags("highway", "track"), both(15)},
+		{"untagged track", "car", tags("highway", "track"), both(10)}, // untagged_speed_kmh (issue 36)
+		{"track grade1", "car", tags("highway", "track", "tracktype", "grade1"), both(15)},
+		{"paved track", "car", tags("highway", "track", "surface", "asphalt"), both(15)},
 		{"track grade2", "car", tags("highway", "track", "tracktype", "grade2"), both(15 * 0.75)},
 		// tracktype slows, never closes (OSRM's car.lua, Valhalla): the way OSRM drove and we refused
 		{"track grade3 slow", "car", tags("highway", "track", "tracktype", "grade3"), both(15 * 0.5)},
@@ -97,7 +99,8 @@ func TestWayMoto(t *testing.T) {
 	runWayCases(t, []wayCase{
 		{"residential", "moto", tags("highway", "residential"), both(25)},
 		{"track of any grade", "moto", tags("highway", "track", "tracktype", "grade5"), both(10)},
-		{"4wd track", "moto", tags("highway", "track", "4wd_only", "yes"), both(25)},
+		{"4wd track, untagged", "moto", tags("highway", "track", "4wd_only", "yes"), both(15)},
+		{"graded track", "moto", tags("highway", "track", "tracktype", "grade1"), both(25)},
 		{"path without permission", "moto", tags("highway", "path"), Way{}},
 		{"path access=yes is not permission", "moto", tags("highway", "path", "access", "yes"), Way{}},
 		{"path vehicle=yes is not permission", "moto", tags("highway", "path", "vehicle", "yes"), Way{}},

@@ -3,7 +3,6 @@ package route
 import (
 	"cmp"
 	"context"
-	"math"
 	"slices"
 	"sync"
 
@@ -27,6 +26,9 @@ const (
 	// (besides one per alternative asked for): they come best first, and
 	// the later ones rarely pass.
 	maxChecks = 12
+	// searchAlternatives is the fewest alternatives the search looks for,
+	// whatever is asked: see Alternatives.
+	searchAlternatives = 2
 )
 
 // Alternatives finds up to n routes from a to b that differ from best (a
@@ -42,10 +44,16 @@ const (
 // (unloop.go), and kept when they pass the bounds above, in true times and
 // metres, against best and every alternative kept before them.
 //
-// When two or three are asked for and fewer were found, the penalty method
-// (penalty.go) looks for more: on Andorra it gives a second or third
-// alternative to several times as many trips, at five times the CPU, which
-// the default request of one alternative does not pay (docs/benchmarks-history.md).
+// When fewer than two (or the three asked for) were found, the penalty
+// method (penalty.go) looks for more: on Andorra it gives a second or third
+// alternative to several times as many trips, at five times the CPU
+// (docs/benchmarks-history.md).
+//
+// The search does not depend on n below searchAlternatives: asking for one
+// runs the search asking for two runs, stopping at the first route kept,
+// so one alternative is returned whenever two would return any, and it is
+// the first of those two (issue 36: with the lighter search for one, 108 of
+// 1,800 Andorra trips got none where asking for two gave one).
 func (r *Router) Alternatives(ctx context.Context, best *Route, n int) []*Route {
 	if n <= 0 || len(best.Legs) != 1 || best.Legs[0].Direct {
 		return nil
@@ -67,8 +75,11 @@ func (r *Router) Alternatives(ctx context.Context, best *Route, n int) []*Route 
 	w := altWork.Get().(*altScratch)
 	defer altWork.Put(w)
 	bestArcs := best.Legs[0].Arcs
-	bestCost := uint32(math.Round(best.DurationS * 1000))
-	limit := uint32(float64(bestCost)*MaxStretch) + 1
+	// Costs hold destination penalties (graph.DestinationPenalty): a
+	// candidate may enter as many destination-only areas as the best route,
+	// no more, and take MaxStretch times its time.
+	bestCost := best.Legs[0].weight
+	limit := graph.Penalties(bestCost) + uint32(float64(graph.Unpenalised(bestCost))*MaxStretch) + 1
 	if !w.measure(r.g, st, e, bestArcs) {
 		return nil
 	}
@@ -82,7 +93,8 @@ func (r *Router) Alternatives(ctx context.Context, best *Route, n int) []*Route 
 	k := keeper{r: r, w: w, best: best, bestCost: bestCost, e: e}
 	k.start()
 	defer k.finish()
-	for i := 0; i < len(w.vias) && i < maxChecks+n && len(k.kept) <= n && ctx.Err() == nil; i++ {
+	searched := max(n, searchAlternatives)
+	for i := 0; i < len(w.vias) && i < maxChecks+searched && len(k.kept) <= n && ctx.Err() == nil; i++ {
 		v := w.vias[i]
 		res := q.ViaPath(v, w.arcs[:0])
 		w.arcs = res.Arcs
@@ -108,7 +120,7 @@ func (r *Router) Alternatives(ctx context.Context, best *Route, n int) []*Route 
 			w.shareMuch = append(w.shareMuch, h)
 		}
 	}
-	if n >= 2 && len(k.kept) <= n && ctx.Err() == nil {
+	if len(k.kept) <= n && ctx.Err() == nil {
 		r.penaltyAlternatives(ctx, &k, n, limit)
 	}
 	return k.kept[1:]
@@ -135,7 +147,8 @@ func (w *altScratch) aroundRoute(g *graph.Graph, arcs []uint32) []uint32 {
 	return out
 }
 
-// measure notes the time from a to each arc's end along the best route.
+// measure notes the time from a to each arc's end along the best route,
+// without destination penalties.
 func (w *altScratch) measure(g *graph.Graph, st *graph.State, e Ends, arcs []uint32) bool {
 	w.cumEnd = append(w.cumEnd[:0], uint64(seedCost(e.Sources, arcs[0])))
 	for i := 1; i < len(arcs); i++ {
@@ -143,7 +156,7 @@ func (w *altScratch) measure(g *graph.Graph, st *graph.State, e Ends, arcs []uin
 		if !ok {
 			return false
 		}
-		w.cumEnd = append(w.cumEnd, w.cumEnd[i-1]+uint64(t))
+		w.cumEnd = append(w.cumEnd, w.cumEnd[i-1]+uint64(graph.Unpenalised(t)))
 	}
 	return true
 }
@@ -172,6 +185,7 @@ func (w *altScratch) sharedTime(v ch.Via, bestCost uint32) uint64 {
 // they leave it, go, and of candidates that leave and rejoin it at the same
 // arcs at the same cost (nodes along one detour) only the first stays.
 func (w *altScratch) rank(bestCost uint32) {
+	bestCost = graph.Unpenalised(bestCost) // shared times leave penalties out (measure)
 	maxShared := uint64(MaxShare * float64(bestCost))
 	w.vias = slices.DeleteFunc(w.vias, func(v ch.Via) bool {
 		return v.Leaves >= v.Joins || w.sharedTime(v, bestCost) > maxShared

@@ -14,7 +14,7 @@ import (
 // read.
 func (r *Router) locallyOptimal(q *ch.Query, leg Leg, bestCost uint32) bool {
 	arcs, st := leg.Arcs, q.State()
-	window := uint64(LocalWindow * float64(bestCost))
+	window := uint64(LocalWindow * float64(graph.Unpenalised(bestCost)))
 	x, y := leg.via, leg.via
 	var before, after uint64 // time from x's end to the via arc's, from its end to y's
 	for x > 0 && before < window {

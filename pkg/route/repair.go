@@ -39,7 +39,7 @@ func (r *Router) repairLeg(st *graph.State, e Ends, a, b snap.Result) (Leg, bool
 	leg, ok, _ := r.penaltyLeg(s, st, e, a, b, search.Unreached-1, math.MaxInt)
 	cost := uint32(search.Unreached)
 	if ok {
-		cost = uint32(math.Round(leg.DurationS * 1000))
+		cost = leg.weight // the search's cost, destination penalties included
 		leg.via = 0
 		if i := sourceOf(e, leg.Arcs[0]); i >= 0 && e.Origin[i] != leg.Arcs[0] {
 			leg.Arcs = append([]uint32{e.Origin[i]}, leg.Arcs...)

@@ -53,7 +53,10 @@ func readRestrictions(t *testing.T) []osmRestriction {
 			return nil
 		},
 		Way: func(w *osm.Way) error {
-			if w.Tags["highway"] != "" {
+			// Not tracks and service ways: a point on one within
+			// snap.RoadReach of a street starts on the street (issue 36),
+			// not on the way the restriction names.
+			if h := w.Tags["highway"]; h != "" && h != "service" && h != "track" {
 				ways[w.ID] = w.NodeIDs
 			}
 			return nil

@@ -125,8 +125,9 @@ type Leg struct {
 	// in force crossed a road they change, so this leg was found under them
 	// (repair.go): its path or its time is not what it would be without.
 	Operated bool
-	via      int // for an alternative: index in Arcs of its via arc
-	points   int // at least the points its shape adds (Route.MaxPoints)
+	via      int    // for an alternative: index in Arcs of its via arc
+	weight   uint32 // the search's cost: DurationS in ms plus destination penalties (graph.DestinationPenalty)
+	points   int    // at least the points its shape adds (Route.MaxPoints)
 	st       *graph.State
 }
 
@@ -241,7 +242,7 @@ func (r *Router) Leg(q *ch.Query, a, b snap.Result) (Leg, bool) {
 // milliseconds (Ends.Direct).
 func (r *Router) directLeg(st *graph.State, a, b snap.Result, cost uint32) Leg {
 	begin, end := r.g.Net.Points(a.Seg)
-	return Leg{DurationS: float64(cost) / 1000, Direct: true, st: st, points: int(end-begin) + 2,
+	return Leg{DurationS: float64(cost) / 1000, Direct: true, st: st, points: int(end-begin) + 2, weight: cost,
 		DistanceM: abs(b.Frac-a.Frac) * float64(r.g.Net.SegLength[a.Seg])}
 }
 
@@ -250,11 +251,12 @@ func (r *Router) directLeg(st *graph.State, a, b snap.Result, cost uint32) Leg {
 var arcScratch = sync.Pool{New: func() any { return new([]uint32) }}
 
 // makeLeg measures a leg that travels arcs (the first and last in part)
-// from a to b in cost milliseconds. One pass over the arcs gives both its
+// from a to b at search cost cost: its time in milliseconds plus any
+// destination penalties, which the leg's duration leaves out. One pass over the arcs gives both its
 // length and the size of its shape (each arc's segment is a cache miss on
 // a country: reading them twice showed in profiles).
 func (r *Router) makeLeg(st *graph.State, a, b snap.Result, arcs []uint32, cost uint32) Leg {
-	leg := Leg{DurationS: float64(cost) / 1000, Arcs: arcs, st: st}
+	leg := Leg{DurationS: float64(graph.Unpenalised(cost)) / 1000, Arcs: arcs, st: st, weight: cost}
 	net := r.g.Net
 	leg.DistanceM = r.partLength(a, arcs[0], true) + r.partLength(b, arcs[len(arcs)-1], false)
 	points := 0

@@ -21,7 +21,7 @@ func (r *Router) Pieces(leg Leg, a, b snap.Result) []guidance.Piece {
 		DurationS: float64(r.arcTime(leg.st, first)-r.along(leg.st, a, first)) / 1000}
 	for i := 1; i < len(leg.Arcs); i++ {
 		arc := leg.Arcs[i]
-		turn := turnCost(g, leg.Arcs[i-1], arc)
+		turn := graph.Unpenalised(turnCost(g, leg.Arcs[i-1], arc)) // a destination penalty is no time
 		s, _ := g.ArcSegment(arc)
 		p := guidance.Piece{Arc: arc, DistanceM: float64(g.Net.SegLength[s]), DurationS: float64(turn+r.arcTime(leg.st, arc)) / 1000}
 		if i == len(leg.Arcs)-1 {

@@ -54,9 +54,41 @@ func (r *Router) RouteThrough(ctx context.Context, placed []snap.Snapped, st *gr
 			}
 		}
 		if !fellBack {
+			fellBack = r.fallBackNow(placed, use, moved, failed, st)
+			for _, w := range [2]int{failed, failed + 1} {
+				if moved[w] {
+					found[max(w-1, 0)] = false
+					found[min(w, len(legs)-1)] = false
+				}
+			}
+		}
+		if !fellBack {
 			return nil, &WaypointError{Index: failed, Err: ErrNoRoute}
 		}
 	}
+}
+
+// fallBackNow moves the waypoints of failed leg that are not yet moved
+// and lie off the main component at the time of travel (a time-conditioned
+// closure can cut off a road that is on the main component at other times:
+// issue 36) to their nearest road on it, within their radius and bearing.
+// It reports whether any moved.
+func (r *Router) fallBackNow(placed []snap.Snapped, use []snap.Result, moved []bool, failed int, st *graph.State) bool {
+	main := st.MainSegments()
+	if main == nil {
+		return false
+	}
+	any := false
+	for _, w := range [2]int{failed, failed + 1} {
+		if moved[w] || main[use[w].Seg] {
+			continue
+		}
+		p := placed[w]
+		if res, ok := r.finder.NearestOnMain(p.From[0], p.From[1], p.Options, st, main); ok {
+			use[w], moved[w], any = res, true, true
+		}
+	}
+	return any
 }
 
 // assemble totals the legs; the route's shape is drawn from them when

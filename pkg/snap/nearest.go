@@ -10,9 +10,10 @@ import (
 
 // Finder is the index seen by one profile.
 type Finder struct {
-	ix   *Index
-	g    *graph.Graph
-	mask []uint8
+	ix    *Index
+	g     *graph.Graph
+	mask  []uint8
+	minor []bool // per class of g.Net.Classes: track or service (RoadReach)
 }
 
 // For returns the finder of profile graph g.
@@ -21,8 +22,16 @@ func (ix *Index) For(g *graph.Graph) (*Finder, error) {
 	if !ok {
 		return nil, fmt.Errorf("snap: the index has no mask for profile %s", g.Profile)
 	}
-	return &Finder{ix: ix, g: g, mask: mask}, nil
+	minor := make([]bool, len(g.Net.Classes))
+	for i, c := range g.Net.Classes {
+		minor[i] = minorClasses[c]
+	}
+	return &Finder{ix: ix, g: g, mask: mask, minor: minor}, nil
 }
+
+// minorClasses are the road classes a point leaves for a main-class road
+// within RoadReach.
+var minorClasses = map[string]bool{"track": true, "service": true}
 
 // Index returns the index the finder views.
 func (f *Finder) Index() *Index { return f.ix }
@@ -37,7 +46,32 @@ func (f *Finder) Nearest(lon, lat float64, o Options, st *graph.State) (Snapped,
 	if !f.ix.Covers(lon, lat) {
 		return Snapped{}, ErrOutside
 	}
-	return f.nearest(lon, lat, o, st)
+	s, err := f.nearest(lon, lat, o, st)
+	s.From, s.Options = [2]float64{lon, lat}, o
+	return s, err
+}
+
+// NearestOnMain places (lon, lat) on the nearest road on main, a per
+// segment set such as graph.State.MainSegments (the main component at the
+// time of travel), within o's radius and bearing, under st; ok is false
+// when there is none.
+func (f *Finder) NearestOnMain(lon, lat float64, o Options, st *graph.State, main []bool) (Result, bool) {
+	radius := o.Radius
+	if radius <= 0 || radius > DefaultRadius {
+		radius = DefaultRadius
+	}
+	s := search{f: f, lon: lon, lat: lat, x: lon * geo.Scale, y: lat * geo.Scale, k: geo.LonScale(lat), radius: radius,
+		bearing: o.Bearing, st: st, onMain: main}
+	s.best.dist, s.main.dist, s.road.dist = math.Inf(1), math.Inf(1), math.Inf(1)
+	if levels := f.ix.levels; len(levels) >= 2 && f.mask[levels[len(levels)-2]] != 0 {
+		s.node(len(levels)-2, 0)
+	}
+	if !s.main.found() {
+		return Result{}, false
+	}
+	r := f.result(s.main)
+	r.Main = true
+	return r, true
 }
 
 // nearest is Nearest inside the coverage.
@@ -57,16 +91,28 @@ func (f *Finder) nearest(lon, lat float64, o Options, st *graph.State) (Snapped,
 		return Snapped{}, far
 	}
 	if s.best.main {
-		return Snapped{Result: f.result(s.best)}, nil
+		return f.orRoad(s, s.best), nil
 	}
 	if s.main.found() && s.main.dist <= s.best.dist+max(MainSlack, MainSlackRatio*s.best.dist) {
-		return Snapped{Result: f.result(s.main)}, nil
+		return f.orRoad(s, s.main), nil
+	}
+	if f.minor[f.g.Net.SegClass[s.best.seg]] && s.road.found() && s.road.dist <= RoadReach {
+		return Snapped{Result: f.result(s.road)}, nil
 	}
 	out := Snapped{Result: f.result(s.best)}
 	if s.main.found() {
 		out.Fallback, out.HasFallback = f.result(s.main), true
 	}
 	return out, nil
+}
+
+// orRoad places the point on c, or on the search's main-class road when c
+// is a track or service way and the road lies within RoadReach.
+func (f *Finder) orRoad(s search, c candidate) Snapped {
+	if f.minor[f.g.Net.SegClass[c.seg]] && s.road.found() && s.road.dist <= RoadReach {
+		c = s.road
+	}
+	return Snapped{Result: f.result(c)}
 }
 
 // candidate is the best piece found so far.
@@ -81,7 +127,8 @@ type candidate struct {
 func (c *candidate) found() bool { return !math.IsInf(c.dist, 1) }
 
 // search is one query's state: the point, its filters, and the nearest
-// usable piece and nearest main-component piece found so far.
+// usable piece, nearest main-component piece and nearest main-component
+// piece of a main class within RoadReach found so far.
 type search struct {
 	f          *Finder
 	lon, lat   float64
@@ -91,13 +138,17 @@ type search struct {
 	bearing    *Bearing
 	st         *graph.State
 	best, main candidate
+	road       candidate
+	// onMain, when not nil, replaces the graph's Big as the main component
+	// (NearestOnMain); the index's main masks then prune nothing.
+	onMain []bool
 }
 
 // search runs one query. The state is returned by value: a query
 // allocates nothing.
 func (f *Finder) search(lon, lat, radius float64, b *Bearing, st *graph.State) search {
 	inf := candidate{dist: math.Inf(1)}
-	s := search{f: f, lon: lon, lat: lat, x: lon * geo.Scale, y: lat * geo.Scale, k: geo.LonScale(lat), radius: radius, bearing: b, st: st, best: inf, main: inf}
+	s := search{f: f, lon: lon, lat: lat, x: lon * geo.Scale, y: lat * geo.Scale, k: geo.LonScale(lat), radius: radius, bearing: b, st: st, best: inf, main: inf, road: inf}
 	levels := f.ix.levels
 	if top := len(levels) - 2; top >= 0 && f.mask[levels[top]] != 0 {
 		s.node(top, 0)
@@ -115,7 +166,12 @@ func (s *search) wanted(m uint8, d2 float64) bool {
 	if d2 > s.reach2(s.radius) {
 		return false
 	}
-	return (m&maskUsable != 0 && d2 < s.reach2(s.best.dist)) || (m&maskMain != 0 && d2 < s.reach2(s.main.dist))
+	mainMask := uint8(maskMain)
+	if s.onMain != nil {
+		mainMask = maskUsable
+	}
+	return (m&maskUsable != 0 && d2 < s.reach2(s.best.dist)) ||
+		(m&mainMask != 0 && d2 < s.reach2(max(s.main.dist, min(s.road.dist, RoadReach))))
 }
 
 // reach2 turns a distance in metres into boxDist2's unit.
@@ -179,11 +235,15 @@ func (s *search) pieces(j uint32) {
 			continue
 		}
 		main := g.Big[seg] == 1
+		if s.onMain != nil {
+			main = s.onMain[seg]
+		}
 		aLon, aLat := net.Point(pt)
 		bLon, bLat := net.Point(pt + 1)
 		p := geo.Project(s.lon, s.lat, s.k, aLon, aLat, bLon, bLat)
 		nearer, nearerMain := p.Dist < s.best.dist, main && p.Dist < s.main.dist
-		if !nearer && !nearerMain || p.Dist > s.radius {
+		nearerRoad := main && p.Dist < min(s.road.dist, RoadReach) && !s.f.minor[net.SegClass[seg]]
+		if !nearer && !nearerMain && !nearerRoad || p.Dist > s.radius {
 			continue
 		}
 		c := candidate{seg: seg, piece: pt, proj: p, dist: p.Dist, main: main}
@@ -195,6 +255,9 @@ func (s *search) pieces(j uint32) {
 		}
 		if nearerMain {
 			s.main = c
+		}
+		if nearerRoad {
+			s.road = c
 		}
 	}
 }

@@ -76,6 +76,12 @@ const (
 	// whichever is more.
 	MainSlack      = 50
 	MainSlackRatio = 0.5
+	// RoadReach is how near, in metres, a road of a main class (any class
+	// but the minor ones, track and service) on the main component must lie
+	// for a point to start on it rather than on a nearer track or service
+	// way: a point 1 m from a field track and 28 m from a primary road is a
+	// driver on the primary road (issue 36; nearest.go).
+	RoadReach = 40
 )
 
 // Errors a caller can test for with errors.Is.
@@ -137,4 +143,9 @@ type Snapped struct {
 	Result
 	Fallback    Result
 	HasFallback bool
+	// From and Options are the point placed and how, for a caller that
+	// places it again on the main component at the time of travel
+	// (Finder.NearestOnMain).
+	From    [2]float64
+	Options Options
 }

@@ -25,16 +25,17 @@ func TestMain(m *testing.M) {
 const minLon, minLat, maxLon, maxLat = 1.46, 42.44, 1.74, 42.63
 
 // brute is the reference: every piece of every segment, filtered as the
-// package comment says, nearest and nearest on the main component (of
+// package comment says, nearest, nearest on the main component and nearest
+// on the main component of a class other than track and service (of
 // several at one distance, the first in segment order).
 type brute struct {
 	seg, piece uint32
 	dist       float64
 }
 
-func bruteNearest(g *graph.Graph, st *graph.State, lon, lat, radius float64, b *snap.Bearing) (best, main brute) {
+func bruteNearest(g *graph.Graph, st *graph.State, lon, lat, radius float64, b *snap.Bearing) (best, main, road brute) {
 	net := g.Net
-	best, main = brute{dist: math.Inf(1)}, brute{dist: math.Inf(1)}
+	best, main, road = brute{dist: math.Inf(1)}, brute{dist: math.Inf(1)}, brute{dist: math.Inf(1)}
 	k := geo.LonScale(lat)
 	open := func(s uint32, rev bool) bool {
 		a := g.ArcOf[graph.SegRef(s, rev)]
@@ -62,8 +63,13 @@ func bruteNearest(g *graph.Graph, st *graph.State, lon, lat, radius float64, b *
 			aLon, aLat := net.Point(i)
 			bLon, bLat := net.Point(i + 1)
 			d := geo.Project(lon, lat, k, aLon, aLat, bLon, bLat).Dist
-			if d > radius || (d >= best.dist && (g.Big[s] == 0 || d >= main.dist)) || !admitted(s, aLon, aLat, bLon, bLat) {
+			minor := net.Class(s) == "track" || net.Class(s) == "service"
+			if d > radius || (d >= best.dist && (g.Big[s] == 0 || d >= main.dist) && (g.Big[s] == 0 || minor || d >= road.dist)) ||
+				!admitted(s, aLon, aLat, bLon, bLat) {
 				continue
+			}
+			if g.Big[s] == 1 && !minor && d < road.dist {
+				road = brute{s, i, d}
 			}
 			if d < best.dist {
 				best = brute{s, i, d}
@@ -73,7 +79,7 @@ func bruteNearest(g *graph.Graph, st *graph.State, lon, lat, radius float64, b *
 			}
 		}
 	}
-	return best, main
+	return best, main, road
 }
 
 // TestNearestFollowsTheRule checks the R-tree's answers against brute force
@@ -105,8 +111,9 @@ func TestNearestFollowsTheRule(t *testing.T) {
 			if radius == 0 {
 				radius = snap.DefaultRadius
 			}
-			best, main := bruteNearest(g, nil, lon, lat, radius, o.Bearing)
-			check(t, profile, lon, lat, o, got, err, best, main, stats)
+			best, main, road := bruteNearest(g, nil, lon, lat, radius, o.Bearing)
+			minor := func(s uint32) bool { return g.Net.Class(s) == "track" || g.Net.Class(s) == "service" }
+			check(t, profile, lon, lat, o, got, err, best, main, road, minor, stats)
 		}
 	}
 	t.Logf("outcomes over %d points per profile: %v", n, stats)
@@ -139,7 +146,7 @@ func roadOrNot(rng *rand.Rand, g *graph.Graph, i int) (lon, lat float64) {
 	return lon, lat
 }
 
-func check(t *testing.T, profile string, lon, lat float64, o snap.Options, got snap.Snapped, err error, best, main brute, stats map[string]int) {
+func check(t *testing.T, profile string, lon, lat float64, o snap.Options, got snap.Snapped, err error, best, main, road brute, minor func(seg uint32) bool, stats map[string]int) {
 	t.Helper()
 	where := func() string {
 		return fmt.Sprintf("%s (%.6f,%.6f)", profile, lon, lat)
@@ -164,6 +171,10 @@ func check(t *testing.T, profile string, lon, lat float64, o snap.Options, got s
 	default:
 		wantFallback = !math.IsInf(main.dist, 1)
 		stats["nearest off main"]++
+	}
+	if minor(wantSeg) && road.dist <= snap.RoadReach {
+		wantSeg, wantDist, wantFallback = road.seg, road.dist, false
+		stats["road within reach"]++
 	}
 	// Of roads at the same distance any may win (the index's first), so a
 	// different segment is right when it lies exactly as far.
@@ -253,7 +264,7 @@ func TestClosedRoadIsNotSnappedTo(t *testing.T) {
 		if closed(at8.Seg) {
 			t.Fatalf("at 08:00 %v snapped to segment %d, closed then", p, at8.Seg)
 		}
-		best, _ := bruteNearest(g, tue8, p[0], p[1], snap.DefaultRadius, nil)
+		best, _, _ := bruteNearest(g, tue8, p[0], p[1], snap.DefaultRadius, nil)
 		if at8.Dist != best.dist {
 			t.Fatalf("at 08:00: segment %d at %.2f m, brute force %d at %.2f m", at8.Seg, at8.Dist, best.seg, best.dist)
 		}
