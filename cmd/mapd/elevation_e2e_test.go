@@ -144,7 +144,7 @@ func TestNoDEM(t *testing.T) {
 	if !ok || el["ascent_m"].(float64) < 900 || el["descent_m"].(float64) < 0 || el["max_grade"].(float64) <= 0 {
 		t.Fatalf("route elevation %v", rt["elevation"])
 	}
-	if v := rt["speed_model_version"].(string); !strings.HasSuffix(v, "-grade-1") || rt["speed_model_status"] != "provisional" {
+	if v := rt["speed_model_version"].(string); !strings.HasSuffix(v, "-grade-2") || rt["speed_model_status"] != "provisional" {
 		t.Errorf("speed model %v %v", v, rt["speed_model_status"])
 	}
 

@@ -97,10 +97,11 @@ func TestIdempotencyKey(t *testing.T) {
 	if busy.Response.StatusCode() != 409 || string(busy.Response.Header.Peek("Retry-After")) != "1" {
 		t.Errorf("a running key: %d %s", busy.Response.StatusCode(), busy.Response.Body())
 	}
-	// A request that fails costs nothing, and its retry runs again.
+	// A request that fails (a profile the release does not hold) costs
+	// nothing, and its retry runs again.
 	matrix := `{"sources":[[1.5,42.5]],"targets":[[1.5,42.5]],"profile":"pedestrian"}`
 	for range 2 {
-		if ctx := postKey(s, "/v1/matrix", authz, "failing", matrix); ctx.Response.StatusCode() != 503 {
+		if ctx := postKey(s, "/v1/matrix", authz, "failing", matrix); ctx.Response.StatusCode() != 400 {
 			t.Errorf("failing request: %d %s", ctx.Response.StatusCode(), ctx.Response.Body())
 		}
 	}

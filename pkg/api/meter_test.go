@@ -138,7 +138,8 @@ func TestMeteringOutcomes(t *testing.T) {
 		{name: "ledger down at reserve", meter: &fakeMeter{info: active, reserveErr: fmt.Errorf("%w: x", ledger.ErrUnavailable)}, body: elev, status: 503},
 		{name: "ledger down at commit", meter: &fakeMeter{info: active, commitErr: fmt.Errorf("%w: x", ledger.ErrUnavailable)}, body: elev, status: 503, reserves: 1, commits: 1},
 		{name: "commit refused", meter: &fakeMeter{info: active, commitErr: ledger.ErrUnknownReservation}, body: elev, status: 503, reserves: 1, commits: 1},
-		{name: "operation fails", meter: &fakeMeter{info: active}, path: "/v1/matrix", body: `{"sources":[[1.5,42.5]],"targets":[[1.5,42.5]],"profile":"pedestrian"}`, status: 503, reserves: 1, releases: 1},
+		// A profile the release does not hold: 400, its reservation released (issue 43).
+		{name: "profile not in the release", meter: &fakeMeter{info: active}, path: "/v1/matrix", body: `{"sources":[[1.5,42.5]],"targets":[[1.5,42.5]],"profile":"pedestrian"}`, status: 400, detail: "holds car", reserves: 1, releases: 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			lim := c.limiter

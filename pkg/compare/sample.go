@@ -63,7 +63,7 @@ func (s *roadSampler) draw(rng *rand.Rand) (route.Point, bool) {
 // drawSample draws points for one profile until want are kept or
 // maxDraws have been drawn (a new release that lost most roads must not
 // loop for ever). A point is kept when the new router snaps it within
-// presenceM metres.
+// presenceM metres of where the old one does.
 func drawSample(profile string, oldR, newR *route.Router, rng *rand.Rand, want int, presenceM float64) sample {
 	s := sample{profile: profile}
 	rs := newRoadSampler(oldR.Graph())
@@ -74,9 +74,17 @@ func drawSample(profile string, oldR, newR *route.Router, rng *rand.Rand, want i
 			break
 		}
 		m := snapMove{at: p, moved: math.Inf(1)}
+		// The move is measured from where the old release places the
+		// point, not from the point itself: both apply the same snapping
+		// rule, which may prefer a main road a little farther than the
+		// road the point was drawn on (docs/snapping.md).
+		from := p
+		if res, err := oldR.Snap([]route.Point{p}); err == nil {
+			from = route.Point{res[0].Lon, res[0].Lat}
+		}
 		if res, err := newR.Snap([]route.Point{p}); err == nil {
 			m.to = route.Point{res[0].Lon, res[0].Lat}
-			m.moved = geo.Distance(p[0], p[1], m.to[0], m.to[1])
+			m.moved = geo.Distance(from[0], from[1], m.to[0], m.to[1])
 		}
 		s.moves = append(s.moves, m)
 		if m.moved <= presenceM {

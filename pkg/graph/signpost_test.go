@@ -62,7 +62,7 @@ func TestStoreWaysAndSignposts(t *testing.T) {
 	if old == nil || old.HasWays() || old.SameWay(signed[0], signed[1]) || !old.Signpost(signed[0]).IsZero() {
 		t.Errorf("a file without the sections: %+v", old)
 	}
-	if short := loadNet(t, path, dir, "short", func(b []byte) []byte { return b[:4] }); short != nil {
+	if short := loadNet(t, path, dir, "short", func(b []byte) []byte { return b[:8] }); short != nil {
 		t.Errorf("a file with short way and sign sections loaded")
 	}
 }

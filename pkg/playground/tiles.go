@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/valyala/fasthttp"
 
@@ -76,13 +77,26 @@ func (p *Playground) Tiles(ctx *fasthttp.RequestCtx) {
 	ctx.Response.SetBodyRaw(b) // the cache's bytes are never changed
 }
 
-// admit asks Options.Admit for a slot to compute a tile in.
+// admit asks Options.Admit for a slot to compute a tile in, again every
+// few milliseconds for up to tileMaxWait: a page asks a dozen tiles at once
+// and only one computes at a time, so the others wait their turn rather
+// than being refused at once; a tile is refused only when paid requests
+// keep the server busy that long.
 func (p *Playground) admit() (release func(), ok bool) {
 	if p.opts.Admit == nil {
 		return func() {}, true
 	}
-	return p.opts.Admit()
+	deadline := time.Now().Add(tileMaxWait)
+	for {
+		if release, ok = p.opts.Admit(); ok || time.Now().After(deadline) {
+			return release, ok
+		}
+		time.Sleep(tileAdmitPoll)
+	}
 }
+
+// tileAdmitPoll is how often a tile waiting for a slot asks again.
+const tileAdmitPoll = 5 * time.Millisecond
 
 // tileJSON is the TileJSON 3.0.0 document of the tiles.
 type tileJSON struct {

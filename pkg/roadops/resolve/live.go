@@ -35,6 +35,14 @@ func NewLive(store roadops.Store, log *slog.Logger) *Live {
 	return &Live{store: store, log: log}
 }
 
+// SetStore sets the store resolutions are reported to (one opened after
+// Live was made, when it could not be at first).
+func (l *Live) SetStore(s roadops.Store) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.store = s
+}
+
 // Publish applies ops, every operation the store holds, to the release
 // being served.
 func (l *Live) Publish(ops []roadops.Operation) {
