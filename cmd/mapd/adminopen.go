@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/mapsco/maps/pkg/strictcli"
 	"log/slog"
 	"net/url"
 	"os"
@@ -133,31 +134,10 @@ func likelyLedger(missing string) string {
 			if fi, err := os.Stat(candidate); err != nil || !fi.Mode().IsRegular() {
 				continue
 			}
-			if d := editDistance(filepath.Clean(missing), candidate); bestDistance < 0 || d < bestDistance {
+			if d := strictcli.Distance(filepath.Clean(missing), candidate); bestDistance < 0 || d < bestDistance {
 				best, bestDistance = candidate, d
 			}
 		}
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -71,7 +71,7 @@ func flagError(root, cmd *cobra.Command, err error) error {
 		if f.Hidden || f.Deprecated != "" {
 			return
 		}
-		if d := distance(name, f.Name); d <= 2 || strings.HasPrefix(f.Name, name) || strings.HasPrefix(name, f.Name) {
+		if d := Distance(name, f.Name); d <= 2 || strings.HasPrefix(f.Name, name) || strings.HasPrefix(name, f.Name) {
 			near = append(near, "--"+f.Name)
 		}
 	})
@@ -109,8 +109,9 @@ func unknownFlag(msg string) (string, bool) {
 	return "", false
 }
 
-// distance is the Levenshtein distance between two flag names.
-func distance(a, b string) int {
+// Distance is the Levenshtein distance between a and b, in bytes: how
+// near a mistyped name (a flag, a file) is to a known one.
+func Distance(a, b string) int {
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {
