@@ -9,7 +9,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/mapsco/maps/pkg/strictcli"
 	"log/slog"
 	"net/url"
 	"os"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/mapsco/maps/pkg/admin"
 	"github.com/mapsco/maps/pkg/ledger"
+	"github.com/mapsco/maps/pkg/strictcli"
 )
 
 // socketPath is the admin socket of an embedded ledger.
