@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/binary"
 	"encoding/json"
+	"math/rand/v2"
 	"os"
 	"testing"
 
@@ -17,14 +18,36 @@ import (
 // acknowledgement mark says are missing, and `ledger recover` reports
 // exactly how many charges it could not apply: the 200s left without a
 // usage record.
+//
+// The kill comes while requests are in flight, so the charges of the last
+// moments are journaled but not yet in the ledger file (the applier writes
+// them every 200 ms): those are the ones the zeroing loses. If the applier
+// happened to have written every zeroed charge (possible on a slow
+// machine), nothing was lost and the report must say 0; the test then
+// tries again so that it does see a loss counted.
 func TestLedgerTailZeroed(t *testing.T) {
+	for attempt := 1; attempt <= 3; attempt++ {
+		if lost := tailZeroedOnce(t); lost > 0 || t.Failed() {
+			return
+		}
+		t.Logf("attempt %d: every zeroed charge was already in the ledger file; again", attempt)
+	}
+	t.Error("three kills under load, and the zeroed tail never held a charge missing from the ledger file")
+}
+
+// tailZeroedOnce runs the scenario once and returns how many charges
+// recover counted lost (after checking that count against the 200s).
+func tailZeroedOnce(t *testing.T) int64 {
 	dsn := ledgerFile(t)
 	acct := createAccount(t, dsn, 1_000_000, "--daily", "0")
 	s := serveMetered(t, dsn, "--rate-limit", "1000000")
-	ok, counts := hammer(t, []*mapdProc{s}, acct.Secret, 16, 40)
-	s.kill9()
-	if counts["200"] != 640 {
+	received, counts := loadUntilKill9(t, s, acct.Secret, 16, 640, func(*rand.Rand) string { return elevationBody(1) })
+	if counts["200"] < 640 || len(counts) > 2 {
 		t.Fatalf("statuses before the kill: %v", counts)
+	}
+	ok := make([]string, 0, len(received))
+	for id := range received {
+		ok = append(ok, id)
 	}
 	journal := dsn + "-journal"
 	end := markEnd(t, journal)
@@ -43,10 +66,14 @@ func TestLedgerTailZeroed(t *testing.T) {
 	}
 	verifyLedger(t, dsn)
 	_, missing := usageOf(t, dsn, ok)
-	t.Logf("640 answers, 64 KiB zeroed: %d 200s without a usage record; recover: %s", len(missing), rep.Note)
-	if !rep.Counted || rep.LostCharges != int64(len(missing)) || len(missing) == 0 {
-		t.Errorf("recover counted %v, %d charges lost; %d 200s have no usage record", rep.Counted, rep.LostCharges, len(missing))
+	t.Logf("%d answers, 64 KiB zeroed: %d 200s without a usage record; recover: %s", len(ok), len(missing), rep.Note)
+	// A charge in flight at the kill may be lost without its 200 having
+	// reached the client: recover counts it, the client never saw it.
+	if !rep.Counted || rep.LostCharges < int64(len(missing)) || rep.LostCharges > int64(len(missing)+16) {
+		t.Errorf("recover counted %v, %d charges lost; %d 200s have no usage record (16 more may have been in flight)",
+			rep.Counted, rep.LostCharges, len(missing))
 	}
+	return rep.LostCharges
 }
 
 // markEnd reads where the journal's acknowledgement mark says its records

@@ -430,48 +430,9 @@ func meteringKill9(t *testing.T, ledgerSync string) {
 	acct := createAccount(t, dsn, credits, "--daily", "0")
 	s := serveMetered(t, dsn, "--rate-limit", "1000000", "--ledger-sync", ledgerSync)
 
-	var mu sync.Mutex
-	received := map[string]int64{} // request_id -> credits_charged of each 200
-	counts := statusCounts{}
-	var wg sync.WaitGroup
-	var oks atomic.Int64
-	killed := make(chan struct{})
-	var dying atomic.Bool
-	for c := range clients {
-		wg.Go(func() {
-			rng := rand.New(rand.NewPCG(uint64(c), 9))
-			for {
-				select {
-				case <-killed:
-					return
-				default:
-				}
-				r, err := s.send(t, "/v1/elevation", bearer(acct.Secret), elevationBody(1+rng.IntN(250)))
-				mu.Lock()
-				if err != nil {
-					counts["err"]++
-					mu.Unlock()
-					if !dying.Load() {
-						t.Errorf("no answer before the kill: %v", err)
-					}
-					return // mapd is gone
-				}
-				counts[strconv.Itoa(r.status)]++
-				if r.status == 200 {
-					received[r.body["request_id"].(string)] = int64(r.body["credits_charged"].(float64))
-					oks.Add(1)
-				}
-				mu.Unlock()
-			}
-		})
-	}
-	for oks.Load() < int64(target) {
-		time.Sleep(time.Millisecond)
-	}
-	dying.Store(true)
-	s.kill9()
-	close(killed)
-	wg.Wait()
+	received, counts := loadUntilKill9(t, s, acct.Secret, clients, target, func(rng *rand.Rand) string {
+		return elevationBody(1 + rng.IntN(250))
+	})
 	t.Logf("killed after %d answers: %v", len(received), counts)
 	if counts["200"] != len(received) || len(counts) > 2 {
 		t.Errorf("statuses %v: want only 200s and requests cut by the kill", counts)
@@ -516,6 +477,56 @@ func meteringKill9(t *testing.T, ledgerSync string) {
 		t.Errorf("after restart: balance %d, %d requests; want %d, %d", b.Balance, b.Usage.Requests, a.Balance-1, a.Usage.Requests+1)
 	}
 	verifyLedger(t, dsn)
+}
+
+// loadUntilKill9 has clients send body() to s without pause until target
+// 200s came back, then kills s with SIGKILL while their requests are in
+// flight. It returns the credits_charged of each 200 by request id, and the
+// status counts ("err" for requests the kill cut).
+func loadUntilKill9(t *testing.T, s *mapdProc, secret string, clients, target int, body func(*rand.Rand) string) (map[string]int64, statusCounts) {
+	var mu sync.Mutex
+	received := map[string]int64{} // request_id -> credits_charged of each 200
+	counts := statusCounts{}
+	var wg sync.WaitGroup
+	var oks atomic.Int64
+	killed := make(chan struct{})
+	var dying atomic.Bool
+	for c := range clients {
+		wg.Go(func() {
+			rng := rand.New(rand.NewPCG(uint64(c), 9))
+			for {
+				select {
+				case <-killed:
+					return
+				default:
+				}
+				r, err := s.send(t, "/v1/elevation", bearer(secret), body(rng))
+				mu.Lock()
+				if err != nil {
+					counts["err"]++
+					mu.Unlock()
+					if !dying.Load() {
+						t.Errorf("no answer before the kill: %v", err)
+					}
+					return // mapd is gone
+				}
+				counts[strconv.Itoa(r.status)]++
+				if r.status == 200 {
+					received[r.body["request_id"].(string)] = int64(r.body["credits_charged"].(float64))
+					oks.Add(1)
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	for oks.Load() < int64(target) {
+		time.Sleep(time.Millisecond)
+	}
+	dying.Store(true)
+	s.kill9()
+	close(killed)
+	wg.Wait()
+	return received, counts
 }
 
 // rateRun sends requests as fast as workers can to the replicas in turn
