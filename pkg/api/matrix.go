@@ -34,7 +34,10 @@ func runMatrix(rc *runContext, req MatrixRequest, dst []byte) ([]byte, *failure)
 	q.SetState(st)
 	srcOpts := snapOptions(len(req.Sources), req.SourceRadiuses, req.SourceBearings)
 	dstOpts := snapOptions(len(req.Targets), req.TargetRadiuses, req.TargetBearings)
-	t := matrix.ComputeWith(router, q, points(req.Sources), points(req.Targets), srcOpts, dstOpts)
+	t, err := matrix.ComputeWith(rc.context(), router, q, points(req.Sources), points(req.Targets), srcOpts, dstOpts)
+	if err != nil { // the deadline came while road operations' cells were repaired
+		return dst, &failure{kind: KindServiceUnavailable, retryAfter: 1, detail: "the matrix did not finish in time; retry"}
+	}
 	if fail := swappedPoints(router, st, req, t, srcOpts, dstOpts); fail != nil {
 		return dst, fail
 	}

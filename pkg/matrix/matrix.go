@@ -13,6 +13,7 @@ package matrix
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"slices"
 
@@ -47,7 +48,8 @@ type Placement struct {
 // the points by the default rule, under the conditions q's state says are
 // in force (see ch.Query.SetState).
 func Compute(r *route.Router, q *ch.Query, sources, targets []route.Point) Table {
-	return ComputeWith(r, q, sources, targets, nil, nil)
+	t, _ := ComputeWith(context.Background(), r, q, sources, targets, nil, nil) // never ends: no error
+	return t
 }
 
 // ComputeWith is Compute with each source and target placed by its own
@@ -57,7 +59,12 @@ func Compute(r *route.Router, q *ch.Query, sources, targets []route.Point) Table
 // equals the directions answer. Large tables are computed on up to
 // GOMAXPROCS goroutines, the others with queries from r's pool given q's
 // state; the table is the same either way.
-func ComputeWith(r *route.Router, q *ch.Query, sources, targets []route.Point, srcOpts, dstOpts []snap.Options) Table {
+//
+// The cells that road operations change are found again by searches
+// whose cost grows with the operations in force and the table's size
+// (repairRows): when ctx ends during them, ComputeWith stops and returns
+// ctx's error, so a request's deadline bounds a busy operations day.
+func ComputeWith(ctx context.Context, r *route.Router, q *ch.Query, sources, targets []route.Point, srcOpts, dstOpts []snap.Options) (Table, error) {
 	qs := queries(r, q, len(sources)+len(targets))
 	defer func() {
 		for _, w := range qs[1:] {
@@ -68,9 +75,11 @@ func ComputeWith(r *route.Router, q *ch.Query, sources, targets []route.Point, s
 	ends := placeAll(qs, r, q.State(), append(sources[:len(sources):len(sources)], targets...), opts)
 	src, dst := ends[:len(sources)], ends[len(sources):]
 	t := newTable(len(src), len(dst))
-	t.fill(r, q, qs, src, dst, fallbacks(r.Graph(), q.State(), src), fallbacks(r.Graph(), q.State(), dst))
+	if err := t.fill(ctx, r, q, qs, src, dst, fallbacks(r.Graph(), q.State(), src), fallbacks(r.Graph(), q.State(), dst)); err != nil {
+		return Table{}, err
+	}
 	t.Sources, t.Targets = placements(src), placements(dst)
-	return t
+	return t, nil
 }
 
 // fill computes every cell between placed points in one table whose rows
@@ -81,12 +90,13 @@ func ComputeWith(r *route.Router, q *ch.Query, sources, targets []route.Point, s
 // unreached, so a second table of the cells left would search from nearly
 // every source and target again; here a fallback costs one more search.
 // A cell does not depend on the table's other rows and columns (see
-// ch.ParallelTable).
-func (t *Table) fill(r *route.Router, q *ch.Query, qs []*ch.Query, src, dst, fbSrc, fbDst []end) {
+// ch.ParallelTable). It returns ctx's error if ctx ends while cells are
+// repaired.
+func (t *Table) fill(ctx context.Context, r *route.Router, q *ch.Query, qs []*ch.Query, src, dst, fbSrc, fbDst []end) error {
 	sl, sAt, sFb := lineUp(src, fbSrc)
 	dl, dAt, dFb := lineUp(dst, fbDst)
 	if len(sl) == 0 || len(dl) == 0 {
-		return
+		return nil
 	}
 	se, te := make([]ch.Endpoint, len(sl)), make([]ch.Endpoint, len(dl))
 	for a, e := range sl {
@@ -97,9 +107,11 @@ func (t *Table) fill(r *route.Router, q *ch.Query, qs []*ch.Query, src, dst, fbS
 	}
 	cells := make([]ch.Cell, len(sl)*len(dl))
 	ch.ParallelTable(qs, se, te, cells)
-	if repairRows(r, q, sl, dl, se, te, cells) {
-		t.OperationsApplied = true
+	repaired, err := repairRows(ctx, r, q, sl, dl, se, te, cells)
+	if err != nil {
+		return err
 	}
+	t.OperationsApplied = repaired
 	cell := func(a, b int) ch.Cell {
 		if sharesArc(se[a], te[b]) {
 			return pointToPoint(r, q, sl[a].Result, dl[b].Result)
@@ -124,6 +136,7 @@ func (t *Table) fill(r *route.Router, q *ch.Query, qs []*ch.Query, src, dst, fbS
 			}
 		}
 	}
+	return nil
 }
 
 // lineUp lists the placed ends and then the fallbacks (fbs[i]) of those
@@ -285,8 +298,10 @@ func pointToPoint(r *route.Router, q *ch.Query, a, b snap.Result) ch.Cell {
 // the road operations in force crosses a road they change (its distance
 // holds ch.TaintMark): a row's single such cell as directions finds a leg,
 // a row's several by one search from the row's source under the
-// operations (route.Router.LegsFrom). It reports whether any cell was.
-func repairRows(r *route.Router, q *ch.Query, sl, dl []end, se, te []ch.Endpoint, cells []ch.Cell) bool {
+// operations (route.Router.LegsFrom). It reports whether any cell was, or
+// ctx's error when ctx ends first (checked before each row and after each
+// row's search, which stops when ctx ends).
+func repairRows(ctx context.Context, r *route.Router, q *ch.Query, sl, dl []end, se, te []ch.Endpoint, cells []ch.Cell) (bool, error) {
 	repaired := false
 	var cols []int
 	var bs []snap.Result
@@ -298,11 +313,21 @@ func repairRows(r *route.Router, q *ch.Query, sl, dl []end, se, te []ch.Endpoint
 				cols, bs = append(cols, b), append(bs, dl[b].Result)
 			}
 		}
+		if len(cols) == 0 {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return false, fmt.Errorf("repairing the cells road operations change, row %d of %d: %w", a, len(sl), err)
+		}
+		repaired = true
 		switch {
 		case len(cols) == 1:
 			cells[a*len(dl)+cols[0]] = pointToPoint(r, q, sl[a].Result, bs[0])
-		case len(cols) > 1:
-			legs, ok := r.LegsFrom(context.Background(), q.State(), sl[a].Result, bs)
+		default:
+			legs, ok := r.LegsFrom(ctx, q.State(), sl[a].Result, bs)
+			if err := ctx.Err(); err != nil { // the search stopped early: its legs are not the fastest
+				return false, fmt.Errorf("repairing the cells road operations change, row %d of %d: %w", a, len(sl), err)
+			}
 			for k, b := range cols {
 				cells[a*len(dl)+b] = ch.Cell{Cost: search.Unreached}
 				if ok[k] {
@@ -310,9 +335,8 @@ func repairRows(r *route.Router, q *ch.Query, sl, dl []end, se, te []ch.Endpoint
 				}
 			}
 		}
-		repaired = repaired || len(cols) > 0
 	}
-	return repaired
+	return repaired, nil
 }
 
 func legCell(leg route.Leg) ch.Cell {

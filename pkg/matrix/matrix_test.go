@@ -207,7 +207,7 @@ func TestSquareTable(t *testing.T) {
 		bearing := &snap.Bearing{Degrees: math.Mod(360+90-heading+90, 360), Tolerance: 10}
 		opts[i] = snap.Options{Bearing: bearing}
 		want, err := r.PlaceOne(pts[i], opts[i], nil)
-		tab := matrix.ComputeWith(r, q, pts[i:i+1], pts[i:i+1], opts[i:i+1], nil)
+		tab, _ := matrix.ComputeWith(context.Background(), r, q, pts[i:i+1], pts[i:i+1], opts[i:i+1], nil)
 		if tab.Targets[0].Result != plain.Result {
 			t.Fatalf("point %d: target placed at %+v, want %+v", i, tab.Targets[0].Result, plain.Result)
 		}

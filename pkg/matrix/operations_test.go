@@ -2,6 +2,7 @@ package matrix_test
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -74,6 +75,32 @@ func TestTableUnderOperations(t *testing.T) {
 		if changed == 0 || !tab.OperationsApplied || before.OperationsApplied {
 			t.Errorf("%s: %d cells changed, operations_applied %v (without them %v): the test proves nothing", profile, changed, tab.OperationsApplied, before.OperationsApplied)
 		}
+	}
+}
+
+// TestTableUnderOperationsEnds: the repair of a table's cells under road
+// operations stops when the request's context ends, with the context's
+// error, instead of running on past the deadline; the same table without
+// operations needs no repair and answers whatever the context.
+func TestTableUnderOperationsEnds(t *testing.T) {
+	rel := openAndorra(t)
+	r := rel.Routers["car"]
+	rng := rand.New(rand.NewPCG(8, 8))
+	src, dst := randomPoints(rng, r, 12), randomPoints(rng, r, 12)
+	ended, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := matrix.ComputeWith(ended, r, withState(r, nil), src, dst, nil, nil); err != nil {
+		t.Fatalf("no operations, nothing to repair: %v", err)
+	}
+	r.SetOperations(operationsOnRoutes(t, rng, r, src, dst))
+	defer r.SetOperations(nil)
+	st := r.StateAt(time.Time{})
+	tab, err := matrix.ComputeWith(context.Background(), r, withState(r, st), src, dst, nil, nil)
+	if err != nil || !tab.OperationsApplied {
+		t.Fatalf("under operations with time to finish: %v, operations_applied %v (the test proves nothing without a repair)", err, tab.OperationsApplied)
+	}
+	if _, err := matrix.ComputeWith(ended, r, withState(r, st), src, dst, nil, nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("under operations, context ended: %v, want context.Canceled", err)
 	}
 }
 

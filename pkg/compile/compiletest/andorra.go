@@ -49,9 +49,7 @@ func AndorraMissing() error {
 
 var (
 	once sync.Once
-	out  string
 	dir  string
-	err  error
 )
 
 // AndorraDEM returns the elevation rasters covering Andorra: the SRTM3
@@ -69,25 +67,25 @@ func Andorra(t testing.TB) string {
 	t.Helper()
 	RequireAndorra(t)
 	once.Do(func() {
-		out, err = os.MkdirTemp("", "andorra-release-")
-		if err != nil {
-			return
-		}
 		// Through the mapc binary (see releases.go): under -race an
-		// in-process build costs a minute per test binary.
-		dir = AndorraRelease(t, out, "test1")
+		// in-process build costs a minute per test binary. Cached
+		// (cache.go): every test binary of a run shares one build.
+		pbf := SharedData(t, andorraFiles[0])
+		args := []string{"--osm", pbf, "--profiles", filepath.Join(Root(), "profiles"), "--data-version", "test1"}
+		for _, dem := range AndorraDEM() { // as AndorraRelease builds, so the releases can replace each other
+			args = append(args, "--dem", dem)
+		}
+		dir = compileCached(t, "test1", append([]string{pbf}, AndorraDEM()...), args)
 	})
-	if err != nil || dir == "" {
-		t.Fatalf("compile Andorra: %v", err)
+	if dir == "" {
+		t.Fatal("compile Andorra failed in an earlier test")
 	}
 	return dir
 }
 
-// Cleanup removes the release Andorra built and the mapc binary, if any.
+// Cleanup removes the mapc binary, if any; the cached releases stay for
+// the next test binary (cache.go).
 func Cleanup() {
-	if out != "" {
-		os.RemoveAll(out)
-	}
 	mapcMu.Lock()
 	defer mapcMu.Unlock()
 	if mapcBin != "" {

@@ -72,42 +72,34 @@ func AndorraRelease(t testing.TB, out, version string) string {
 	return filepath.Join(out, version)
 }
 
-// Extract compiles the extract ../shared/data/name (no DEM) with mapc into
-// a temporary directory and opens the release for the test or benchmark.
+// Extract compiles the extract ../shared/data/name (no DEM) with mapc
+// (cached: cache.go) and opens the release for the test or benchmark.
 func Extract(tb testing.TB, name string) *serving.Release {
 	tb.Helper()
 	pbf := SharedData(tb, name)
-	out := tb.TempDir()
-	cmd := exec.Command(mapcIn(tb, out), "build", "--osm", pbf, "--profiles", filepath.Join(Root(), "profiles"),
-		"--data-version", "extract", "--out", out)
-	if b, err := cmd.CombinedOutput(); err != nil {
-		tb.Fatalf("mapc build %s: %v\n%s", name, err, b)
-	}
-	rel, err := serving.Open(filepath.Join(out, "extract"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { rel.Close() })
-	return rel
+	dir := compileCached(tb, "extract", []string{pbf},
+		[]string{"--osm", pbf, "--profiles", filepath.Join(Root(), "profiles"), "--data-version", "extract"})
+	return openRelease(tb, dir)
 }
 
 // openFixture writes a synthetic fixture with write into a temporary
 // directory as name.osm.pbf, compiles it with mapc (every profile, plus any
-// extra build flags) as data version name, and opens the release for the
-// test.
+// extra build flags; cached: cache.go) as data version name, and opens the
+// release for the test.
 func openFixture(tb testing.TB, name string, write func(pbf string) error, extra ...string) *serving.Release {
 	tb.Helper()
-	out := tb.TempDir()
-	pbf := filepath.Join(out, name+".osm.pbf")
+	pbf := filepath.Join(tb.TempDir(), name+".osm.pbf")
 	if err := write(pbf); err != nil {
 		tb.Fatal(err)
 	}
-	args := append([]string{"build", "--osm", pbf, "--profiles", filepath.Join(Root(), "profiles"),
-		"--data-version", name, "--out", out}, extra...)
-	if b, err := exec.Command(mapcIn(tb, out), args...).CombinedOutput(); err != nil {
-		tb.Fatalf("mapc build %s: %v\n%s", name, err, b)
-	}
-	rel, err := serving.Open(filepath.Join(out, name))
+	args := append([]string{"--osm", pbf, "--profiles", filepath.Join(Root(), "profiles"), "--data-version", name}, extra...)
+	return openRelease(tb, compileCached(tb, name, []string{pbf}, args))
+}
+
+// openRelease opens the release in dir and closes it when tb ends.
+func openRelease(tb testing.TB, dir string) *serving.Release {
+	tb.Helper()
+	rel, err := serving.Open(dir)
 	if err != nil {
 		tb.Fatal(err)
 	}
