@@ -164,19 +164,20 @@ func usageOf(t *testing.T, dsn string, ids []string) (map[string]ledger.Usage, [
 
 // mapdProc is a `mapd serve` the test starts, stops or kills.
 type mapdProc struct {
-	base string
-	cmd  *exec.Cmd
-	mu   sync.Mutex
-	log  bytes.Buffer
-	done chan struct{} // closed once the process is reaped
+	base        string
+	metricsBase string // http://host:port of its --metrics-listen
+	cmd         *exec.Cmd
+	mu          sync.Mutex
+	log         bytes.Buffer
+	done        chan struct{} // closed once the process is reaped
 }
 
 // serveMetered starts `mapd serve` on Andorra with the given ledger and
 // extra flags, and waits for its "serving" line.
 func serveMetered(t *testing.T, dsn string, extra ...string) *mapdProc {
 	t.Helper()
-	addr := freeAddr(t)
-	args := append([]string{"serve", "--listen", addr, "--data", compiletest.Andorra(t), "--ledger", dsn}, extra...)
+	addr, maddr := freeAddr(t), freeAddr(t)
+	args := append([]string{"serve", "--listen", addr, "--metrics-listen", maddr, "--data", compiletest.Andorra(t), "--ledger", dsn}, extra...)
 	cmd := exec.Command(mapdBin, args...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -185,7 +186,7 @@ func serveMetered(t *testing.T, dsn string, extra ...string) *mapdProc {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	p := &mapdProc{base: "http://" + addr, cmd: cmd, done: make(chan struct{})}
+	p := &mapdProc{base: "http://" + addr, metricsBase: "http://" + maddr, cmd: cmd, done: make(chan struct{})}
 	serving := make(chan struct{})
 	go func() {
 		sc := bufio.NewScanner(stderr)

@@ -82,14 +82,51 @@ func TestEnvaliraClosedWhileServing(t *testing.T) {
 		}
 	}
 	checkResolved(t, dsn, op.ID)
+	// A closure of a way this release lacks is reported by the metric
+	// operators alert on, and not applied.
+	var gone roadops.Operation
+	if err := json.Unmarshal(mustCLI(t, "operations", "add", "--kind", "closure", "--way", "1",
+		"--reason", "a way no release holds", "--ledger", dsn), &gone); err != nil {
+		t.Fatal(err)
+	}
+	mustCLI(t, "operations", "review", gone.ID, "--ledger", dsn)
+	awaitMetric(t, s, map[string]float64{`mapd_road_operations{state="applied"}`: 1, `mapd_road_operations{state="unresolved"}`: 1})
+	if still := trip(t, s, acc.Secret); still != closed {
+		t.Errorf("an unresolved closure changed the answer: %+v, before %+v", still, closed)
+	}
+	mustCLI(t, "operations", "withdraw", gone.ID, "--ledger", dsn)
 	mustCLI(t, "operations", "withdraw", op.ID, "--ledger", dsn)
 	after, took := awaitTrip(t, s, acc.Secret, time.Now(), func(st tripState) bool { return !st.applied })
 	t.Logf("withdraw -> first answer through the tunnel again: %v", took)
 	if after != before {
 		t.Errorf("after the withdrawal: %+v, before the closure %+v", after, before)
 	}
+	awaitMetric(t, s, map[string]float64{`mapd_road_operations{state="applied"}`: 0, `mapd_road_operations{state="unresolved"}`: 0})
 	if served := load.stop(t); len(served) == 0 {
 		t.Error("the load got no answer")
+	}
+}
+
+// awaitMetric scrapes p's metrics every 20 ms until each of want has its
+// value; it fails the test after 10 s.
+func awaitMetric(t *testing.T, p *mapdProc, want map[string]float64) {
+	t.Helper()
+	var got map[string]float64
+	for start := time.Now(); time.Since(start) < 10*time.Second; time.Sleep(20 * time.Millisecond) {
+		got = scrape(t, p.metricsBase)
+		if func() bool {
+			for k, v := range want {
+				if got[k] != v {
+					return false
+				}
+			}
+			return true
+		}() {
+			return
+		}
+	}
+	for k, v := range want {
+		t.Errorf("metric %s: %v after 10 s, want %v", k, got[k], v)
 	}
 }
 

@@ -96,6 +96,9 @@ func serve(ctx context.Context, log *slog.Logger, o serveOptions) error {
 	defer stopOperations()
 	holder := serving.NewHolder(rel)
 	metrics := api.NewMetrics(holder)
+	if live != nil {
+		live.SetReporter(func(a opsresolve.Applied) { metrics.RoadOperations(a.Applied, a.Unresolved) })
+	}
 	cfg := api.Config{Releases: holder, Log: log, Metrics: metrics, Started: start, ComputeTimeout: o.computeLimit, Admission: o.admission}
 	if cfg.Deprecations, err = parseDeprecations(o.deprecate); err != nil {
 		return err

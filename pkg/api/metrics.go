@@ -23,6 +23,8 @@ import (
 //	mapd_release_swaps_total{outcome}            swap attempts: ok, refused
 //	mapd_data_version_info{data_version}         1 for the release being served
 //	mapd_release_build_timestamp_seconds         when that release was compiled
+//	mapd_road_operations{state}                  reviewed road operations on the release
+//	                                             being served: applied, unresolved
 //
 // plus the Go runtime and process collectors.
 type Metrics struct {
@@ -32,6 +34,7 @@ type Metrics struct {
 	credits     *prometheus.CounterVec
 	rateLimited *prometheus.CounterVec
 	swaps       *prometheus.CounterVec
+	roadOps     *prometheus.GaugeVec
 }
 
 // latencyBuckets span a cached directions answer (~0.5 ms) to the request
@@ -59,11 +62,16 @@ func NewMetrics(releases *serving.Holder) *Metrics {
 		swaps: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "mapd_release_swaps_total", Help: "Attempts to serve a new release, by outcome (ok, refused).",
 		}, []string{"outcome"}),
+		roadOps: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "mapd_road_operations",
+			Help: "Reviewed road operations on the release being served, by state: applied, or unresolved (no longer placed on this release's roads, so not applied; alert on it).",
+		}, []string{"state"}),
 	}
+	m.RoadOperations(0, 0)
 	for _, o := range []string{serving.SwapOK, serving.SwapRefused} {
 		m.swaps.WithLabelValues(o) // present at 0 from the first scrape, so rate() and alerts work
 	}
-	m.reg.MustRegister(m.requests, m.latency, m.credits, m.rateLimited, m.swaps,
+	m.reg.MustRegister(m.requests, m.latency, m.credits, m.rateLimited, m.swaps, m.roadOps,
 		releaseCollector{releases},
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -78,6 +86,13 @@ func (m *Metrics) Handler() http.Handler {
 // ReleaseSwap counts one swap attempt by outcome (serving.SwapOK or
 // serving.SwapRefused).
 func (m *Metrics) ReleaseSwap(outcome string) { m.swaps.WithLabelValues(outcome).Inc() }
+
+// RoadOperations sets how many reviewed road operations are applied to the
+// release being served and how many do not resolve on it.
+func (m *Metrics) RoadOperations(applied, unresolved int) {
+	m.roadOps.WithLabelValues("applied").Set(float64(applied))
+	m.roadOps.WithLabelValues("unresolved").Set(float64(unresolved))
+}
 
 // observe counts one answered request.
 func (m *Metrics) observe(operation string, status int, took time.Duration, credits int64) {

@@ -24,6 +24,26 @@ type Live struct {
 	mu    sync.Mutex
 	ops   []roadops.Operation
 	rel   *serving.Release // the release resolved onto last
+	last  Applied          // that resolution's counts
+	tell  func(Applied)    // SetReporter's; nil: nobody
+}
+
+// Applied counts one resolution of the operations onto a release: those
+// placed on its roads and those that no longer resolve there (not applied).
+type Applied struct {
+	DataVersion         string
+	Applied, Unresolved int
+}
+
+// SetReporter has f told the counts of every resolution from now on (a
+// metric), and at once those of the last one, if any.
+func (l *Live) SetReporter(f func(Applied)) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.tell = f
+	if l.rel != nil {
+		f(l.last)
+	}
 }
 
 // NewLive returns a Live reporting to store (nil for none) and logging to
@@ -78,6 +98,10 @@ func (l *Live) apply(rel *serving.Release) {
 	}
 	l.log.Info("road operations applied", "data_version", version, "reviewed", len(results), "unresolved", unresolved,
 		"took_ms", time.Since(start).Milliseconds())
+	l.last = Applied{DataVersion: version, Applied: len(results) - unresolved, Unresolved: unresolved}
+	if l.tell != nil {
+		l.tell(l.last)
+	}
 	if l.store != nil && len(reports) > 0 {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()

@@ -3,6 +3,7 @@ package resolve_test
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/mapsco/maps/pkg/compile/compiletest"
@@ -54,7 +55,14 @@ func TestLiveAcrossReleases(t *testing.T) {
 	live := resolve.NewLive(store, nil)
 	live.Publish(ops)
 	live.Ready(today)
+	var told []resolve.Applied // what mapd's metric mapd_road_operations is set from
+	live.SetReporter(func(a resolve.Applied) { told = append(told, a) })
 	live.Ready(tomorrow) // the swap
+	todayV, tomorrowV := today.Manifest.DataVersion, tomorrow.Manifest.DataVersion
+	want := []resolve.Applied{{DataVersion: todayV, Applied: 2}, {DataVersion: tomorrowV, Applied: 1, Unresolved: 1}}
+	if !slices.Equal(told, want) {
+		t.Errorf("reported %+v, want %+v (the last resolution at once, then the swap's)", told, want)
+	}
 	rs, err := store.Resolutions(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -64,7 +72,6 @@ func TestLiveAcrossReleases(t *testing.T) {
 		got[r.ID+"@"+r.DataVersion] = r
 		t.Logf("%s on %s: resolved %v, %d segments, %s", r.ID, r.DataVersion, r.Resolved, r.Segments, r.Detail)
 	}
-	todayV, tomorrowV := today.Manifest.DataVersion, tomorrow.Manifest.DataVersion
 	if r := got[byWay.ID+"@"+todayV]; !r.Resolved {
 		t.Errorf("the tunnel's closure on today's release: %+v", r)
 	}
