@@ -388,6 +388,7 @@ func resolutionsByOp(ctx context.Context, s roadops.Store) (map[string][]roadops
 	}
 	out := map[string][]roadops.Resolution{}
 	for _, r := range all {
+		r.Shape = nil // the way's points, kept for mapd's own use: a long way would fill the listing
 		out[r.ID] = append(out[r.ID], r)
 	}
 	return out, nil

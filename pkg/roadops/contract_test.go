@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -252,7 +253,8 @@ func testReports(t *testing.T, open opener) {
 			t.Fatal(err)
 		}
 	}
-	must(s.Report(bg, "2026-11-27", []Resolution{{ID: a, Resolved: true, Segments: 12, Detail: "way 6176755", At: at},
+	shape := [][2]float64{{1.7012345, 42.5412345}, {1.7023456, 42.5423456}, {1.7034567, 42.5434567}}
+	must(s.Report(bg, "2026-11-27", []Resolution{{ID: a, Resolved: true, Segments: 12, Detail: "way 6176755", At: at, Shape: shape},
 		{ID: b, Resolved: true, Segments: 3, At: at}}))
 	must(s.Report(bg, "2026-11-28", []Resolution{{ID: a, Resolved: false, Detail: "way 6176755 not in the release; geometry matched nothing"}}))
 	must(s.Report(bg, "2026-11-28", []Resolution{{ID: a, Resolved: true, Segments: 11, Detail: "by geometry", At: at}}))
@@ -268,11 +270,11 @@ func testReports(t *testing.T, open opener) {
 	if len(rs) != 3 {
 		t.Fatalf("Resolutions = %+v, want 3 (latest per operation and data version)", rs)
 	}
-	want := map[string]Resolution{a + "/2026-11-27": {Resolved: true, Segments: 12}, b + "/2026-11-27": {Resolved: true, Segments: 3},
+	want := map[string]Resolution{a + "/2026-11-27": {Resolved: true, Segments: 12, Shape: shape}, b + "/2026-11-27": {Resolved: true, Segments: 3},
 		a + "/2026-11-28": {Resolved: true, Segments: 11}}
 	for i, r := range rs {
 		w, ok := want[r.ID+"/"+r.DataVersion]
-		if !ok || w.Resolved != r.Resolved || w.Segments != r.Segments || r.At.IsZero() {
+		if !ok || w.Resolved != r.Resolved || w.Segments != r.Segments || r.At.IsZero() || !slices.Equal(w.Shape, r.Shape) {
 			t.Errorf("resolution %+v unexpected", r)
 		}
 		if i > 0 && (rs[i-1].ID > r.ID || rs[i-1].ID == r.ID && rs[i-1].DataVersion > r.DataVersion) {

@@ -243,13 +243,13 @@ func (s *pgStore) Report(ctx context.Context, dataVersion string, results []Reso
 	}
 	batch := &pgx.Batch{}
 	for _, r := range stampResolutions(dataVersion, results) {
-		batch.Queue(`INSERT INTO road_operation_resolutions (operation_id, data_version, resolved, segments, detail, at)
-			VALUES ($1, $2, $3, $4, $5, $6)
+		batch.Queue(`INSERT INTO road_operation_resolutions (operation_id, data_version, resolved, segments, detail, at, shape)
+			VALUES ($1, $2, $3, $4, $5, $6, $7)
 			ON CONFLICT (operation_id, data_version) DO UPDATE
-			SET resolved = EXCLUDED.resolved, segments = EXCLUDED.segments, detail = EXCLUDED.detail, at = EXCLUDED.at
-			WHERE (road_operation_resolutions.resolved, road_operation_resolutions.segments, road_operation_resolutions.detail)
-				IS DISTINCT FROM (EXCLUDED.resolved, EXCLUDED.segments, EXCLUDED.detail)`,
-			r.ID, r.DataVersion, r.Resolved, r.Segments, r.Detail, r.At)
+			SET resolved = EXCLUDED.resolved, segments = EXCLUDED.segments, detail = EXCLUDED.detail, at = EXCLUDED.at, shape = EXCLUDED.shape
+			WHERE (road_operation_resolutions.resolved, road_operation_resolutions.segments, road_operation_resolutions.detail, road_operation_resolutions.shape)
+				IS DISTINCT FROM (EXCLUDED.resolved, EXCLUDED.segments, EXCLUDED.detail, EXCLUDED.shape)`,
+			r.ID, r.DataVersion, r.Resolved, r.Segments, r.Detail, r.At, shapeJSON(r.Shape))
 	}
 	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{}, func(tx pgx.Tx) error {
 		return tx.SendBatch(ctx, batch).Close()
@@ -261,20 +261,38 @@ func (s *pgStore) Report(ctx context.Context, dataVersion string, results []Reso
 }
 
 func (s *pgStore) Resolutions(ctx context.Context) ([]Resolution, error) {
-	rows, err := s.pool.Query(ctx, `SELECT operation_id, data_version, resolved, segments, detail, at
+	rows, err := s.pool.Query(ctx, `SELECT operation_id, data_version, resolved, segments, detail, at, shape
 		FROM road_operation_resolutions ORDER BY operation_id, data_version`)
 	if err != nil {
 		return nil, s.fail("reading resolutions", err)
 	}
 	rs, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Resolution, error) {
 		var r Resolution
-		err := row.Scan(&r.ID, &r.DataVersion, &r.Resolved, &r.Segments, &r.Detail, &r.At)
+		var shape []byte
+		if err := row.Scan(&r.ID, &r.DataVersion, &r.Resolved, &r.Segments, &r.Detail, &r.At, &shape); err != nil {
+			return r, err
+		}
 		r.At = r.At.UTC()
-		return r, err
+		if shape != nil {
+			if err := json.Unmarshal(shape, &r.Shape); err != nil {
+				return r, fmt.Errorf("the shape of %s on %s: %w", r.ID, r.DataVersion, err)
+			}
+		}
+		return r, nil
 	})
 	if err != nil {
 		return nil, s.fail("reading resolutions", err)
 	}
 	sortResolutions(rs) // the same order as the embedded store, whatever the collation
 	return rs, nil
+}
+
+// shapeJSON is a resolution's shape as the jsonb column holds it: NULL
+// when it has none.
+func shapeJSON(shape [][2]float64) []byte {
+	if len(shape) == 0 {
+		return nil
+	}
+	b, _ := json.Marshal(shape) // points are finite: they come from a release
+	return b
 }

@@ -17,7 +17,8 @@ import (
 //   - road_operation_changes: every change; seq (a sequence) orders them
 //     and its largest committed value is Store.Version.
 //   - road_operation_resolutions: the latest report per operation and
-//     data version.
+//     data version; shape (version 2) the way's shape where it resolved
+//     by way id, as JSON [[lon, lat], ...].
 var pgMigrations = []string{`
 CREATE TABLE road_operations (
 	id          text PRIMARY KEY,
@@ -44,6 +45,8 @@ CREATE TABLE road_operation_resolutions (
 	at           timestamptz NOT NULL,
 	PRIMARY KEY (operation_id, data_version)
 );
+`, `
+ALTER TABLE road_operation_resolutions ADD COLUMN shape jsonb;
 `}
 
 // migrate checks that the URL selects a schema and brings the tables to

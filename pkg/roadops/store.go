@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -39,6 +40,12 @@ type Resolution struct {
 	Segments    int       `json:"segments"`
 	Detail      string    `json:"detail,omitempty"` // why not resolved, or how (way id, geometry)
 	At          time.Time `json:"at"`
+	// Shape is the road an operation by way id was placed on, as
+	// [lon, lat] points along the way (its part only, for a part), when it
+	// resolved by its way id. A later release that lacks the way id (a
+	// mapper split or re-created the way) places the operation by this
+	// shape instead, as a line.
+	Shape [][2]float64 `json:"shape,omitempty"`
 }
 
 // Store keeps operations, their history and their resolution reports.
@@ -117,7 +124,7 @@ func EmbeddedPath(ledgerFile string) string { return ledgerFile + ".operations" 
 
 // sameOutcome reports whether two resolutions say the same, whenever.
 func sameOutcome(a, b Resolution) bool {
-	return a.Resolved == b.Resolved && a.Segments == b.Segments && a.Detail == b.Detail
+	return a.Resolved == b.Resolved && a.Segments == b.Segments && a.Detail == b.Detail && slices.Equal(a.Shape, b.Shape)
 }
 
 // now is the stores' clock: UTC, to the microsecond that PostgreSQL keeps,

@@ -24,6 +24,9 @@ import (
 type Edit struct {
 	Remove []int64
 	Flip   []int64
+	// Renumber gives ways a new id, as a mapper who deleted a way and drew
+	// it again would (relations keep naming the old id).
+	Renumber map[int64]int64
 }
 
 // andorraBBox is andorra.osm.pbf's header box (left, bottom, right, top in
@@ -65,12 +68,16 @@ func WriteEditedAndorra(path string, e Edit) error {
 	if err != nil {
 		return err
 	}
-	ed := editor{w: w, remove: set(e.Remove), flip: set(e.Flip), seen: map[int64]bool{}}
+	ed := editor{w: w, remove: set(e.Remove), flip: set(e.Flip), renumber: e.Renumber, seen: map[int64]bool{}}
 	err = osm.Scan(context.Background(), filepath.Join(shareddata.Dir(), "andorra.osm.pbf"), osm.Handlers{Node: ed.node, Way: ed.way, Relation: ed.relation})
 	if err != nil {
 		return fmt.Errorf("edit andorra.osm.pbf: %w", err)
 	}
-	for _, id := range append(slices.Clone(e.Remove), e.Flip...) {
+	edited := append(slices.Clone(e.Remove), e.Flip...)
+	for id := range e.Renumber {
+		edited = append(edited, id)
+	}
+	for _, id := range edited {
 		if !ed.seen[id] {
 			return fmt.Errorf("edit andorra.osm.pbf: way %d is not in the extract", id)
 		}
@@ -84,6 +91,7 @@ func WriteEditedAndorra(path string, e Edit) error {
 type editor struct {
 	w            *synth.PBFWriter
 	remove, flip map[int64]bool
+	renumber     map[int64]int64
 	seen         map[int64]bool
 }
 
@@ -100,7 +108,8 @@ func (ed *editor) node(n *osm.Node) error {
 }
 
 func (ed *editor) way(w *osm.Way) error {
-	if ed.remove[w.ID] || ed.flip[w.ID] {
+	_, renumbered := ed.renumber[w.ID]
+	if ed.remove[w.ID] || ed.flip[w.ID] || renumbered {
 		ed.seen[w.ID] = true
 	}
 	if ed.remove[w.ID] {
@@ -111,6 +120,9 @@ func (ed *editor) way(w *osm.Way) error {
 			return fmt.Errorf("way %d to flip has oneway=%q, want yes", w.ID, w.Tags["oneway"])
 		}
 		w.Tags["oneway"] = "-1"
+	}
+	if id, ok := ed.renumber[w.ID]; ok {
+		return ed.w.Way(id, w.NodeIDs, sortedTags(w.Tags))
 	}
 	return ed.w.Way(w.ID, w.NodeIDs, sortedTags(w.Tags))
 }

@@ -26,6 +26,11 @@ type Live struct {
 	rel   *serving.Release // the release resolved onto last
 	last  Applied          // that resolution's counts
 	tell  func(Applied)    // SetReporter's; nil: nobody
+	// shapes are the ways' shapes where operations by way id last
+	// resolved by it: from this process's resolutions, and once from the
+	// store's reports (another replica's, or before a restart).
+	shapes Shapes
+	stored bool // the store's shapes were read
 }
 
 // Applied counts one resolution of the operations onto a release: those
@@ -85,12 +90,16 @@ func (l *Live) Ready(rel *serving.Release) {
 // apply resolves l.ops onto rel's routers, logs and reports the results.
 func (l *Live) apply(rel *serving.Release) {
 	start := time.Now()
-	results := Apply(rel.Network, rel.Routers, l.ops)
+	l.readShapes()
+	results := Apply(rel.Network, rel.Routers, l.ops, l.shapes)
 	version := rel.Manifest.DataVersion
 	unresolved := 0
 	reports := make([]roadops.Resolution, len(results))
 	for i, r := range results {
-		reports[i] = roadops.Resolution{ID: r.ID, DataVersion: version, Resolved: r.Resolved, Segments: r.Segments, Detail: r.Detail}
+		reports[i] = roadops.Resolution{ID: r.ID, DataVersion: version, Resolved: r.Resolved, Segments: r.Segments, Detail: r.Detail, Shape: r.Shape}
+		if r.Shape != nil {
+			l.shapes[r.ID] = r.Shape
+		}
 		if !r.Resolved {
 			unresolved++
 			l.log.Warn("road operation does not resolve on this release: not applied", "id", r.ID, "data_version", version, "detail", r.Detail)
@@ -107,6 +116,36 @@ func (l *Live) apply(rel *serving.Release) {
 		defer cancel()
 		if err := l.store.Report(ctx, version, reports); err != nil {
 			l.log.Error("road operations: the resolution report was not stored", "err", err.Error())
+		}
+	}
+}
+
+// readShapes reads, once a store is there, the shapes operations by way id
+// had where they last resolved by it (the newest report that has one).
+func (l *Live) readShapes() {
+	if l.shapes == nil {
+		l.shapes = Shapes{}
+	}
+	if l.stored || l.store == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	rs, err := l.store.Resolutions(ctx)
+	if err != nil {
+		l.log.Error("road operations: the shapes of earlier resolutions were not read; operations by a way id a new release lacks stay unresolved", "err", err.Error())
+		return
+	}
+	l.stored = true
+	stored, newest := Shapes{}, map[string]time.Time{}
+	for _, r := range rs {
+		if _, have := stored[r.ID]; len(r.Shape) >= 2 && (!have || r.At.After(newest[r.ID])) {
+			stored[r.ID], newest[r.ID] = r.Shape, r.At
+		}
+	}
+	for id, shape := range stored {
+		if _, have := l.shapes[id]; !have { // this process's own are as new
+			l.shapes[id] = shape
 		}
 	}
 }

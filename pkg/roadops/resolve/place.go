@@ -98,14 +98,9 @@ func placeWay(net *graph.Network, segs []uint32, g *graph.Graph, op roadops.Oper
 	if len(segs) == 0 {
 		return nil, fmt.Sprintf("way %d is not in this release", op.Way)
 	}
-	lo, hi := 0, len(segs)-1
-	if op.From != nil && op.To != nil {
-		i, di := nearestSegment(net, segs, *op.From)
-		j, dj := nearestSegment(net, segs, *op.To)
-		if di > partReach || dj > partReach {
-			return nil, fmt.Sprintf("way %d: the part's ends are %.0f m and %.0f m from it (at most %.0f)", op.Way, di, dj, partReach)
-		}
-		lo, hi = min(i, j), max(i, j)
+	lo, hi, detail := wayPart(net, segs, op)
+	if detail != "" {
+		return nil, detail
 	}
 	fwd, bwd := directions(op.Direction, true)
 	var out []piece
@@ -118,6 +113,44 @@ func placeWay(net *graph.Network, segs []uint32, g *graph.Graph, op roadops.Oper
 		return nil, fmt.Sprintf("way %d: no segment the profile may use", op.Way)
 	}
 	return out, describe("way", op.Way, len(out))
+}
+
+// wayPart is the range segs[lo:hi+1] of the way's segments op names: all
+// of them, or those from the one nearest op.From to the one nearest op.To;
+// or why there is none.
+func wayPart(net *graph.Network, segs []uint32, op roadops.Operation) (lo, hi int, detail string) {
+	lo, hi = 0, len(segs)-1
+	if op.From != nil && op.To != nil {
+		i, di := nearestSegment(net, segs, *op.From)
+		j, dj := nearestSegment(net, segs, *op.To)
+		if di > partReach || dj > partReach {
+			return 0, 0, fmt.Sprintf("way %d: the part's ends are %.0f m and %.0f m from it (at most %.0f)", op.Way, di, dj, partReach)
+		}
+		lo, hi = min(i, j), max(i, j)
+	}
+	return lo, hi, ""
+}
+
+// wayShape is the shape of the part of the way op names (every segment,
+// whichever profile may use it), [lon, lat] in the way's order: segments
+// are drawn along their way and chained by wayIndex.
+func wayShape(net *graph.Network, segs []uint32, op roadops.Operation) [][2]float64 {
+	lo, hi, detail := wayPart(net, segs, op)
+	if detail != "" {
+		return nil
+	}
+	var shape [][2]float64
+	for _, s := range segs[lo : hi+1] {
+		begin, end := net.Points(s)
+		for i := begin; i < end; i++ {
+			x, y := net.Point(i)
+			if n := len(shape); n > 0 && shape[n-1] == [2]float64{x, y} {
+				continue // the joint of two segments
+			}
+			shape = append(shape, [2]float64{x, y})
+		}
+	}
+	return shape
 }
 
 // nearestSegment is the index in segs of the segment whose shape passes

@@ -7,8 +7,9 @@
 //
 // Resolution runs again for every release a server swaps in: tomorrow's
 // release may split or renumber ways, so an operation is placed by its way
-// id first and by its stored geometry (the part's end points) second, and
-// one that no longer resolves is reported, never applied to the wrong road.
+// id first and, on a release that lacks the id, along the shape the way had
+// where it last resolved by it (Shapes), and one that no longer resolves is
+// reported, never applied to the wrong road.
 //
 // A segment is the smallest unit an operation changes: a closure or a
 // slowdown of part of a way changes every segment (the way between two
@@ -31,7 +32,18 @@ type Result struct {
 	Resolved bool
 	Segments int    // segments it changes
 	Detail   string // what it was placed on, or why it could not be
+	// Shape is the part of the way an operation by way id was placed on
+	// by that id, [lon, lat] along the way; nil otherwise. Kept with the
+	// resolution (roadops.Resolution.Shape) for the releases to come.
+	Shape [][2]float64
 }
+
+// Shapes are the shapes operations by way id had where they last resolved
+// by their way id, by operation id (roadops.Resolution.Shape): on a
+// release that lacks the way id, the operation is placed along its shape
+// as along a line, so that a way a mapper split or re-created overnight
+// stays closed.
+type Shapes map[string][][2]float64
 
 // piece is a segment and the directions of it an operation affects,
 // relative to the segment's drawing direction.
@@ -43,8 +55,8 @@ type piece struct {
 // Apply resolves ops on a release's network and routers (see Resolve) and
 // sets on every router the operations that apply to its profile (none
 // for a profile no operation changes), returning the results.
-func Apply(net *graph.Network, routers map[string]*route.Router, ops []roadops.Operation) []Result {
-	byProfile, results := Resolve(net, routers, ops)
+func Apply(net *graph.Network, routers map[string]*route.Router, ops []roadops.Operation, shapes Shapes) []Result {
+	byProfile, results := Resolve(net, routers, ops, shapes)
 	for name, r := range routers {
 		r.SetOperations(byProfile[name])
 	}
@@ -54,8 +66,9 @@ func Apply(net *graph.Network, routers map[string]*route.Router, ops []roadops.O
 // Resolve places the reviewed ones of ops on a release's network and its
 // profiles' routers (a draft or withdrawn operation is left out, with no
 // result): per profile, the route operations to apply, and a result per
-// operation placed, in the order given.
-func Resolve(net *graph.Network, routers map[string]*route.Router, all []roadops.Operation) (map[string][]route.Operation, []Result) {
+// operation placed, in the order given. An operation by a way id the
+// release lacks is placed by its entry in shapes, if any.
+func Resolve(net *graph.Network, routers map[string]*route.Router, all []roadops.Operation, shapes Shapes) (map[string][]route.Operation, []Result) {
 	var ops []roadops.Operation
 	for _, op := range all {
 		if op.State == roadops.ReviewReviewed {
@@ -67,6 +80,7 @@ func Resolve(net *graph.Network, routers map[string]*route.Router, all []roadops
 	ways := wayIndex(net, ops)
 	for i, op := range ops {
 		results[i] = Result{ID: op.ID}
+		op, byShape := placedBy(op, ways, shapes)
 		if net.SegWay == nil && op.Way != 0 {
 			results[i].Detail = "this release keeps no OSM way ids (compiled before road operations): recompile it"
 			continue
@@ -94,8 +108,27 @@ func Resolve(net *graph.Network, routers map[string]*route.Router, all []roadops
 		if segs == 0 && results[i].Detail == "" {
 			results[i].Detail = "no road of the profiles it names is there"
 		}
+		switch {
+		case byShape != 0:
+			results[i].Detail = fmt.Sprintf("way %d is not in this release; placed by the shape it had where it last resolved: %s", byShape, results[i].Detail)
+		case segs > 0 && op.Way != 0:
+			results[i].Shape = wayShape(net, ways[op.Way], op)
+		}
 	}
 	return out, results
+}
+
+// placedBy is op as it is placed: unchanged, or, for an operation by a way
+// id the release lacks whose shape is known, an operation along that shape
+// (a line drawn along the way), with the way id it replaced.
+func placedBy(op roadops.Operation, ways map[int64][]uint32, shapes Shapes) (roadops.Operation, int64) {
+	shape := shapes[op.ID]
+	if op.Way == 0 || len(ways[op.Way]) > 0 || len(shape) < 2 {
+		return op, 0
+	}
+	way := op.Way
+	op.Way, op.From, op.To, op.Line = 0, nil, nil, shape
+	return op, way
 }
 
 // effect is what op does to g's arcs on pieces.

@@ -63,7 +63,7 @@ func TestEnvaliraClosed(t *testing.T) {
 	if !usesWay(rel.Network, car, before, envalira) {
 		t.Fatalf("the car trip from Grau Roig to Pas de la Casa does not take the Envalira tunnel (%.0f m)", before.DistanceM)
 	}
-	res := resolve.Apply(rel.Network, rel.Routers, []roadops.Operation{reviewed(roadops.Operation{ID: "op1", Kind: roadops.KindClosure, Way: envalira})})
+	res := resolve.Apply(rel.Network, rel.Routers, []roadops.Operation{reviewed(roadops.Operation{ID: "op1", Kind: roadops.KindClosure, Way: envalira})}, nil)
 	if !res[0].Resolved || res[0].Segments == 0 {
 		t.Fatalf("the tunnel's closure did not resolve: %+v", res[0])
 	}
@@ -74,11 +74,11 @@ func TestEnvaliraClosed(t *testing.T) {
 			closed.DistanceM, closed.DurationS, usesWay(rel.Network, car, closed, envalira), closed.OperationsApplied(), before.DurationS)
 	}
 	back := routeNow(t, car, pasDeLaCasa, grauRoig)
-	resolve.Apply(rel.Network, rel.Routers, []roadops.Operation{reviewed(roadops.Operation{ID: "op2", Kind: roadops.KindClosure, Way: envalira, Direction: roadops.DirForward})})
+	resolve.Apply(rel.Network, rel.Routers, []roadops.Operation{reviewed(roadops.Operation{ID: "op2", Kind: roadops.KindClosure, Way: envalira, Direction: roadops.DirForward})}, nil)
 	oneWay := [2]*route.Route{routeNow(t, car, grauRoig, pasDeLaCasa), routeNow(t, car, pasDeLaCasa, grauRoig)}
-	resolve.Apply(rel.Network, rel.Routers, []roadops.Operation{reviewed(roadops.Operation{ID: "op3", Kind: roadops.KindSlowdown, Way: envalira, Factor: 1.5})})
+	resolve.Apply(rel.Network, rel.Routers, []roadops.Operation{reviewed(roadops.Operation{ID: "op3", Kind: roadops.KindSlowdown, Way: envalira, Factor: 1.5})}, nil)
 	slow := routeNow(t, car, grauRoig, pasDeLaCasa)
-	resolve.Apply(rel.Network, rel.Routers, nil)
+	resolve.Apply(rel.Network, rel.Routers, nil, nil)
 	after := routeNow(t, car, grauRoig, pasDeLaCasa)
 	t.Logf("before %.0f s; closed %.0f s (%.0f m); slowed ×1.5 %.0f s; lifted %.0f s", before.DurationS, closed.DurationS, closed.DistanceM, slow.DurationS, after.DurationS)
 	if after.DurationS != before.DurationS || after.OperationsApplied() {
@@ -126,7 +126,7 @@ func TestClosureEqualsRemovedWays(t *testing.T) {
 	for i, w := range ways {
 		ops = append(ops, reviewed(roadops.Operation{ID: string(rune('a' + i)), Kind: roadops.KindClosure, Way: w}))
 	}
-	for _, r := range resolve.Apply(rel.Network, rel.Routers, ops) {
+	for _, r := range resolve.Apply(rel.Network, rel.Routers, ops, nil) {
 		if !r.Resolved {
 			t.Fatalf("%+v did not resolve", r)
 		}
@@ -213,7 +213,7 @@ func TestPlaces(t *testing.T) {
 		{ID: "draft", Kind: roadops.KindClosure, Way: envalira, State: roadops.ReviewDraft},
 		{ID: "withdrawn", Kind: roadops.KindClosure, Way: envalira, State: roadops.ReviewWithdrawn},
 	}
-	byProfile, results := resolve.Resolve(net, rel.Routers, ops)
+	byProfile, results := resolve.Resolve(net, rel.Routers, ops, nil)
 	if len(results) != 4 {
 		t.Fatalf("%d results, want 4 (drafts and withdrawn operations are not placed): %+v", len(results), results)
 	}
