@@ -23,6 +23,7 @@ import (
 // before pathCost refused such paths). Car no longer turns back at
 // ordinary junctions, so TestAlternativesOnGridTowns no longer meets it.
 func TestAlternativesEndAtTheirPoints(t *testing.T) {
+	t.Parallel() // changes no shared release (operations tests do, sequentially, before parallel tests start)
 	towns := []compiletest.TimedTown{{W: 7, H: 4}, {W: 9, H: 9, Random: 4, Seed: 11}, {W: 8, H: 6, Random: 4, Seed: 5}}
 	checked := 0
 	for _, town := range towns {

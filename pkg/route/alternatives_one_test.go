@@ -15,6 +15,7 @@ import (
 // and one for two, the same route). Pairs are uniform over Andorra, as users
 // click them.
 func TestOneAlternativeIsTheFirstOfTwo(t *testing.T) {
+	t.Parallel() // changes no shared release (operations tests do, sequentially, before parallel tests start)
 	rel := openAndorra(t)
 	pairs := 300
 	if testing.Short() {

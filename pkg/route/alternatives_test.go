@@ -19,6 +19,7 @@ import (
 // no more are returned than asked for. It also checks that alternatives
 // are found at all.
 func TestAlternativesProperties(t *testing.T) {
+	t.Parallel() // changes no shared release (operations tests do, sequentially, before parallel tests start)
 	rel := openAndorra(t)
 	trips := 2000
 	if testing.Short() {

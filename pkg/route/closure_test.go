@@ -17,6 +17,7 @@ import (
 // the answer was a 422. The waypoints now move to the nearest road on the
 // main network of that time and the route goes round, on roads open then.
 func TestClosedTrackReachedAroundIt(t *testing.T) {
+	t.Parallel() // changes no shared release (operations tests do, sequentially, before parallel tests start)
 	rel := compiletest.Extract(t, "liechtenstein.osm.pbf")
 	r := rel.Routers["pedestrian"]
 	g := r.Graph()

@@ -120,6 +120,7 @@ func maxLat(pts []route.Point) float64 {
 // random departure times cost exactly what a plain Dijkstra under the same
 // conditions finds.
 func TestTimedMatchesDijkstra(t *testing.T) {
+	t.Parallel() // changes no shared release (operations tests do, sequentially, before parallel tests start)
 	rel := compiletest.TimedTown{W: 24, H: 24, Random: 4, Seed: 3}.Open(t)
 	pairs := 2000
 	if testing.Short() {

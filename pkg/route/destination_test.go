@@ -29,6 +29,7 @@ var (
 // Tuesday the car no longer cuts through the destination-only streets it
 // took, with neither end on them; at 10:30 it may.
 func TestRushHourKeepsThroughTrafficOut(t *testing.T) {
+	t.Parallel() // changes no shared release (operations tests do, sequentially, before parallel tests start)
 	rel := compiletest.Extract(t, "liechtenstein.osm.pbf")
 	r := rel.Routers["car"]
 	g := r.Graph()
@@ -67,6 +68,7 @@ func TestRushHourKeepsThroughTrafficOut(t *testing.T) {
 // travel time, without the penalty, and that the hierarchy's answer is
 // plain Dijkstra's (the conditional penalties live in its core).
 func TestDestinationOnlyEnteredAsLittleAsPossible(t *testing.T) {
+	t.Parallel() // changes no shared release (operations tests do, sequentially, before parallel tests start)
 	rel := compiletest.Extract(t, "liechtenstein.osm.pbf")
 	trips := 300
 	if testing.Short() {

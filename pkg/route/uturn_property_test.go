@@ -22,6 +22,7 @@ import (
 // or a tunnel. Before the rule, a truck turned round where a Monaco tunnel
 // meets a bridge end to end and a moto at the end of an Andorran bridge.
 func TestNoUTurnInTheRoad(t *testing.T) {
+	t.Parallel() // changes no shared release (operations tests do, sequentially, before parallel tests start)
 	profiles, err := profile.LoadDir(compiletest.Root() + "/profiles")
 	if err != nil {
 		t.Fatal(err)

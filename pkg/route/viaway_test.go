@@ -78,6 +78,7 @@ func TestViaWayCrossover(t *testing.T) {
 // into the rest of Ramschwagweg (way 677315958) is as before. It then
 // checks the hierarchy against Dijkstra on this graph with duplicates.
 func TestViaWayLiechtenstein(t *testing.T) {
+	t.Parallel() // changes no shared release (operations tests do, sequentially, before parallel tests start)
 	rel := compiletest.Extract(t, "liechtenstein.osm.pbf")
 	t.Logf("mapc: %d restrictions applied, %d with via ways, %d unsupported, %d unresolved; %d duplicate car arcs of %d",
 		rel.Manifest.Stats["restrictions_applied"], rel.Manifest.Stats["restrictions_via_way"],
@@ -318,6 +319,7 @@ func segMidpoint(net *graph.Network, s uint32) snap.Result {
 // costs exactly what the time-aware Dijkstra finds, with the duplicate arcs
 // priced and restricted as the state says.
 func TestTimedViaWaysMatchDijkstra(t *testing.T) {
+	t.Parallel() // changes no shared release (operations tests do, sequentially, before parallel tests start)
 	rel := compiletest.TimedTown{W: 16, H: 16, Random: 4, Seed: 3, ViaWays: 40}.Open(t)
 	t.Logf("mapc: %d via-way restrictions applied, %d unresolved; %d duplicate car arcs",
 		rel.Manifest.Stats["restrictions_via_way"], rel.Manifest.Stats["restrictions_unresolved"], rel.Manifest.Stats["duplicate_arcs.car"])
