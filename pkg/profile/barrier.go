@@ -33,12 +33,14 @@ func (c *checker) compileBarriers(fb *fileBarriers) barrierRules {
 	return r
 }
 
-// Barrier reports whether a node with these tags blocks this profile. Only barrier=* nodes block: a vehicle
-// limit on the node below the profile's vehicle blocks; then the node's access tags, read with the profile's
-// hierarchy, decide (barrier=gate + access=private blocks a car, barrier=bollard + motorcar=yes does not); with
-// no deciding access tag, the barrier value's entry in the profile decides. Access tags on nodes that are not
-// barriers are ignored, because such nodes are often points of interest drawn on the road (a private car park's
-// entrance) rather than a physical stop.
+// Barrier reports whether a node with these tags blocks this profile. Only barrier=* nodes block: a vehicle limit
+// on the node below the profile's vehicle blocks; then the node's access tags, read with the profile's hierarchy,
+// decide (barrier=gate + access=private blocks a car, barrier=bollard + motorcar=yes does not); with no deciding
+// access tag, a height restrictor whose posted height (maxheight or maxheight:physical) the vehicle fits under
+// lets it through, since that height is what it stops (one without a readable height blocks a vehicle with a
+// height when the profile lists it), and otherwise the barrier value's entry in the profile decides. Access tags
+// on nodes that are not barriers are ignored, because such nodes are often points of interest drawn on the road (a
+// private car park's entrance) rather than a physical stop.
 func (p *Profile) Barrier(tags map[string]string) bool {
 	b, ok := tags["barrier"]
 	if !ok || b == "" {
@@ -53,8 +55,23 @@ func (p *Profile) Barrier(tags map[string]string) bool {
 	case verdictDeny:
 		return true
 	}
+	if b == "height_restrictor" && p.Vehicle.HeightM > 0 && postedHeight(tags) {
+		return false // fits under it: fits checked that height
+	}
 	if blocks, ok := p.barriers.blocks[b]; ok {
 		return blocks
 	}
 	return p.barriers.blockByDefault
+}
+
+// postedHeight reports whether the node states a readable height limit.
+func postedHeight(tags map[string]string) bool {
+	for _, k := range [...]string{"maxheight", "maxheight:physical"} {
+		if v, ok := tags[k]; ok {
+			if _, ok := ParseLength(v); ok {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -33,6 +33,13 @@ func TestBarrier(t *testing.T) {
 			[6]bool{false, false, false, true, true, true}},
 		{"height_restrictor", tags("barrier", "height_restrictor"), [6]bool{false, false, true, false, false, false}},
 		{"height_restrictor hgv=yes", tags("barrier", "height_restrictor", "hgv", "yes"), [6]bool{}},
+		// The Envalira tunnel's approaches: the 4.0 m truck fits under 4.30 m (it was refused, issue 35).
+		{"height_restrictor maxheight=4.30", tags("barrier", "height_restrictor", "maxheight", "4.30"), [6]bool{}},
+		{"height_restrictor maxheight=4", tags("barrier", "height_restrictor", "maxheight", "4"), [6]bool{}},
+		{"height_restrictor maxheight:physical=4.2 m", tags("barrier", "height_restrictor", "maxheight:physical", "4.2 m"), [6]bool{}},
+		{"height_restrictor maxheight=3.5", tags("barrier", "height_restrictor", "maxheight", "3.5"), [6]bool{false, false, true, false, false, false}},
+		{"height_restrictor maxheight=default", tags("barrier", "height_restrictor", "maxheight", "default"), [6]bool{false, false, true, false, false, false}},
+		{"height_restrictor 4.5 but hgv=no", tags("barrier", "height_restrictor", "maxheight", "4.5", "hgv", "no"), [6]bool{false, false, true, false, false, false}},
 		{"gate with maxheight below truck", tags("barrier", "gate", "maxheight", "3.2"), [6]bool{false, false, true, false, false, false}},
 		{"lift_gate with maxheight above truck", tags("barrier", "lift_gate", "maxheight", "4.5"), [6]bool{}},
 		{"gate bicycle=dismount", tags("barrier", "stile", "bicycle", "dismount"), [6]bool{true, true, true, false, false, false}},
