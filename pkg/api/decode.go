@@ -41,6 +41,8 @@ func DecodeDirections(body []byte) (DirectionsRequest, *InvalidRequest) {
 			bearings, nBearings = d.bearingList(memberPointer("bearings"), bearingScratch[:0], MaxDirectionsCoordinates)
 		case memberLanguage:
 			req.Language = d.language(req.Language)
+		case memberExclude:
+			req.Exclude = d.exclude()
 		default:
 			d.unknownMember(namePointer(d.name), "a directions request", directionsMembers)
 		}
@@ -80,6 +82,8 @@ func DecodeMatrix(body []byte) (MatrixRequest, *InvalidRequest) {
 			src.read(&d)
 		case memberTargetRadiuses, memberTargetBearings:
 			dst.read(&d)
+		case memberExclude:
+			req.Exclude = d.exclude()
 		default:
 			d.unknownMember(namePointer(d.name), "a matrix request", matrixMembers)
 		}
@@ -154,6 +158,8 @@ func DecodeIsochrone(body []byte) (IsochroneRequest, *InvalidRequest) {
 			req.Radius = d.radius(memberPointer("radius"))
 		case memberBearing:
 			req.Bearing = d.bearing(memberPointer("bearing"))
+		case memberExclude:
+			req.Exclude = d.exclude()
 		default:
 			d.unknownMember(namePointer(d.name), "an isochrone request", isochroneMembers)
 		}

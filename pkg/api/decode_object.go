@@ -33,6 +33,7 @@ const (
 	memberBearing
 	memberTimestamps
 	memberLanguage
+	memberExclude
 	numMembers
 )
 
@@ -83,6 +84,8 @@ func memberOf(name []byte) member {
 		return memberTimestamps
 	case "language":
 		return memberLanguage
+	case "exclude":
+		return memberExclude
 	}
 	return memberUnknown
 }
@@ -91,7 +94,8 @@ func memberOf(name []byte) member {
 func (m member) String() string {
 	names := [numMembers]string{"", "coordinates", "profile", "departure_time", "alternatives", "geometry_format",
 		"include_steps", "sources", "targets", "origin", "contours", "time_minutes", "distance_km", "radiuses",
-		"bearings", "source_radiuses", "source_bearings", "target_radiuses", "target_bearings", "radius", "bearing", "timestamps", "language"}
+		"bearings", "source_radiuses", "source_bearings", "target_radiuses", "target_bearings", "radius", "bearing", "timestamps", "language",
+		"exclude"}
 	if int(m) < len(names) {
 		return names[m]
 	}

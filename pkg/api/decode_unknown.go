@@ -14,11 +14,11 @@ import (
 // The members of each request, in the order of the specification.
 var (
 	directionsMembers = []member{memberCoordinates, memberProfile, memberDepartureTime, memberAlternatives,
-		memberGeometryFormat, memberIncludeSteps, memberRadiuses, memberBearings, memberLanguage}
+		memberGeometryFormat, memberIncludeSteps, memberRadiuses, memberBearings, memberLanguage, memberExclude}
 	matrixMembers = []member{memberSources, memberTargets, memberProfile, memberDepartureTime,
-		memberSourceRadiuses, memberSourceBearings, memberTargetRadiuses, memberTargetBearings}
+		memberSourceRadiuses, memberSourceBearings, memberTargetRadiuses, memberTargetBearings, memberExclude}
 	isochroneMembers = []member{memberOrigin, memberProfile, memberContours, memberDepartureTime, memberRadius,
-		memberBearing}
+		memberBearing, memberExclude}
 	elevationMembers = []member{memberCoordinates}
 	matchMembers     = []member{memberCoordinates, memberTimestamps, memberRadiuses, memberProfile,
 		memberGeometryFormat, memberIncludeSteps}
@@ -40,6 +40,7 @@ var aliases = map[string]member{
 	"heading": memberBearing, "headings": memberBearings, "search_radius": memberRadius,
 	"times": memberTimestamps, "timestamp": memberTimestamps, "time_stamps": memberTimestamps,
 	"lang": memberLanguage, "locale": memberLanguage, "languages": memberLanguage,
+	"excludes": memberExclude, "avoid": memberExclude, "avoid_features": memberExclude, "exclusions": memberExclude,
 }
 
 // unknownMember reports the member just named (d.name), which is not one of known, and skips its value.

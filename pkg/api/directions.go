@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/valyala/fasthttp"
 
@@ -42,6 +43,7 @@ func runDirections(rc *runContext, req DirectionsRequest, dst []byte) ([]byte, *
 		Language:     req.Language,
 		MaxSteps:     maxSteps,
 		Terrain:      route.Terrain{DEM: rc.rel.DEM, Samples: rc.rel.Terrain},
+		Exclude:      req.Exclude,
 	}
 	dirs, err := router.Directions(rc.context(), q)
 	if err != nil {
@@ -95,6 +97,11 @@ const maxSteps = 1000
 
 // routeFailure explains why no route was found, naming the waypoint.
 func routeFailure(router *route.Router, q route.Request, err error) *failure {
+	var ex *route.ExcludedError
+	if errors.As(err, &ex) {
+		return &failure{kind: KindUnroutable, detail: fmt.Sprintf("no %s route from waypoint %d to waypoint %d without %s roads: the exclusion leaves none (there is one with them)",
+			router.Graph().Profile, ex.Index, ex.Index+1, strings.ReplaceAll(ex.Exclude.String(), ",", ", "))}
+	}
 	var we *route.WaypointError
 	if !errors.As(err, &we) {
 		return &failure{kind: KindServiceUnavailable, detail: "routing did not finish in time; retry"}

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/mapsco/maps/pkg/snap"
+
+	"github.com/mapsco/maps/pkg/route"
 )
 
 // Limits of the API specification, section 8.
@@ -95,6 +97,7 @@ type DirectionsRequest struct {
 	// Language of the instructions, one of guidance.Languages; "" when the
 	// body names none (then the Accept-Language header, else English).
 	Language string
+	Exclude  route.Exclude // kinds of road the routes must not use; 0 for none
 }
 
 // Bearing is the direction a vehicle at a point is heading: Degrees clockwise from north (0..360) within
@@ -114,6 +117,7 @@ type MatrixRequest struct {
 	SourceBearings   []Bearing
 	TargetRadiuses   []float64 // per target
 	TargetBearings   []Bearing
+	Exclude          route.Exclude // kinds of road no cell's path may use
 }
 
 // Contour is one isochrone budget: exactly one of the fields is non-zero, Minutes in 1..120 or Kilometers in
@@ -131,6 +135,7 @@ type IsochroneRequest struct {
 	HasDepartureTime bool
 	Radius           float64 // metres, 0 for the default
 	Bearing          Bearing
+	Exclude          route.Exclude // kinds of road the area is not reached by
 }
 
 // ElevationRequest is a valid POST /elevation body.

@@ -125,7 +125,35 @@ func wayFlags(tags map[string]string) uint8 {
 	if tags["route"] == "ferry" {
 		f |= graph.FlagFerry
 	}
+	if unpaved(tags) {
+		f |= graph.FlagUnpaved
+	}
 	return f
+}
+
+// unpavedSurfaces are the surface values of loose or natural ground
+// (OSM wiki, Key:surface, "unpaved" group).
+var unpavedSurfaces = map[string]bool{
+	"unpaved": true, "compacted": true, "fine_gravel": true, "gravel": true, "shells": true, "rock": true,
+	"pebblestone": true, "ground": true, "dirt": true, "earth": true, "grass": true, "grass_paver": true,
+	"mud": true, "sand": true, "woodchips": true, "snow": true, "ice": true, "salt": true,
+}
+
+// unpaved reports whether a way's surface is unpaved: by its surface tag,
+// or, without one, a track of grade2 or worse (grade1 is paved or heavily
+// compacted, by the tag's definition).
+func unpaved(tags map[string]string) bool {
+	if s, ok := tags["surface"]; ok {
+		return unpavedSurfaces[s]
+	}
+	if tags["highway"] != "track" {
+		return false
+	}
+	switch tags["tracktype"] {
+	case "grade2", "grade3", "grade4", "grade5":
+		return true
+	}
+	return false
 }
 
 func barrierMask(tags map[string]string, profiles []*profile.Profile) uint32 {

@@ -71,6 +71,11 @@ const (
 	FlagLink // motorway_link, trunk_link, ...: a ramp
 	FlagToll
 	FlagFerry
+	// FlagUnpaved marks a surface=* of loose or natural ground (unpaved,
+	// gravel, dirt, ground, grass, sand, compacted, ...), or a track of
+	// tracktype grade2 to grade5 with no surface tag. A release compiled
+	// before 2026-11-28 has none set.
+	FlagUnpaved
 )
 
 // Network is what every profile shares.

@@ -5,9 +5,11 @@ import (
 	"sync/atomic"
 )
 
-// Overlay is what published road operations (closures and slowdowns) do to
-// one profile's arcs after the release was compiled: each changed arc gets
-// an extra travel time, or is closed. Operations only ever make an arc
+// Overlay is what published road operations (closures and slowdowns), and
+// a request's own exclusions (roads it will not use), do to one profile's
+// arcs after the release was compiled: each changed arc gets an extra
+// travel time, or is closed. Which changes are operations is kept apart
+// (HasOperation), since answers say whether operations informed them. Operations only ever make an arc
 // dearer, never cheaper, so every time the graph (and a hierarchy built on
 // it) holds stays a lower bound of the time under an overlay: that is what
 // lets searches keep the hierarchy's speed and still answer exactly (see
@@ -22,27 +24,51 @@ type Overlay struct {
 	arcs  []uint32 // the changed arcs, ascending (originals and their duplicates)
 	extra []uint32 // per arcs[i]: milliseconds added, NoWay when closed
 	mark  []uint64 // bit a%64 of word a/64 set for a changed arc a
+	ops   []uint64 // the same for the arcs road operations change; nil when none does
 }
 
 var overlayIDs atomic.Uint64
 
 // NewOverlay makes the overlay that adds extra[a] milliseconds to each arc
-// a (NoWay closes it) of g. An arc's duplicates (via-way copies, see
-// Graph.Dup) are changed with it: they are the same road. An overlay with
-// no change is nil.
+// a (NoWay closes it) of g, all of them road operations. An arc's
+// duplicates (via-way copies, see Graph.Dup) are changed with it: they are
+// the same road. An overlay with no change is nil.
 func NewOverlay(g *Graph, extra map[uint32]uint32) *Overlay {
-	if len(extra) == 0 {
+	return NewOverlayClosing(g, extra, nil)
+}
+
+// NewOverlayClosing is NewOverlay with the arcs of closed closed as well,
+// which are not road operations (a request's exclusions).
+func NewOverlayClosing(g *Graph, extra map[uint32]uint32, closed []uint32) *Overlay {
+	if len(extra) == 0 && len(closed) == 0 {
 		return nil
 	}
-	all := make(map[uint32]uint32, len(extra))
-	for a, x := range extra {
+	all := make(map[uint32]uint32, len(extra)+len(closed))
+	words := (len(g.Turns.First) + 63) / 64
+	o := &Overlay{g: g, id: overlayIDs.Add(1), mark: make([]uint64, words)}
+	if len(extra) > 0 {
+		o.ops = make([]uint64, words)
+	}
+	set := func(a, x uint32, ops bool) {
 		all[a] = max(all[a], x)
-		begin, end := g.Duplicates(a)
-		for d := begin; d < end; d++ {
-			all[d] = max(all[d], x)
+		if ops {
+			o.ops[a>>6] |= 1 << (a & 63)
 		}
 	}
-	o := &Overlay{g: g, id: overlayIDs.Add(1), mark: make([]uint64, (len(g.Turns.First)+63)/64)}
+	for a, x := range extra {
+		set(a, x, true)
+		begin, end := g.Duplicates(a)
+		for d := begin; d < end; d++ {
+			set(d, x, true)
+		}
+	}
+	for _, a := range closed {
+		set(a, NoWay, false)
+		begin, end := g.Duplicates(a)
+		for d := begin; d < end; d++ {
+			set(d, NoWay, false)
+		}
+	}
 	for a := range all {
 		o.arcs = append(o.arcs, a)
 	}
@@ -59,6 +85,27 @@ func NewOverlay(g *Graph, extra map[uint32]uint32) *Overlay {
 // it for every edge.
 func (o *Overlay) Has(a uint32) bool {
 	return o != nil && int(a>>6) < len(o.mark) && o.mark[a>>6]>>(a&63)&1 != 0
+}
+
+// HasOperation reports whether a road operation changes arc a.
+func (o *Overlay) HasOperation(a uint32) bool {
+	return o != nil && int(a>>6) < len(o.ops) && o.ops[a>>6]>>(a&63)&1 != 0
+}
+
+// HasOperations reports whether road operations change any arc.
+func (o *Overlay) HasOperations() bool { return o != nil && o.ops != nil }
+
+// TouchesOperations reports whether a road operation changes any of arcs.
+func (o *Overlay) TouchesOperations(arcs []uint32) bool {
+	if !o.HasOperations() {
+		return false
+	}
+	for _, a := range arcs {
+		if o.HasOperation(a) {
+			return true
+		}
+	}
+	return false
 }
 
 // Extra returns the milliseconds the overlay adds to arc a, NoWay when it

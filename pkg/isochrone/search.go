@@ -107,7 +107,7 @@ func (sc *scratch) relax(g *graph.Graph, u, c, limit uint32) {
 	begin, end := g.Turns.Out(u)
 	for i := begin; i < end; i++ {
 		b, w, turn := g.Turn(i)
-		if sc.st.Overlay().Has(b) {
+		if sc.st.Overlay().HasOperation(b) {
 			sc.operated = min(sc.operated, c) // a changed road starts here
 		}
 		w = sc.st.Edge(u, b, w, true)

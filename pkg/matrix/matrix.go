@@ -111,7 +111,9 @@ func (t *Table) fill(ctx context.Context, r *route.Router, q *ch.Query, qs []*ch
 	if err != nil {
 		return err
 	}
-	t.OperationsApplied = repaired
+	// With a request's exclusions in force too, a cell found again may owe
+	// it to them alone: the table then says true if any cell was.
+	t.OperationsApplied = repaired && q.State().Overlay().HasOperations()
 	cell := func(a, b int) ch.Cell {
 		if sharesArc(se[a], te[b]) {
 			return pointToPoint(r, q, sl[a].Result, dl[b].Result)

@@ -2,6 +2,7 @@ package route
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/mapsco/maps/pkg/elevation"
@@ -19,6 +20,7 @@ type Request struct {
 	Language     string         // of the steps' instructions, one of guidance.Languages; "" for the default
 	MaxSteps     int            // per leg, 0 for no limit: the rest fold into the last one kept
 	Terrain      Terrain        // for each route's Climb; a nil DEM skips it
+	Exclude      Exclude        // kinds of road the route must not use (exclude.go)
 }
 
 // Terrain is what a route's climb is measured on: the release's DEM and
@@ -45,16 +47,18 @@ type Waypoint struct {
 // Directions answers req: it places the waypoints under the conditions in
 // force at departure, finds the best route (see RouteThrough for the
 // fallbacks) and the alternatives asked for, and narrates and measures
-// each. Errors are *WaypointError (ErrUnsnappable, ErrNoRoute) or ctx's.
+// each. Errors are *WaypointError (ErrUnsnappable, ErrNoRoute),
+// *ExcludedError (a route exists only on roads req.Exclude forbids) or
+// ctx's.
 func (r *Router) Directions(ctx context.Context, req Request) (*Directions, error) {
-	st := r.StateAt(req.Departure)
+	st := r.StateExcluding(req.Departure, req.Exclude)
 	placed, err := r.Place(req.Points, req.Snapping, st)
 	if err != nil {
 		return nil, err
 	}
 	best, err := r.RouteThrough(ctx, placed, st)
 	if err != nil {
-		return nil, err
+		return nil, r.excludedOr(ctx, err, req, placed)
 	}
 	// Alternatives are for journeys of two waypoints; with more, each leg's
 	// choices would multiply into routes no one asked for.
@@ -122,4 +126,18 @@ func foldSteps(steps []guidance.Step, max int) []guidance.Step {
 		last.DurationS += s.DurationS
 	}
 	return append(steps[:max-1], steps[len(steps)-1])
+}
+
+// excludedOr is err, or an *ExcludedError when err is a leg without a path
+// under req's exclusions that has one without them: the client is told the
+// exclusion is why, not that the places are not connected.
+func (r *Router) excludedOr(ctx context.Context, err error, req Request, placed []snap.Snapped) error {
+	var we *WaypointError
+	if req.Exclude == 0 || !errors.As(err, &we) || !errors.Is(err, ErrNoRoute) {
+		return err
+	}
+	if _, without := r.RouteThrough(ctx, placed, r.StateAt(req.Departure)); without != nil {
+		return err
+	}
+	return &ExcludedError{Index: we.Index, Exclude: req.Exclude}
 }

@@ -76,7 +76,7 @@ func (o *operations) spanAt(t time.Time, ov *graph.Overlay) *span {
 // that no request waits for them.
 func (r *Router) SetOperations(ops []Operation) {
 	r.ops.Store(&operations{ops: slices.Clone(ops), by: map[string]*graph.Overlay{}})
-	r.overlayAt(time.Now())
+	r.overlayAt(time.Now(), 0)
 }
 
 // Operations returns the operations the router applies.
@@ -87,23 +87,31 @@ func (r *Router) Operations() []Operation {
 	return nil
 }
 
-// overlayAt returns the overlay of the operations in force at t, nil when
-// none is.
-func (r *Router) overlayAt(t time.Time) *graph.Overlay {
+// overlayAt returns the overlay of the operations in force at t with the
+// roads x excludes closed, nil when there is neither.
+func (r *Router) overlayAt(t time.Time, x Exclude) *graph.Overlay {
 	o := r.ops.Load()
-	if o == nil || len(o.ops) == 0 {
+	if x == 0 && (o == nil || len(o.ops) == 0) {
 		return nil
+	}
+	for o == nil { // exclusions without operations: an empty set of them keeps the overlays
+		r.ops.CompareAndSwap(nil, &operations{by: map[string]*graph.Overlay{}})
+		o = r.ops.Load()
+	}
+	if x != 0 {
+		return o.overlayOf(r, t, x)
 	}
 	if s := o.last.Load(); s != nil && s.holds(t) {
 		return s.ov // most requests depart now: no allocation
 	}
-	ov := o.overlayOf(r, t)
+	ov := o.overlayOf(r, t, 0)
 	o.last.Store(o.spanAt(t, ov))
 	return ov
 }
 
-// overlayOf makes (or finds) the overlay of the operations in force at t.
-func (o *operations) overlayOf(r *Router, t time.Time) *graph.Overlay {
+// overlayOf makes (or finds) the overlay of the operations in force at t
+// with x's roads closed.
+func (o *operations) overlayOf(r *Router, t time.Time, x Exclude) *graph.Overlay {
 	var key strings.Builder
 	for i := range o.ops {
 		if o.ops[i].activeAt(t) {
@@ -111,9 +119,11 @@ func (o *operations) overlayOf(r *Router, t time.Time) *graph.Overlay {
 			key.WriteByte(',')
 		}
 	}
-	if key.Len() == 0 {
+	if key.Len() == 0 && x == 0 {
 		return nil
 	}
+	key.WriteByte('x')
+	key.WriteString(strconv.Itoa(int(x)))
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if ov, ok := o.by[key.String()]; ok {
@@ -130,7 +140,7 @@ func (o *operations) overlayOf(r *Router, t time.Time) *graph.Overlay {
 			}
 		}
 	}
-	ov := graph.NewOverlay(r.g, extra)
+	ov := graph.NewOverlayClosing(r.g, extra, r.excludedArcs(x))
 	if ov != nil {
 		r.h.Taint(ov)
 	}
@@ -142,8 +152,9 @@ func (o *operations) overlayOf(r *Router, t time.Time) *graph.Overlay {
 }
 
 // maxOverlays bounds the overlays a router keeps (distinct sets of
-// operations in force at the times asked for).
-const maxOverlays = 16
+// operations in force at the times asked for, each with the sets of
+// exclusions asked for).
+const maxOverlays = 64
 
 // opsPointer is the router's published operations.
 type opsPointer = atomic.Pointer[operations]
@@ -154,21 +165,21 @@ type opsPointer = atomic.Pointer[operations]
 // road (its time includes a slowdown).
 func (rt *Route) OperationsApplied() bool {
 	ov := rt.st.Overlay()
-	if ov == nil {
+	if !ov.HasOperations() { // none, or only the request's exclusions
 		return false
 	}
 	for i, l := range rt.Legs {
-		if l.Operated || ov.Touches(l.Arcs) || l.Direct && segmentChanged(rt.g, ov, rt.Snapped[i].Seg) {
+		if l.Operated || ov.TouchesOperations(l.Arcs) || l.Direct && segmentChanged(rt.g, ov, rt.Snapped[i].Seg) {
 			return true
 		}
 	}
 	return false
 }
 
-// segmentChanged reports whether the overlay changes either arc of s.
+// segmentChanged reports whether a road operation changes either arc of s.
 func segmentChanged(g *graph.Graph, ov *graph.Overlay, s uint32) bool {
 	for _, rev := range [2]bool{false, true} {
-		if a := g.ArcOf[graph.SegRef(s, rev)]; a != graph.NoArc && ov.Has(a) {
+		if a := g.ArcOf[graph.SegRef(s, rev)]; a != graph.NoArc && ov.HasOperation(a) {
 			return true
 		}
 	}

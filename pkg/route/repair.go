@@ -31,7 +31,8 @@ func crossesOperations(ov *graph.Overlay, e Ends, res ch.Result) bool {
 	return ov.Has(e.Origin[res.Source]) || ov.Touches(res.Arcs)
 }
 
-// repairLeg is the exact leg from a to b under st's operations (see above).
+// repairLeg is the exact leg from a to b under st's overlay (see above);
+// the caller says whether it is Operated.
 func (r *Router) repairLeg(st *graph.State, e Ends, a, b snap.Result) (Leg, bool) {
 	s := penaltyWork.Get().(*penaltySearch)
 	defer penaltyWork.Put(s)
@@ -48,7 +49,6 @@ func (r *Router) repairLeg(st *graph.State, e Ends, a, b snap.Result) (Leg, bool
 	if e.Direct != search.Unreached && (!ok || e.Direct <= cost) {
 		leg, ok = r.directLeg(st, a, b, e.Direct), true
 	}
-	leg.Operated = true
 	return leg, ok
 }
 

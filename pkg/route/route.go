@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mapsco/maps/pkg/ch"
@@ -61,6 +62,9 @@ type Router struct {
 	queries *search.Pool[*ch.Query]
 	tests   *search.Pool[*ch.Query] // Alternatives' second query, one per worker
 	ops     opsPointer              // published road operations (operations.go)
+	// excluded holds, per set of kinds, the arcs a request's exclusions
+	// close (exclude.go).
+	excluded [excludeAll + 1]atomic.Pointer[[]uint32]
 }
 
 // NewRouter serves profile graph g with its hierarchy h, placing points
@@ -100,10 +104,16 @@ func (r *Router) Workers() int { return r.queries.Size() }
 // SetOperations), to pass to Route or ch.Query.SetState; nil when the
 // profile has neither.
 func (r *Router) StateAt(t time.Time) *graph.State {
+	return r.StateExcluding(t, 0)
+}
+
+// StateExcluding is StateAt with the roads x excludes closed as well (a
+// request's exclusions, exclude.go).
+func (r *Router) StateExcluding(t time.Time, x Exclude) *graph.State {
 	if t.IsZero() {
 		t = time.Now()
 	}
-	return r.g.StateAt(t).With(r.overlayAt(t))
+	return r.g.StateAt(t).With(r.overlayAt(t, x))
 }
 
 // Finder returns the snapping index the router places points with.
@@ -219,7 +229,11 @@ func (r *Router) Leg(q *ch.Query, a, b snap.Result) (Leg, bool) {
 	if ok {
 		*scratch = res.Arcs[:0] // grown to this path: keep it for the next
 		if crossesOperations(st.Overlay(), e, res) {
-			return r.repairLeg(st, e, a, b) // repair.go
+			leg, ok := r.repairLeg(st, e, a, b) // repair.go
+			// Operated only if road operations, not the request's own
+			// exclusions, changed that fastest path.
+			leg.Operated = st.Overlay().HasOperation(e.Origin[res.Source]) || st.Overlay().TouchesOperations(res.Arcs)
+			return leg, ok
 		}
 	}
 	if e.Direct != search.Unreached && (!ok || e.Direct <= res.Cost) {
