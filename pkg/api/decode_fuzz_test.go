@@ -38,6 +38,9 @@ var fuzzSeeds = []string{
 	`{"coordinates":` + twoPoints + `,"include_steps":true,"language":"ca"}`,
 	`{"coordinates":` + twoPoints + `,"language":"fr-FR"}`, `{"coordinates":` + twoPoints + `,"language":"de","lang":"es"}`,
 	`{"coordinates":` + twoPoints + `,"language":"\u0065s"}`, `{"coordinates":` + twoPoints + `,"language":["en"]}`,
+	`{"coordinates":` + twoPoints + `,"exclude":["toll","tunnel","unpaved","ferry","motorway"]}`,
+	`{"coordinates":` + twoPoints + `,"exclude":["toll","toll",null,1,"\u0074oll",[]]}`,
+	`{"sources":[[1,2]],"targets":[[3,4]],"exclude":["unpaved"]}`, `{"origin":[1.5,42.5],"contours":[{"time_minutes":5}],"exclude":{}}`,
 }
 
 func addSeeds(f *testing.F) {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mapsco/maps/pkg/route"
 )
 
 // wantError is one expected field error: the pointer, and a fragment its message must contain.
@@ -110,6 +112,11 @@ func TestDecodeDirectionsValid(t *testing.T) {
 			DirectionsRequest{Coordinates: andorra, Profile: "car", Alternatives: 1, GeometryFormat: "polyline6", Language: "ca"}},
 		{"language as a BCP 47 tag", `{"coordinates":` + twoPoints + `,"language":"FR-ca"}`,
 			DirectionsRequest{Coordinates: andorra, Profile: "car", Alternatives: 1, GeometryFormat: "polyline6", Language: "fr"}},
+		{"exclude", `{"coordinates":` + twoPoints + `,"exclude":["tunnel","toll"]}`,
+			DirectionsRequest{Coordinates: andorra, Profile: "car", Alternatives: 1, GeometryFormat: "polyline6",
+				Exclude: route.ExcludeTunnel | route.ExcludeToll}},
+		{"exclude nothing", `{"coordinates":` + twoPoints + `,"exclude":[]}`,
+			DirectionsRequest{Coordinates: andorra, Profile: "car", Alternatives: 1, GeometryFormat: "polyline6"}},
 		{"fifty waypoints", `{"coordinates":` + coordinateArray(50) + `}`,
 			DirectionsRequest{Coordinates: coordinates(50), Profile: "car", Alternatives: 1, GeometryFormat: "polyline6"}},
 	}
@@ -197,16 +204,23 @@ func TestDecodeDirectionsInvalid(t *testing.T) {
 		{name: "language as a number", body: `{` + ok + `,"language":1}`,
 			errs: []wantError{{"/language", "got number"}}},
 		{name: "lang", body: `{` + ok + `,"lang":"fr"}`, errs: []wantError{{"/lang", `did you mean "language"?`}}},
+		{name: "unknown kind of road", body: `{` + ok + `,"exclude":["toll","highway"]}`,
+			errs: []wantError{{"/exclude/1", `unknown kind of road "highway"; must be one of "toll", "motorway", "ferry", "unpaved", "tunnel"`}}},
+		{name: "kind of road repeated", body: `{` + ok + `,"exclude":["ferry","ferry"]}`,
+			errs: []wantError{{"/exclude/1", `repeats "ferry"`}}},
+		{name: "exclude as a string", body: `{` + ok + `,"exclude":"toll"}`, errs: []wantError{{"/exclude", "got string"}}},
+		{name: "exclude item a number", body: `{` + ok + `,"exclude":[1]}`, errs: []wantError{{"/exclude/0", "got number"}}},
+		{name: "avoid", body: `{` + ok + `,"avoid":["toll"]}`, errs: []wantError{{"/avoid", `did you mean "exclude"?`}}},
 		{name: "include_steps as string", body: `{` + ok + `,"include_steps":"true"}`,
 			errs: []wantError{{"/include_steps", "must be a boolean, got string"}}},
 		{name: "repeated member", body: `{` + ok + `,"profile":"car","profile":"moto"}`,
 			errs: []wantError{{"/profile", "more than once"}}},
 		{name: "null profile", body: `{` + ok + `,"profile":null}`, errs: []wantError{{"/profile", "must not be null: omit the member"}}},
 		{name: "nulls everywhere", body: `{` + ok + `,"alternatives":null,"geometry_format":null,"include_steps":null,
-			"departure_time":null,"radiuses":null,"bearings":null,"language":null}`,
+			"departure_time":null,"radiuses":null,"bearings":null,"language":null,"exclude":null}`,
 			errs: []wantError{{"/alternatives", "not be null"}, {"/geometry_format", "not be null"}, {"/include_steps", "not be null"},
 				{"/departure_time", "not be null"}, {"/radiuses", "not be null"}, {"/bearings", "not be null"},
-				{"/language", "not be null"}}},
+				{"/language", "not be null"}, {"/exclude", "not be null"}}},
 		{name: "profil", body: `{` + ok + `,"profil":"pedestrian"}`,
 			errs: []wantError{{"/profil", `is not a member of a directions request; did you mean "profile"?`}}},
 		{name: "mode", body: `{` + ok + `,"mode":"pedestrian"}`, errs: []wantError{{"/mode", `did you mean "profile"?`}}},

@@ -365,7 +365,12 @@ type DirectionsRequest struct {
 	Coordinates []Coordinate `json:"coordinates"`
 
 	// DepartureTime RFC 3339 date-time with offset; applies time-conditioned restrictions (bus lanes, market-day closures) for that time, read in the country's time zone, to the whole request (conditions are evaluated at departure, not when the route reaches each street). Public holidays are not known: conditions naming PH never select a day. Default: now.
-	DepartureTime  *DepartureTime                   `json:"departure_time,omitempty"`
+	DepartureTime *DepartureTime `json:"departure_time,omitempty"`
+
+	// Exclude Kinds of road the answer must not use, each at most once (added in 2026-11; optional): toll (toll=yes), motorway (highway=motorway and motorway_link), ferry (route=ferry), unpaved (a surface of loose or natural ground: unpaved, gravel, dirt, ground, grass, sand, compacted, ...; or a track of tracktype grade2 to grade5 without a surface tag) and tunnel (tunnel=* other than no). Points are placed on roads the exclusion leaves open. When only excluded roads join two points, directions answers 422 unroutable saying the exclusion is why; a matrix cell is null; an isochrone does not reach past them. Costs are unchanged. An unknown or repeated kind is refused with 400 at its index. See docs/exclusions.md.
+	//
+	// Examples: ["toll"], ["unpaved","tunnel"]
+	Exclude        *Exclude                         `json:"exclude,omitempty"`
 	GeometryFormat *DirectionsRequestGeometryFormat `json:"geometry_format,omitempty"`
 
 	// IncludeSteps Add turn-by-turn steps to each leg.
@@ -453,6 +458,11 @@ type ElevationResponse struct {
 	RequestId RequestId `json:"request_id"`
 }
 
+// Exclude Kinds of road the answer must not use, each at most once (added in 2026-11; optional): toll (toll=yes), motorway (highway=motorway and motorway_link), ferry (route=ferry), unpaved (a surface of loose or natural ground: unpaved, gravel, dirt, ground, grass, sand, compacted, ...; or a track of tracktype grade2 to grade5 without a surface tag) and tunnel (tunnel=* other than no). Points are placed on roads the exclusion leaves open. When only excluded roads join two points, directions answers 422 unroutable saying the exclusion is why; a matrix cell is null; an isochrone does not reach past them. Costs are unchanged. An unknown or repeated kind is refused with 400 at its index. See docs/exclusions.md.
+//
+// Examples: ["toll"], ["unpaved","tunnel"]
+type Exclude = []string
+
 // FieldError defines model for FieldError.
 type FieldError struct {
 	// Field JSON pointer into the request body, e.g. `/coordinates/0/0`.
@@ -504,6 +514,11 @@ type IsochroneRequest struct {
 
 	// DepartureTime RFC 3339 date-time with offset; applies time-conditioned restrictions (bus lanes, market-day closures) for that time, read in the country's time zone, to the whole request (conditions are evaluated at departure, not when the route reaches each street). Public holidays are not known: conditions naming PH never select a day. Default: now.
 	DepartureTime *DepartureTime `json:"departure_time,omitempty"`
+
+	// Exclude Kinds of road the answer must not use, each at most once (added in 2026-11; optional): toll (toll=yes), motorway (highway=motorway and motorway_link), ferry (route=ferry), unpaved (a surface of loose or natural ground: unpaved, gravel, dirt, ground, grass, sand, compacted, ...; or a track of tracktype grade2 to grade5 without a surface tag) and tunnel (tunnel=* other than no). Points are placed on roads the exclusion leaves open. When only excluded roads join two points, directions answers 422 unroutable saying the exclusion is why; a matrix cell is null; an isochrone does not reach past them. Costs are unchanged. An unknown or repeated kind is refused with 400 at its index. See docs/exclusions.md.
+	//
+	// Examples: ["toll"], ["unpaved","tunnel"]
+	Exclude *Exclude `json:"exclude,omitempty"`
 
 	// Origin [longitude, latitude] in WGS84 degrees (EPSG:4326), in that order.
 	//
@@ -645,6 +660,11 @@ type MatchingTrafficConfidence string
 type MatrixRequest struct {
 	// DepartureTime RFC 3339 date-time with offset; applies time-conditioned restrictions (bus lanes, market-day closures) for that time, read in the country's time zone, to the whole request (conditions are evaluated at departure, not when the route reaches each street). Public holidays are not known: conditions naming PH never select a day. Default: now.
 	DepartureTime *DepartureTime `json:"departure_time,omitempty"`
+
+	// Exclude Kinds of road the answer must not use, each at most once (added in 2026-11; optional): toll (toll=yes), motorway (highway=motorway and motorway_link), ferry (route=ferry), unpaved (a surface of loose or natural ground: unpaved, gravel, dirt, ground, grass, sand, compacted, ...; or a track of tracktype grade2 to grade5 without a surface tag) and tunnel (tunnel=* other than no). Points are placed on roads the exclusion leaves open. When only excluded roads join two points, directions answers 422 unroutable saying the exclusion is why; a matrix cell is null; an isochrone does not reach past them. Costs are unchanged. An unknown or repeated kind is refused with 400 at its index. See docs/exclusions.md.
+	//
+	// Examples: ["toll"], ["unpaved","tunnel"]
+	Exclude *Exclude `json:"exclude,omitempty"`
 
 	// Profile Routing profile; `car` when omitted from a request.
 	Profile *Profile `json:"profile,omitempty"`
