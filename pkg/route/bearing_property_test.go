@@ -84,14 +84,15 @@ type bearingTally struct {
 	zeroUTurns                int // U-turns at a waypoint, on the spot
 	besideUTurns              int // permitted U-turns within a few metres of a waypoint
 	besideUnder1m             int // of which within a metre
+	besideDeadEnd             int // of which where nothing else is possible
 	forbiddenUTurns           int // U-turns where the profile may not turn round
 	failures                  []string
 }
 
 func (t *bearingTally) String() string {
 	return fmt.Sprintf("%d requests: %d routed, %d refused naming a waypoint or leg; %d ends heading outside the tolerance, "+
-		"%d U-turns of 0 m at a waypoint, %d U-turns at a permitted place within %d m of a waypoint (%d within 1 m), %d U-turns where the profile may not turn",
-		t.requests, t.routed, t.refused, t.violated, t.zeroUTurns, t.besideUTurns, 2*snap.BearingInset, t.besideUnder1m, t.forbiddenUTurns)
+		"%d U-turns of 0 m at a waypoint, %d U-turns at a permitted place within %d m of a waypoint (%d within 1 m, %d where nothing else is possible), %d U-turns where the profile may not turn",
+		t.requests, t.routed, t.refused, t.violated, t.zeroUTurns, t.besideUTurns, 2*snap.BearingInset, t.besideUnder1m, t.besideDeadEnd, t.forbiddenUTurns)
 }
 
 func (t *bearingTally) fail(format string, args ...any) {
@@ -197,6 +198,9 @@ func checkLegUTurns(tally *bearingTally, g *graph.Graph, leg route.Leg, a, b sna
 			tally.besideUTurns++
 			if near < 1 {
 				tally.besideUnder1m++
+			}
+			if forbiddenUTurn(g, leg.Arcs[k-1], sa, true) == "" {
+				tally.besideDeadEnd++ // or a barrier: nothing else possible
 			}
 		}
 	}
