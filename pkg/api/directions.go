@@ -10,6 +10,7 @@ import (
 
 	"github.com/mapsco/maps/pkg/guidance"
 	"github.com/mapsco/maps/pkg/route"
+	"github.com/mapsco/maps/pkg/snap"
 )
 
 // directions is POST /v1/directions.
@@ -103,7 +104,18 @@ func routeFailure(router *route.Router, q route.Request, err error) *failure {
 	if errors.Is(err, route.ErrUnsnappable) {
 		return placeFailures(router, q, we.Index, err)
 	}
-	return &failure{kind: KindUnroutable, detail: fmt.Sprintf("no %s route from waypoint %d to waypoint %d", profile, we.Index, we.Index+1)}
+	return &failure{kind: KindUnroutable, detail: fmt.Sprintf("no %s route from waypoint %d%s to waypoint %d%s", profile,
+		we.Index, legBearing("leaving", at(q.Snapping, we.Index)), we.Index+1, legBearing("reaching", at(q.Snapping, we.Index+1)))}
+}
+
+// legBearing says, for a leg's failure, which bearing bound its end: a
+// bearing lets the route leave or reach a waypoint one way only, and a
+// path may exist the other way (issue 36).
+func legBearing(verb string, o snap.Options) string {
+	if o.Bearing == nil {
+		return ""
+	}
+	return " (" + verb + " it" + bearingPhrase(o) + ")"
 }
 
 // placeFailures names every waypoint that could not be placed, from first

@@ -63,6 +63,9 @@ func TestBearingsMetByTheRoute(t *testing.T) {
 			}
 			tally := bearingRequests(c.openRelease(t), n, 30, noUTurns)
 			t.Logf("%s: %v", c.name, tally)
+			for _, r := range tally.refusals {
+				t.Logf("refused: %s", r)
+			}
 			for _, f := range tally.failures[:min(len(tally.failures), 20)] {
 				t.Error(f)
 			}
@@ -87,6 +90,7 @@ type bearingTally struct {
 	besideDeadEnd             int // of which where nothing else is possible
 	forbiddenUTurns           int // U-turns where the profile may not turn round
 	failures                  []string
+	refusals                  []string
 }
 
 func (t *bearingTally) String() string {
@@ -126,6 +130,7 @@ func bearingRequests(rel *serving.Release, n int, tol float64, noUTurns map[stri
 		switch {
 		case errors.As(err, &we):
 			tally.refused++
+			tally.refusals = append(tally.refusals, fmt.Sprintf("%s %v bearings %v: %v", r.Graph().Profile, pts, bearingList(opts), err))
 			continue
 		case err != nil:
 			tally.fail("%s %v: %v, want a route or a refusal naming a waypoint", r.Graph().Profile, pts, err)
