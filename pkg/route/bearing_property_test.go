@@ -233,3 +233,57 @@ func angleOff(h, b float64) float64 {
 	}
 	return d
 }
+
+// TestStopsWithWideBearingsAreNotTurnedAt: a stop on the way whose bearing
+// admits both directions of its road (tolerance 180: any heading) is left
+// the way the leg before reached it, as turning round there is turning
+// round in the road (throughLeg). Without a bearing a stop binds nothing,
+// and some routes do leave it the other way: the uniform requests show
+// both.
+func TestStopsWithWideBearingsAreNotTurnedAt(t *testing.T) {
+	rel := compiletest.OpenAndorra(t)
+	n := 300
+	if testing.Short() {
+		n = 80
+	}
+	for _, profile := range []string{"car", "moto"} {
+		r := rel.Routers[profile]
+		lon0, lat0, lon1, lat1 := roadBox(r.Graph().Net)
+		rng := rand.New(rand.NewPCG(36, 4))
+		turned, turnedFree, checked := 0, 0, 0
+		for range n {
+			pts := make([]route.Point, 3)
+			for j := range pts {
+				pts[j] = route.Point{lon0 + rng.Float64()*(lon1-lon0), lat0 + rng.Float64()*(lat1-lat0)}
+			}
+			wide := []snap.Options{{}, {Bearing: &snap.Bearing{Degrees: 0, Tolerance: 180}}, {}}
+			bound, err := r.Directions(context.Background(), route.Request{Points: pts, Snapping: wide})
+			if err != nil {
+				continue
+			}
+			free, err := r.Directions(context.Background(), route.Request{Points: pts})
+			if err != nil {
+				continue
+			}
+			checked++
+			if turnsAtStop(bound.Routes[0]) {
+				turned++
+				t.Errorf("%s %v: the stop's bearing admits both ways, and the route turns round at it", profile, pts)
+			}
+			if turnsAtStop(free.Routes[0]) {
+				turnedFree++
+			}
+		}
+		t.Logf("%s: %d of %d routes turn round at a stop placed with any bearing, %d at a stop placed without", profile, turned, checked, turnedFree)
+		if turnedFree == 0 {
+			t.Errorf("%s: no route turns round at a stop without a bearing either: the test shows nothing", profile)
+		}
+	}
+}
+
+// turnsAtStop reports whether rt turns round on the spot at its second
+// waypoint: the second leg's geometry retraces the first's last piece.
+func turnsAtStop(rt *route.Route) bool {
+	in, out := rt.LegShape(0), rt.LegShape(1)
+	return len(in) >= 2 && len(out) >= 2 && out[1] == in[len(in)-2]
+}
