@@ -61,7 +61,12 @@ func TestBearingsMetByTheRoute(t *testing.T) {
 			case testing.Short():
 				n = c.short
 			}
-			tally := bearingRequests(c.openRelease(t), n, 30, noUTurns)
+			rel := c.openRelease(t)
+			tally := &bearingTally{}
+			for _, q := range issueBearings[c.name] {
+				bearingRequest(tally, rel.Routers[q.profile], q.pts, q.opts, noUTurns)
+			}
+			bearingRequests(tally, rel, n, 30, noUTurns)
 			t.Logf("%s: %v", c.name, tally)
 			for _, r := range tally.refusals {
 				t.Logf("refused: %s", r)
@@ -106,7 +111,7 @@ func (t *bearingTally) fail(format string, args ...any) {
 // bearingRequests routes n uniform random requests over the release's road
 // box, cycling through its profiles, of two or three waypoints each with a
 // random bearing of tolerance tol, and tallies them.
-func bearingRequests(rel *serving.Release, n int, tol float64, noUTurns map[string]bool) *bearingTally {
+func bearingRequests(tally *bearingTally, rel *serving.Release, n int, tol float64, noUTurns map[string]bool) {
 	var names []string
 	for name := range rel.Routers {
 		names = append(names, name)
@@ -114,7 +119,6 @@ func bearingRequests(rel *serving.Release, n int, tol float64, noUTurns map[stri
 	slices.Sort(names)
 	lon0, lat0, lon1, lat1 := roadBox(rel.Routers[names[0]].Graph().Net)
 	rng := rand.New(rand.NewPCG(36, 2))
-	tally := &bearingTally{}
 	for i := range n {
 		r := rel.Routers[names[i%len(names)]]
 		k := 2 + i%2
@@ -124,22 +128,37 @@ func bearingRequests(rel *serving.Release, n int, tol float64, noUTurns map[stri
 			pts[j] = route.Point{lon0 + rng.Float64()*(lon1-lon0), lat0 + rng.Float64()*(lat1-lat0)}
 			opts[j].Bearing = &snap.Bearing{Degrees: math.Floor(rng.Float64() * 360), Tolerance: tol}
 		}
-		tally.requests++
-		dirs, err := r.Directions(context.Background(), route.Request{Points: pts, Snapping: opts, Steps: true})
-		var we *route.WaypointError
-		switch {
-		case errors.As(err, &we):
-			tally.refused++
-			tally.refusals = append(tally.refusals, fmt.Sprintf("%s %v bearings %v: %v", r.Graph().Profile, pts, bearingList(opts), err))
-			continue
-		case err != nil:
-			tally.fail("%s %v: %v, want a route or a refusal naming a waypoint", r.Graph().Profile, pts, err)
-			continue
-		}
-		tally.routed++
-		checkBearings(tally, r, dirs.Routes[0], pts, opts, noUTurns[r.Graph().Profile])
+		bearingRequest(tally, r, pts, opts, noUTurns)
 	}
-	return tally
+}
+
+// bearingRequest routes one request with r and tallies it.
+func bearingRequest(tally *bearingTally, r *route.Router, pts []route.Point, opts []snap.Options, noUTurns map[string]bool) {
+	tally.requests++
+	dirs, err := r.Directions(context.Background(), route.Request{Points: pts, Snapping: opts, Steps: true})
+	var we *route.WaypointError
+	switch {
+	case errors.As(err, &we):
+		tally.refused++
+		tally.refusals = append(tally.refusals, fmt.Sprintf("%s %v bearings %v: %v", r.Graph().Profile, pts, bearingList(opts), err))
+		return
+	case err != nil:
+		tally.fail("%s %v: %v, want a route or a refusal naming a waypoint", r.Graph().Profile, pts, err)
+		return
+	}
+	tally.routed++
+	checkBearings(tally, r, dirs.Routes[0], pts, opts, noUTurns[r.Graph().Profile])
+}
+
+// issueBearings are issue 36's examples, routed before the uniform
+// requests: the moto that arrived heading 66 degrees and turned round.
+var issueBearings = map[string][]struct {
+	profile string
+	pts     []route.Point
+	opts    []snap.Options
+}{
+	"liechtenstein": {{"moto", []route.Point{{9.51712, 47.20328}, {9.56525, 47.26685}},
+		[]snap.Options{{}, {Bearing: &snap.Bearing{Degrees: 230, Tolerance: 30}}}}},
 }
 
 // checkBearings checks each leg's first and last heading against the
@@ -158,7 +177,7 @@ func checkBearings(tally *bearingTally, r *route.Router, rt *route.Route, pts []
 		for e, end := range ends {
 			// Half a degree for the planes: snap measures at the point
 			// sent, this at the road.
-			if b := opts[end.at].Bearing; angleOff(end.h, b.Degrees) > b.Tolerance+0.5 {
+			if b := opts[end.at].Bearing; b != nil && angleOff(end.h, b.Degrees) > b.Tolerance+0.5 {
 				tally.violated++
 				tally.fail("%s: leg %d %s heading %.1f, waypoint %d asked %g±%g (placed %+v)", where, i,
 					[2]string{"leaves", "reaches"}[e], end.h, end.at, b.Degrees, b.Tolerance, rt.Snapped[end.at])
@@ -211,10 +230,13 @@ func checkLegUTurns(tally *bearingTally, g *graph.Graph, leg route.Leg, a, b sna
 	}
 }
 
-func bearingList(opts []snap.Options) []float64 {
-	out := make([]float64, len(opts))
+func bearingList(opts []snap.Options) []string {
+	out := make([]string, len(opts))
 	for i, o := range opts {
-		out[i] = o.Bearing.Degrees
+		out[i] = "null"
+		if o.Bearing != nil {
+			out[i] = fmt.Sprintf("[%g,%g]", o.Bearing.Degrees, o.Bearing.Tolerance)
+		}
 	}
 	return out
 }
