@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/mapsco/maps/pkg/guidance"
 	"github.com/mapsco/maps/pkg/route"
+	"github.com/mapsco/maps/pkg/snap"
 )
 
 // directions is POST /v1/directions.
@@ -47,7 +49,7 @@ func runDirections(rc *runContext, req DirectionsRequest, dst []byte) ([]byte, *
 	}
 	dirs, err := router.Directions(rc.context(), q)
 	if err != nil {
-		return dst, routeFailure(router, q, err)
+		return dst, routeFailure(rc.context(), router, q, err)
 	}
 	dst = appendKey(dst, "profile", true)
 	dst = appendString(dst, req.Profile)
@@ -96,7 +98,7 @@ func alternativesNote(req DirectionsRequest) string {
 const maxSteps = 1000
 
 // routeFailure explains why no route was found, naming the waypoint.
-func routeFailure(router *route.Router, q route.Request, err error) *failure {
+func routeFailure(ctx context.Context, router *route.Router, q route.Request, err error) *failure {
 	var ex *route.ExcludedError
 	if errors.As(err, &ex) {
 		return &failure{kind: KindUnroutable, detail: fmt.Sprintf("no %s route from waypoint %d to waypoint %d without %s roads: the exclusion leaves none (there is one with them)",
@@ -110,7 +112,39 @@ func routeFailure(router *route.Router, q route.Request, err error) *failure {
 	if errors.Is(err, route.ErrUnsnappable) {
 		return placeFailures(router, q, we.Index, err)
 	}
-	return &failure{kind: KindUnroutable, detail: fmt.Sprintf("no %s route from waypoint %d to waypoint %d", profile, we.Index, we.Index+1)}
+	detail := fmt.Sprintf("no %s route from waypoint %d to waypoint %d", profile, we.Index, we.Index+1)
+	if blame := bearingsToBlame(ctx, router, q, we.Index); blame != "" {
+		detail += " " + blame
+	}
+	return &failure{kind: KindUnroutable, detail: detail}
+}
+
+// bearingsToBlame says which bearings of leg i's two waypoints no path
+// meets, or "" when the leg finds no path without them either: a bearing
+// lets the route leave or reach a waypoint one way only, and a client told
+// which can drop or turn it (issue 36). It routes the leg again without
+// each, which costs searches only on a failure.
+func bearingsToBlame(ctx context.Context, router *route.Router, q route.Request, i int) string {
+	from, to := at(q.Snapping, i), at(q.Snapping, i+1)
+	if from.Bearing == nil && to.Bearing == nil {
+		return ""
+	}
+	routes := func(from, to snap.Options) bool {
+		_, err := router.Directions(ctx, route.Request{Points: q.Points[i : i+2], Snapping: []snap.Options{from, to}, Departure: q.Departure, Exclude: q.Exclude})
+		return err == nil
+	}
+	leaving := fmt.Sprintf("leaving waypoint %d%s", i, bearingPhrase(from))
+	reaching := fmt.Sprintf("reaching waypoint %d%s", i+1, bearingPhrase(to))
+	free := func(o snap.Options) snap.Options { o.Bearing = nil; return o }
+	switch {
+	case from.Bearing != nil && routes(free(from), to):
+		return leaving + ": there is one leaving it the other way"
+	case to.Bearing != nil && routes(from, free(to)):
+		return reaching + ": there is one reaching it the other way"
+	case from.Bearing != nil && to.Bearing != nil && routes(free(from), free(to)):
+		return leaving + " and " + reaching + ": there is one without both bearings"
+	}
+	return ""
 }
 
 // placeFailures names every waypoint that could not be placed, from first

@@ -13,3 +13,11 @@ func (r *Router) Potentials(targets []search.Seed, arcs []uint32) []uint32 {
 	}
 	return out
 }
+
+// LegShape is the geometry of leg i of rt alone, from its waypoint to the
+// next (for tests of the route's headings at each waypoint).
+func (rt *Route) LegShape(i int) []Point {
+	w := collector(nil)
+	w.leg(rt.g, rt.Snapped[i], rt.Snapped[i+1], rt.Legs[i])
+	return w.pts
+}

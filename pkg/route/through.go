@@ -3,6 +3,7 @@ package route
 import (
 	"context"
 
+	"github.com/mapsco/maps/pkg/ch"
 	"github.com/mapsco/maps/pkg/graph"
 	"github.com/mapsco/maps/pkg/snap"
 )
@@ -29,15 +30,19 @@ func (r *Router) RouteThrough(ctx context.Context, placed []snap.Snapped, st *gr
 	defer r.PutQuery(q)
 	q.SetState(st)
 	for {
-		failed := -1
+		failed, searched := -1, false
 		for i := range legs {
-			if found[i] {
+			// A leg that leaves the way the one before arrives (throughLeg)
+			// is searched again after it.
+			if found[i] && !(searched && placed[i].Options.Bearing != nil) {
+				searched = false
 				continue
 			}
+			searched = true
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			if legs[i], found[i] = r.Leg(q, use[i], use[i+1]); !found[i] {
+			if legs[i], found[i] = r.throughLeg(q, placed, use, legs, i); !found[i] {
 				failed = i
 				break
 			}
@@ -66,6 +71,39 @@ func (r *Router) RouteThrough(ctx context.Context, placed []snap.Snapped, st *gr
 			return nil, &WaypointError{Index: failed, Err: ErrNoRoute}
 		}
 	}
+}
+
+// throughLeg finds leg i. When its first waypoint is a stop on the way
+// placed with a bearing that admits both directions of its road (a
+// tolerance of 90 degrees or more), the leg leaves it the way the previous
+// leg arrived: turning round there would be turning round in the road
+// (graph's U-turn rule), which a bearing does not ask for. Only when no
+// path leaves that way does it leave the other. The choice is greedy, leg
+// by leg: the previous leg's arrival is not reconsidered.
+func (r *Router) throughLeg(q *ch.Query, placed []snap.Snapped, use []snap.Result, legs []Leg, i int) (Leg, bool) {
+	a := use[i]
+	if i == 0 || placed[i].Options.Bearing == nil || a.NoForward || a.NoBackward {
+		return r.Leg(q, a, use[i+1])
+	}
+	if r.arrivesBackward(legs[i-1], use[i-1], a) {
+		a.NoForward = true
+	} else {
+		a.NoBackward = true
+	}
+	if leg, ok := r.Leg(q, a, use[i+1]); ok {
+		return leg, true
+	}
+	return r.Leg(q, use[i], use[i+1])
+}
+
+// arrivesBackward reports whether leg, from a to b, reaches b travelling
+// its segment backwards.
+func (r *Router) arrivesBackward(leg Leg, a, b snap.Result) bool {
+	if leg.Direct {
+		return b.Frac < a.Frac
+	}
+	_, reversed := r.g.ArcSegment(leg.Arcs[len(leg.Arcs)-1])
+	return reversed
 }
 
 // fallBackNow moves the waypoints of failed leg that are not yet moved

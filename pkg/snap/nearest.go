@@ -250,6 +250,9 @@ func (s *search) pieces(j uint32) {
 		if c.fwd, c.bwd = s.directions(seg, aLon, aLat, bLon, bLat); !c.fwd && !c.bwd {
 			continue
 		}
+		if s.bearing != nil {
+			c.proj = s.inset(p, aLon, aLat, bLon, bLat)
+		}
 		if nearer {
 			s.best = c
 		}
@@ -324,7 +327,7 @@ func (f *Finder) result(c candidate) Result {
 	if math.IsNaN(frac) {
 		frac = 0 // a segment of no length
 	}
-	return Result{Seg: c.seg, Frac: frac, Lon: c.proj.Lon, Lat: c.proj.Lat, Dist: c.dist,
+	return Result{Seg: c.seg, Frac: frac, Lon: c.proj.Lon, Lat: c.proj.Lat, Dist: c.proj.Dist,
 		NoForward: !c.fwd && f.g.WF[c.seg] != graph.NoWay, NoBackward: !c.bwd && f.g.WB[c.seg] != graph.NoWay, Main: c.main}
 }
 

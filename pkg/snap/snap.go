@@ -82,6 +82,13 @@ const (
 	// way: a point 1 m from a field track and 28 m from a primary road is a
 	// driver on the primary road (issue 36; nearest.go).
 	RoadReach = 40
+	// BearingInset is how far, in metres, a point placed with a bearing
+	// lies inside its piece when the piece's nearest point is one of its
+	// ends (a bend, a junction, a road's end): there the road heads two
+	// ways, or the route would leave or reach the point over another road,
+	// and the bearing was matched against this piece only (bearing.go).
+	// Half the piece when it is shorter than twice this.
+	BearingInset = 2
 )
 
 // Errors a caller can test for with errors.Is.
