@@ -1,0 +1,286 @@
+package embedded
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/mapsco/maps/pkg/ledger"
+	"github.com/mapsco/maps/pkg/ledger/internal/shared"
+)
+
+// Embedded store layout (schema version 2). Values are JSON.
+//
+//	meta      "schema_version" -> decimal version
+//	accounts  account id -> accountRecord (balance, caps, spend counters, totals)
+//	keys      key id -> keyRecord (account, kind, SHA-256, rate, revocation)
+//	keyhash   SHA-256 of the key -> key id
+//	acctkeys  account id + 0x00 + key id -> empty (keys of an account)
+//	grants    account id + 0x00 + 8-byte big-endian sequence -> grantRecord
+//	usage     request id -> Usage
+//	usagedays account id + 0x00 + yyyymmdd + 0x00 + operation -> OperationTotals (version 2, bolt_usagedays.go)
+const (
+	bucketMeta     = "meta"
+	bucketAccounts = "accounts"
+	bucketKeys     = "keys"
+	bucketKeyHash  = "keyhash"
+	bucketAcctKeys = "acctkeys"
+	bucketGrants   = "grants"
+	bucketUsage    = "usage"
+
+	boltSchemaVersion = 2
+	metaSchemaVersion = "schema_version"
+)
+
+type accountRecord struct {
+	Status    ledger.AccountStatus              `json:"status"`
+	Balance   int64                             `json:"balance"`
+	Caps      ledger.Caps                       `json:"caps"`
+	Spend     shared.Spend                      `json:"spend"`
+	Charged   int64                             `json:"charged"`
+	Requests  int64                             `json:"requests"`
+	Ops       map[string]ledger.OperationTotals `json:"ops"`
+	CreatedAt time.Time                         `json:"created_at"`
+	// Pruned is the credits of the account's usage records deleted by
+	// retention (retention.go): Verify counts them with the records.
+	Pruned int64 `json:"pruned,omitempty"`
+}
+
+type keyRecord struct {
+	AccountID string         `json:"account_id"`
+	Kind      ledger.KeyKind `json:"kind"`
+	Hash      []byte         `json:"hash"`
+	RateLimit int            `json:"rate_limit"`
+	CreatedAt time.Time      `json:"created_at"`
+	RevokedAt *time.Time     `json:"revoked_at,omitempty"`
+}
+
+type grantRecord struct {
+	Credits int64     `json:"credits"`
+	At      time.Time `json:"at"`
+}
+
+// boltStore is the embedded ledger. Holds live in memory (see live.go);
+// charges go through the group commit into the journal (groupcommit.go,
+// journal.go) and, once committed, in the background into bbolt
+// (apply.go).
+type boltStore struct {
+	db      *bolt.DB
+	file    *fileGuard // runs every bbolt call: see guard
+	path    string
+	opts    ledger.Options
+	auth    *shared.AuthCache
+	live    *liveAccounts
+	journal *journal
+	apply   *applier
+	commits *committer
+	open    *openCharges
+	health  *health
+	// The healer's: sick wakes it, closing stops it, healed says it did.
+	sick, closing, healed chan struct{}
+	nextHold              atomic.Int64
+	closeOnce             atomic.Bool
+	// keyed maps the request id of each running request that claimed an
+	// Idempotency-Key to that key (boltIdempotency fills it), so that
+	// Reserve journals the key with the charge.
+	keyed sync.Map
+	gate  shared.CloseGate // Close waits for Reserve, Commit and Release (package shared)
+}
+
+// Open opens the embedded ledger at path, creating it unless
+// opts.MustExist, and migrates it to the latest version. A crashed
+// process's journal is replayed; a damaged one is refused (Recover).
+func Open(ctx context.Context, path string, opts ledger.Options) (ledger.Store, error) {
+	if path == "" {
+		return nil, fmt.Errorf("%w: empty ledger location", ledger.ErrInvalidArgument)
+	}
+	s, err := openBolt(ctx, path, withDefaults(opts))
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// withDefaults fills in the zero fields of opts, the journal's size
+// included.
+func withDefaults(opts ledger.Options) ledger.Options {
+	opts = shared.Defaults(opts)
+	if opts.JournalSize <= 0 {
+		opts.JournalSize = defaultJournalSize
+	}
+	opts.JournalSize = max(opts.JournalSize, minJournalSize)
+	return opts
+}
+
+func openBolt(ctx context.Context, path string, opts ledger.Options) (*boltStore, error) {
+	return openBoltWith(ctx, path, opts, nil)
+}
+
+// openBoltWith opens the embedded ledger in order: it checks the bbolt file
+// before bbolt maps it (bolt_check.go), opens and migrates it, replays the
+// journal (bolt_replay.go; with rep non-nil, as Recover: past damage), and
+// starts the applier and the committer. Each step undoes the ones before
+// it if it fails.
+func openBoltWith(ctx context.Context, path string, opts ledger.Options, rep *RecoveryReport) (*boltStore, error) {
+	db, err := openBoltDB(path, opts)
+	if err != nil {
+		return nil, err
+	}
+	s := &boltStore{
+		db:   db,
+		file: &fileGuard{path: path},
+		path: path,
+		opts: opts,
+		auth: shared.NewAuthCache(opts.AuthCacheTTL, opts.Now),
+		live: newLiveAccounts(),
+	}
+	if err := s.Migrate(ctx); err != nil {
+		s.file.closeDB(db)
+		return nil, err
+	}
+	if s.journal, err = s.openJournal(opts.JournalSize, rep); err != nil {
+		s.file.closeDB(db)
+		return nil, err
+	}
+	newest, err := newestUsage(s)
+	if err != nil {
+		s.journal.close()
+		s.file.closeDB(db)
+		return nil, err
+	}
+	s.health = &health{log: opts.Logger, path: path}
+	s.apply = newApplier(db, s.file, newest, func(err error) { s.health.set(partBooks, err) })
+	s.open = newOpenCharges()
+	s.commits = newCommitter(s.journal, opts.MaxBatch, opts.Sync, committerHooks{
+		wrote: s.open.wrote, full: s.startOver, broke: s.journalBroke, mended: s.journalMended})
+	s.sick, s.closing, s.healed = make(chan struct{}, 1), make(chan struct{}), make(chan struct{})
+	go s.heal()
+	return s, nil
+}
+
+// Migrate creates the buckets and records the schema version, running the
+// steps from the file's version to this binary's in one transaction:
+// version 2 adds the usagedays bucket, built from the usage records.
+func (s *boltStore) Migrate(ctx context.Context) error {
+	err := s.update("migrating", func(tx *bolt.Tx) error {
+		for _, name := range []string{bucketMeta, bucketAccounts, bucketKeys, bucketKeyHash, bucketAcctKeys, bucketGrants, bucketUsage, bucketUsageDays} {
+			if _, err := tx.CreateBucketIfNotExists([]byte(name)); err != nil {
+				return fmt.Errorf("creating bucket %s: %w", name, err)
+			}
+		}
+		meta := tx.Bucket([]byte(bucketMeta))
+		have := 0
+		if v := meta.Get([]byte(metaSchemaVersion)); v != nil {
+			var err error
+			if have, err = strconv.Atoi(string(v)); err != nil {
+				return fmt.Errorf("reading schema version %q: %w", v, err)
+			}
+			if have > boltSchemaVersion {
+				return fmt.Errorf("%w: file has version %d, binary knows %d", ledger.ErrSchemaTooNew, have, boltSchemaVersion)
+			}
+		}
+		if have < 2 {
+			if err := buildUsageDays(tx); err != nil {
+				return err
+			}
+		}
+		return meta.Put([]byte(metaSchemaVersion), []byte(strconv.Itoa(boltSchemaVersion)))
+	})
+	if err != nil {
+		return fmt.Errorf("migrating ledger %s: %w", s.path, err)
+	}
+	return nil
+}
+
+// Close waits for queued Commits and applies every charge to bbolt, then
+// closes the files. Outstanding holds are dropped, which gives their
+// credits back.
+func (s *boltStore) Close() error {
+	if s.closeOnce.Swap(true) {
+		return nil
+	}
+	s.gate.Close()
+	err := s.closeJournal()
+	if cerr := s.file.closeDB(s.db); cerr != nil && err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// view and update wrap bbolt transactions, under guard (a damaged page is
+// an error, not a crash), marking storage failures as ErrUnavailable while
+// passing the ledger's own errors through.
+func (s *boltStore) view(what string, fn func(*bolt.Tx) error) error {
+	return s.classify(what, s.file.view(s.db, what, fn))
+}
+
+func (s *boltStore) update(what string, fn func(*bolt.Tx) error) error {
+	return s.classify(what, s.file.update(s.db, what, fn))
+}
+
+func (s *boltStore) classify(what string, err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case shared.IsLedgerError(err):
+		return fmt.Errorf("%s: %w", what, err)
+	default:
+		return fmt.Errorf("%w: %s in %s: %w", ledger.ErrUnavailable, what, s.path, err)
+	}
+}
+
+func getJSON(b *bolt.Bucket, key string, v any) (bool, error) {
+	raw := b.Get([]byte(key))
+	if raw == nil {
+		return false, nil
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return true, fmt.Errorf("decoding record %q: %w", key, err)
+	}
+	return true, nil
+}
+
+func putJSON(b *bolt.Bucket, key []byte, v any) error {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encoding record %q: %w", key, err)
+	}
+	return b.Put(key, raw)
+}
+
+func loadAccount(tx *bolt.Tx, accountID string) (accountRecord, error) {
+	var rec accountRecord
+	found, err := getJSON(tx.Bucket([]byte(bucketAccounts)), accountID, &rec)
+	if err != nil {
+		return rec, err
+	}
+	if !found {
+		return rec, fmt.Errorf("account %s: %w", accountID, ledger.ErrUnknownAccount)
+	}
+	return rec, nil
+}
+
+func storeAccount(tx *bolt.Tx, accountID string, rec accountRecord) error {
+	return putJSON(tx.Bucket([]byte(bucketAccounts)), []byte(accountID), rec)
+}
+
+// indexKey joins an account id and a suffix into a key of the acctkeys or
+// grants bucket; ids never contain 0x00.
+func indexKey(accountID string, suffix []byte) []byte {
+	k := make([]byte, 0, len(accountID)+1+len(suffix))
+	k = append(append(append(k, accountID...), 0), suffix...)
+	return k
+}
+
+func grantKey(accountID string, seq uint64) []byte {
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], seq)
+	return indexKey(accountID, b[:])
+}
