@@ -1,4 +1,4 @@
-package ledger
+package ledgertest
 
 import (
 	"errors"
@@ -6,12 +6,14 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/mapsco/maps/pkg/ledger"
 )
 
 // hammer runs workers goroutines, spread over the given stores, each making
 // attempts Reserve+Commit calls of cost credits. It returns how many were
 // committed and how many refused for money; any other error fails the test.
-func hammer(t *testing.T, stores []Store, key KeyInfo, workers, attempts int, cost int64) (committed, refused int64) {
+func hammer(t *testing.T, stores []ledger.Store, key ledger.KeyInfo, workers, attempts int, cost int64) (committed, refused int64) {
 	t.Helper()
 	var ok, short atomic.Int64
 	var wg sync.WaitGroup
@@ -22,7 +24,7 @@ func hammer(t *testing.T, stores []Store, key KeyInfo, workers, attempts int, co
 			for i := range attempts {
 				id := fmt.Sprintf("w%d-%d", w, i)
 				r, err := s.Reserve(bg, key, "directions", cost, id)
-				if errors.Is(err, ErrInsufficientCredits) {
+				if errors.Is(err, ledger.ErrInsufficientCredits) {
 					short.Add(1)
 					continue
 				}
@@ -45,11 +47,11 @@ func hammer(t *testing.T, stores []Store, key KeyInfo, workers, attempts int, co
 	return ok.Load(), short.Load()
 }
 
-// checkExactlyK hammers an account funded for exactly k requests and checks
+// CheckExactlyK hammers an account funded for exactly k requests and checks
 // that exactly k went through, the rest were refused, and the books balance.
-func checkExactlyK(t *testing.T, stores []Store, workers, attempts int, k, cost int64) {
+func CheckExactlyK(t *testing.T, stores []ledger.Store, workers, attempts int, k, cost int64) {
 	s := stores[0]
-	_, key := newAccount(t, s, k*cost, &Caps{})
+	_, key := NewAccount(t, s, k*cost, &ledger.Caps{})
 	committed, refused := hammer(t, stores, key, workers, attempts, cost)
 	total := int64(workers * attempts)
 	if committed != k || refused != total-k {
@@ -62,25 +64,25 @@ func checkExactlyK(t *testing.T, stores []Store, workers, attempts int, k, cost 
 	if a.Balance != 0 || a.Held != 0 || a.Usage.AllTime != k*cost || a.Usage.Requests != k {
 		t.Errorf("final account %+v, want balance 0, nothing held, %d requests charged", a, k)
 	}
-	mustVerify(t, s)
+	MustVerify(t, s)
 }
 
-func contractConcurrentExactlyK(t *testing.T, open opener) {
-	s := open(t, Options{})
-	checkExactlyK(t, []Store{s}, 64, 8, 300, 2)
+func contractConcurrentExactlyK(t *testing.T, open Opener) {
+	s := open(t, ledger.Options{})
+	CheckExactlyK(t, []ledger.Store{s}, 64, 8, 300, 2)
 }
 
-// TestConcurrentMixedOutcomes mixes commits and releases: the balance must
+// RunMixedOutcomes mixes commits and releases: the balance must
 // equal the credits minus exactly the committed charges.
-func runMixedOutcomes(t *testing.T, s Store) {
-	_, key := newAccount(t, s, 1000, &Caps{})
+func RunMixedOutcomes(t *testing.T, s ledger.Store) {
+	_, key := NewAccount(t, s, 1000, &ledger.Caps{})
 	var committed atomic.Int64
 	var wg sync.WaitGroup
 	for w := range 32 {
 		wg.Go(func() {
 			for i := range 20 {
 				r, err := s.Reserve(bg, key, "matrix", 3, fmt.Sprintf("mix-%d-%d", w, i))
-				if errors.Is(err, ErrInsufficientCredits) {
+				if errors.Is(err, ledger.ErrInsufficientCredits) {
 					continue
 				}
 				if err != nil {
@@ -100,8 +102,8 @@ func runMixedOutcomes(t *testing.T, s Store) {
 		})
 	}
 	wg.Wait()
-	if b := balanceOf(t, s, key.AccountID); b != 1000-committed.Load() {
+	if b := BalanceOf(t, s, key.AccountID); b != 1000-committed.Load() {
 		t.Errorf("balance %d, want 1000 - %d committed", b, committed.Load())
 	}
-	mustVerify(t, s)
+	MustVerify(t, s)
 }

@@ -1,4 +1,4 @@
-package ledger
+package open_test
 
 import (
 	"errors"
