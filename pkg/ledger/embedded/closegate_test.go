@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/mapsco/maps/pkg/ledger"
+
+	"github.com/mapsco/maps/pkg/ledger/ledgertest"
 )
 
 // TestBoltCommitDuringClose (issue 34 item 3): requests that reserve and
@@ -27,11 +29,11 @@ func TestBoltCommitDuringClose(t *testing.T) {
 
 func commitDuringClose(t *testing.T, mode ledger.Sync, round int) {
 	path := filepath.Join(t.TempDir(), "ledger.db")
-	s, err := OpenWith(bg, path, ledger.Options{Sync: mode})
+	s, err := Open(bg, path, ledger.Options{Sync: mode})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, key := newAccount(t, s, 1_000_000, &ledger.Caps{})
+	_, key := ledgertest.NewAccount(t, s, 1_000_000, &ledger.Caps{})
 	var mu sync.Mutex
 	var acked []string
 	var wg sync.WaitGroup
@@ -62,7 +64,7 @@ func commitDuringClose(t *testing.T, mode ledger.Sync, round int) {
 	wg.Wait()
 	s = openStore(t, path, ledger.Options{})
 	defer s.Close()
-	mustVerify(t, s)
+	ledgertest.MustVerify(t, s)
 	a, err := s.GetAccount(bg, key.AccountID)
 	if err != nil {
 		t.Fatal(err)

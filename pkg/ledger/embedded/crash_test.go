@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/mapsco/maps/pkg/ledger"
+
+	"github.com/mapsco/maps/pkg/ledger/ledgertest"
 )
 
 // The crash test runs a child process (this test binary again) that charges
@@ -62,7 +64,7 @@ func TestBoltCrashMidLoad(t *testing.T) {
 
 func crashMidLoad(t *testing.T, child ledger.Options, acks int) {
 	path := filepath.Join(t.TempDir(), "ledger.db")
-	s, err := OpenWith(bg, path, child) // creates the journal at the child's size (an existing one keeps its own)
+	s, err := Open(bg, path, child) // creates the journal at the child's size (an existing one keeps its own)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +84,7 @@ func crashMidLoad(t *testing.T, child ledger.Options, acks int) {
 	if child.JournalSize == minJournalSize && wraps < 5 {
 		t.Errorf("the child's journal started over %d times; the test wants it to do so often", wraps)
 	}
-	mustVerify(t, s)
+	ledgertest.MustVerify(t, s)
 	for _, id := range acked {
 		if _, err := s.LookupUsage(bg, id); err != nil {
 			t.Errorf("request %s was acknowledged but has no usage record: %v", id, err)
@@ -147,7 +149,7 @@ func runAndKill(t *testing.T, path, key string, child ledger.Options, want int) 
 
 // crashChild charges and releases forever until killed.
 func crashChild(path, key string, opts ledger.Options) {
-	s, err := OpenWith(bg, path, opts)
+	s, err := Open(bg, path, opts)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/mapsco/maps/pkg/ledger"
+
+	"github.com/mapsco/maps/pkg/ledger/ledgertest"
 )
 
 // The faults of issue 19 item 4, reproduced on the files: a crash leaves
@@ -29,7 +31,7 @@ func crashedWithCharges(t *testing.T, n int) (path string, key ledger.KeyInfo, o
 	t.Helper()
 	path = filepath.Join(t.TempDir(), "ledger.db")
 	s := openStore(t, path, ledger.Options{})
-	_, key = newAccount(t, s, funded, &ledger.Caps{})
+	_, key = ledgertest.NewAccount(t, s, funded, &ledger.Caps{})
 	s.Close()
 	epoch := leaveOpen(t, path)
 	now := time.Now().UTC()
@@ -94,7 +96,7 @@ func TestBoltJournalDamage(t *testing.T) {
 			off, before, after := tc.damage(t, jpath, offs)
 
 			for range 2 { // refusing changes nothing: the second Open refuses alike
-				_, err := OpenWith(bg, path, ledger.Options{})
+				_, err := Open(bg, path, ledger.Options{})
 				var d *JournalDamageError
 				if !errors.As(err, &d) || !errors.Is(err, ledger.ErrCorrupt) {
 					t.Fatalf("Open = %v, want a JournalDamageError", err)
@@ -124,7 +126,7 @@ func TestBoltJournalDamage(t *testing.T) {
 				t.Errorf("Recover's lost ranges %+v (estimate %d), want one starting at %d", rep.LostRanges, rep.LostRecordsEstimate, offs[before])
 			}
 			s := openStore(t, path, ledger.Options{})
-			if b := balanceOf(t, s, key.AccountID); b != funded-int64(before+after) {
+			if b := ledgertest.BalanceOf(t, s, key.AccountID); b != funded-int64(before+after) {
 				t.Errorf("balance %d after recovery, want %d: the intact charges applied, the lost ones not", b, funded-before-after)
 			}
 			for i := range n {
@@ -135,7 +137,7 @@ func TestBoltJournalDamage(t *testing.T) {
 					break
 				}
 			}
-			mustVerify(t, s)
+			ledgertest.MustVerify(t, s)
 		})
 	}
 }
@@ -175,10 +177,10 @@ func TestBoltJournalIntactNotDamaged(t *testing.T) {
 		t.Fatalf("Recover of an intact journal: %+v, %v", rep, err)
 	}
 	s := openStore(t, path, ledger.Options{})
-	if b := balanceOf(t, s, key.AccountID); b != funded-300 {
+	if b := ledgertest.BalanceOf(t, s, key.AccountID); b != funded-300 {
 		t.Errorf("balance %d, want %d", b, funded-300)
 	}
-	mustVerify(t, s)
+	ledgertest.MustVerify(t, s)
 }
 
 // TestBoltLedgerFileMissingOrEmpty: a journal means a ledger existed, so an
@@ -202,7 +204,7 @@ func TestBoltLedgerFileMissingOrEmpty(t *testing.T) {
 			if tc.journal == "remove" {
 				os.Remove(path + journalSuffix)
 			}
-			_, err := OpenWith(bg, path, ledger.Options{})
+			_, err := Open(bg, path, ledger.Options{})
 			if !errors.Is(err, ledger.ErrCorrupt) || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("Open = %v, want ErrCorrupt saying %q", err, tc.want)
 			}
@@ -216,7 +218,7 @@ func TestBoltLedgerFileMissingOrEmpty(t *testing.T) {
 	}
 	// A new ledger is still made where neither file exists.
 	s := openStore(t, filepath.Join(t.TempDir(), "new.db"), ledger.Options{})
-	newAccount(t, s, 1, nil)
+	ledgertest.NewAccount(t, s, 1, nil)
 }
 
 // TestBoltJournalOfAnotherLedger: the journal's header names its ledger;
@@ -226,13 +228,13 @@ func TestBoltJournalOfAnotherLedger(t *testing.T) {
 	a, b := filepath.Join(dir, "a.db"), filepath.Join(dir, "b.db")
 	for _, p := range []string{a, b} {
 		s := openStore(t, p, ledger.Options{})
-		newAccount(t, s, 1, nil)
+		ledgertest.NewAccount(t, s, 1, nil)
 		s.Close()
 	}
 	if err := os.Rename(a+journalSuffix, b+journalSuffix); err != nil {
 		t.Fatal(err)
 	}
-	_, err := OpenWith(bg, b, ledger.Options{})
+	_, err := Open(bg, b, ledger.Options{})
 	if !errors.Is(err, ledger.ErrCorrupt) || !strings.Contains(err.Error(), "belongs to ledger") || !strings.Contains(err.Error(), "(a.db)") {
 		t.Errorf("Open with another ledger's journal = %v, want ErrCorrupt naming a.db", err)
 	}
@@ -267,7 +269,7 @@ func TestBoltFormat1Ledger(t *testing.T) {
 		if _, err := s.LookupUsage(bg, "req_released"); !errors.Is(err, ledger.ErrUnknownRequest) {
 			t.Errorf("round %d: the released request: %v", round, err)
 		}
-		mustVerify(t, s)
+		ledgertest.MustVerify(t, s)
 		s.Close()
 		h, err := readJournalHeaderFile(path + journalSuffix)
 		if err != nil || h.Name != "ledger.db" {
@@ -286,7 +288,7 @@ func TestBoltFormat1Truncated(t *testing.T) {
 	}
 	mustTruncate(t, path+journalSuffix, 4<<10)
 	var d *JournalDamageError
-	if _, err := OpenWith(bg, path, ledger.Options{}); !errors.As(err, &d) || !d.Truncated {
+	if _, err := Open(bg, path, ledger.Options{}); !errors.As(err, &d) || !d.Truncated {
 		t.Errorf("Open of a truncated format 1 journal = %v, want a truncated JournalDamageError", err)
 	}
 }

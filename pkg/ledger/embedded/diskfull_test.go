@@ -56,7 +56,7 @@ func diskFull(t *testing.T, journalToo bool) {
 	var log lockedBuffer
 	path := filepath.Join(dir, "ledger.db")
 	s := openStore(t, path, ledger.Options{Logger: slog.New(slog.NewJSONHandler(&log, nil))})
-	_, key := newAccount(t, s, funded, &ledger.Caps{})
+	_, key := ledgertest.NewAccount(t, s, funded, &ledger.Caps{})
 	var charged []string
 	try := func(id string) error {
 		r, err := s.Reserve(bg, key, "directions", 1, id)
@@ -125,7 +125,7 @@ func diskFull(t *testing.T, journalToo bool) {
 			t.Fatalf("request %s was charged but has no usage record: %v", id, err)
 		}
 	}
-	mustVerify(t, s)
+	ledgertest.MustVerify(t, s)
 	lines := log.String()
 	if n, m := strings.Count(lines, `"level":"ERROR"`), strings.Count(lines, `"msg":"ledger: writes succeed again; metering resumed"`); n != 1 || m != 1 {
 		t.Errorf("log has %d ERROR and %d recovery lines, want one each:\n%s", n, m, lines)

@@ -5,30 +5,34 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/mapsco/maps/pkg/ledger"
+
+	"github.com/mapsco/maps/pkg/ledger/ledgertest"
 )
 
-func TestBoltIdempotency(t *testing.T) { runIdempotencyContract(t, boltOpener(SyncBackground)) }
+func TestBoltIdempotency(t *testing.T) {
+	ledgertest.RunIdempotencyContract(t, boltOpener(ledger.SyncBackground))
+}
 
 // TestBoltIdempotencyAcrossRestart: a stored answer whose charge never
 // happened (the process died between Complete and Commit) is computed
 // afresh after a restart; one whose charge happened is replayed.
 func TestBoltIdempotencyAcrossRestart(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "ledger.db")
-	s, err := OpenWith(bg, path, Options{})
+	s, err := Open(bg, path, ledger.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	idem, _ := OpenIdempotency(bg, s, IdempotencyOptions{})
-	_, key := newAccount(t, s, 100, &Caps{})
-	mk := func(k, id string) Claim {
-		return Claim{AccountID: key.AccountID, Key: k, Fingerprint: sha256.Sum256([]byte("b")), RequestID: id}
+	idem, _ := ledger.OpenIdempotency(bg, s, ledger.IdempotencyOptions{})
+	_, key := ledgertest.NewAccount(t, s, 100, &ledger.Caps{})
+	mk := func(k, id string) ledger.Claim {
+		return ledger.Claim{AccountID: key.AccountID, Key: k, Fingerprint: sha256.Sum256([]byte("b")), RequestID: id}
 	}
 	charged, lost := mk("charged", "req_1"), mk("lost", "req_2")
-	for _, c := range []Claim{charged, lost} {
+	for _, c := range []ledger.Claim{charged, lost} {
 		if r, err := idem.Begin(bg, c); r != nil || err != nil {
 			t.Fatal(r, err)
 		}
@@ -42,12 +46,12 @@ func TestBoltIdempotencyAcrossRestart(t *testing.T) {
 	}
 	s.Close()
 
-	s, err = OpenWith(bg, path, Options{})
+	s, err = Open(bg, path, ledger.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	idem, _ = OpenIdempotency(bg, s, IdempotencyOptions{})
+	idem, _ = ledger.OpenIdempotency(bg, s, ledger.IdempotencyOptions{})
 	if r, err := idem.Begin(bg, mk("charged", "req_3")); err != nil || r == nil || r.RequestID != "req_1" || string(r.Answer) != "answer of req_1" {
 		t.Errorf("the charged key after a restart: %+v %v", r, err)
 	}
@@ -59,12 +63,12 @@ func TestBoltIdempotencyAcrossRestart(t *testing.T) {
 // TestBoltIdempotencyInDoubt: a commit that failed in a way that may have
 // charged keeps the key in progress.
 func TestBoltIdempotencyInDoubt(t *testing.T) {
-	f := newIdemFixture(t, boltOpener(SyncBackground))
+	f := ledgertest.NewIdemFixture(t, boltOpener(ledger.SyncBackground))
 	c := f.Claim("k", "body")
 	f.Begin(t, c)
 	f.Idem.Complete(bg, c, []byte("answer"))
-	f.Idem.Finish(bg, c, fmt.Errorf("%w: disk full", ErrUnavailable))
-	if _, err := f.Begin(t, f.Claim("k", "body")); !errors.Is(err, ErrIdempotencyInProgress) {
+	f.Idem.Finish(bg, c, fmt.Errorf("%w: disk full", ledger.ErrUnavailable))
+	if _, err := f.Begin(t, f.Claim("k", "body")); !errors.Is(err, ledger.ErrIdempotencyInProgress) {
 		t.Fatalf("after a commit in doubt: %v, want ErrIdempotencyInProgress", err)
 	}
 }
@@ -77,14 +81,14 @@ func TestBoltIdempotencyInDoubt(t *testing.T) {
 // the test writes is what Reserve writes: the key travels with the charge.
 func TestBoltKeyedChargeVoidedAfterCrash(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "ledger.db")
-	s := openStore(t, path, Options{})
-	idem, err := OpenIdempotency(bg, s, IdempotencyOptions{})
+	s := openStore(t, path, ledger.Options{})
+	idem, err := ledger.OpenIdempotency(bg, s, ledger.IdempotencyOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, key := newAccount(t, s, 100, &Caps{})
-	mk := func(k, id string) Claim {
-		return Claim{AccountID: key.AccountID, Key: k, Fingerprint: sha256.Sum256([]byte("b")), RequestID: id}
+	_, key := ledgertest.NewAccount(t, s, 100, &ledger.Caps{})
+	mk := func(k, id string) ledger.Claim {
+		return ledger.Claim{AccountID: key.AccountID, Key: k, Fingerprint: sha256.Sum256([]byte("b")), RequestID: id}
 	}
 	answeredClaim := mk("answered", "req_a")
 	if _, err := idem.Begin(bg, answeredClaim); err != nil {
@@ -121,7 +125,7 @@ func TestBoltKeyedChargeVoidedAfterCrash(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range 2 { // a second open changes nothing
-		s = openStore(t, path, Options{})
+		s = openStore(t, path, ledger.Options{})
 		a, err := s.GetAccount(bg, key.AccountID)
 		if err != nil {
 			t.Fatal(err)
@@ -134,8 +138,8 @@ func TestBoltKeyedChargeVoidedAfterCrash(t *testing.T) {
 				t.Errorf("usage of %s: %v, want charged %v", id, err, want)
 			}
 		}
-		mustVerify(t, s)
-		idem, _ = OpenIdempotency(bg, s, IdempotencyOptions{})
+		ledgertest.MustVerify(t, s)
+		idem, _ = ledger.OpenIdempotency(bg, s, ledger.IdempotencyOptions{})
 		if rp, err := idem.Begin(bg, mk("answered", "req_e")); err != nil || rp == nil || rp.RequestID != "req_a" {
 			t.Errorf("the answered key's retry: %+v %v, want req_a's answer", rp, err)
 		}

@@ -42,7 +42,7 @@ func TestBoltAckMark(t *testing.T) {
 
 func ackMarkDamage(t *testing.T, damage func(t *testing.T, path string, end int64) int64) {
 	path := filepath.Join(t.TempDir(), "ledger.db")
-	s, err := OpenWith(bg, path, ledger.Options{})
+	s, err := Open(bg, path, ledger.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func ackMarkDamage(t *testing.T, damage func(t *testing.T, path string, end int6
 		}
 	}
 
-	_, err = OpenWith(bg, path, ledger.Options{})
+	_, err = Open(bg, path, ledger.Options{})
 	var d *JournalDamageError
 	if !errors.As(err, &d) || d.Missing != int64(len(lost)) {
 		t.Fatalf("Open after the damage: %v; want a JournalDamageError missing %d records", err, len(lost))

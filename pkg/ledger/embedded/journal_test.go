@@ -15,6 +15,8 @@ import (
 
 	"github.com/mapsco/maps/pkg/ledger"
 	"github.com/mapsco/maps/pkg/ledger/internal/shared"
+
+	"github.com/mapsco/maps/pkg/ledger/ledgertest"
 )
 
 // leaveOpen rewrites a closed ledger's journal meta as a crashed process
@@ -48,8 +50,8 @@ func crashedAfterOneCharge(t *testing.T) (string, ledger.KeyInfo, uint64) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "ledger.db")
 	s := openStore(t, path, ledger.Options{})
-	_, key := newAccount(t, s, 100, &ledger.Caps{})
-	charge(t, s, key, "directions", 1, "applied")
+	_, key := ledgertest.NewAccount(t, s, 100, &ledger.Caps{})
+	ledgertest.Charge(t, s, key, "directions", 1, "applied")
 	s.Close()
 	return path, key, leaveOpen(t, path)
 }
@@ -98,7 +100,7 @@ func TestBoltJournalReplay(t *testing.T) {
 		if _, err := s.LookupUsage(bg, "torn"); !errors.Is(err, ledger.ErrUnknownRequest) {
 			t.Errorf("LookupUsage(torn) = %v, want ErrUnknownRequest", err)
 		}
-		mustVerify(t, s)
+		ledgertest.MustVerify(t, s)
 		s.Close()
 	}
 }
@@ -121,14 +123,14 @@ func writeRecords(path string, b []byte) error {
 func TestBoltJournalMissing(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "ledger.db")
 	s := openStore(t, path, ledger.Options{})
-	_, key := newAccount(t, s, 10, nil)
-	charge(t, s, key, "directions", 1, "r1")
+	_, key := ledgertest.NewAccount(t, s, 10, nil)
+	ledgertest.Charge(t, s, key, "directions", 1, "r1")
 	s.Close()
 	if err := os.Remove(path + journalSuffix); err != nil {
 		t.Fatal(err)
 	}
 	s = openStore(t, path, ledger.Options{})
-	if b := balanceOf(t, s, key.AccountID); b != 9 {
+	if b := ledgertest.BalanceOf(t, s, key.AccountID); b != 9 {
 		t.Errorf("balance %d after a clean close, want 9", b)
 	}
 	s.Close()
@@ -137,7 +139,7 @@ func TestBoltJournalMissing(t *testing.T) {
 	if err := os.Remove(path + journalSuffix); err != nil {
 		t.Fatal(err)
 	}
-	_, err := OpenWith(bg, path, ledger.Options{})
+	_, err := Open(bg, path, ledger.Options{})
 	if !errors.Is(err, ledger.ErrUnavailable) || !strings.Contains(err.Error(), "journal") {
 		t.Errorf("Open without the journal of a crashed ledger = %v, want an ErrUnavailable naming the journal", err)
 	}
@@ -154,7 +156,7 @@ func TestBoltJournalWraps(t *testing.T) {
 func journalWraps(t *testing.T, mode ledger.Sync) {
 	path := filepath.Join(t.TempDir(), "ledger.db")
 	s := openStore(t, path, ledger.Options{JournalSize: minJournalSize, Sync: mode})
-	_, key := newAccount(t, s, 1_000_000, &ledger.Caps{})
+	_, key := ledgertest.NewAccount(t, s, 1_000_000, &ledger.Caps{})
 	const workers, each = 16, 200 // about 10 times the journal
 	var wg sync.WaitGroup
 	for w := range workers {
@@ -184,7 +186,7 @@ func journalWraps(t *testing.T, mode ledger.Sync) {
 		if a.Balance != 1_000_000-workers*each || a.Usage.Requests != workers*each {
 			t.Errorf("account %+v, want %d charges", a, workers*each)
 		}
-		mustVerify(t, s)
+		ledgertest.MustVerify(t, s)
 		s.Close()
 		s = openStore(t, path, ledger.Options{})
 	}
@@ -195,8 +197,8 @@ func journalWraps(t *testing.T, mode ledger.Sync) {
 // same group.
 func TestBoltDuplicateRequestIDs(t *testing.T) {
 	s := openBoltTest(t, ledger.Options{})
-	_, key := newAccount(t, s, 1000, &ledger.Caps{})
-	charge(t, s, key, "directions", 1, "in-bbolt")
+	_, key := ledgertest.NewAccount(t, s, 1000, &ledger.Caps{})
+	ledgertest.Charge(t, s, key, "directions", 1, "in-bbolt")
 	if _, err := s.LookupUsage(bg, "in-bbolt"); err != nil { // waits until it is in bbolt
 		t.Fatal(err)
 	}
@@ -232,7 +234,7 @@ func TestBoltDuplicateRequestIDs(t *testing.T) {
 	if a, _ := s.GetAccount(bg, key.AccountID); a.Balance != 998 || a.Held != 0 {
 		t.Errorf("balance %d held %d, want 998 and 0", a.Balance, a.Held)
 	}
-	mustVerify(t, s)
+	ledgertest.MustVerify(t, s)
 }
 
 // TestBoltDuplicateOlderRequestIDs: the duplicate check skips bbolt only
@@ -242,9 +244,9 @@ func TestBoltDuplicateRequestIDs(t *testing.T) {
 func TestBoltDuplicateOlderRequestIDs(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "ledger.db")
 	s := openStore(t, path, ledger.Options{})
-	_, key := newAccount(t, s, 1000, &ledger.Caps{})
+	_, key := ledgertest.NewAccount(t, s, 1000, &ledger.Caps{})
 	for _, id := range []string{"req-b", "req-d"} {
-		charge(t, s, key, "directions", 1, id)
+		ledgertest.Charge(t, s, key, "directions", 1, id)
 	}
 	if _, err := s.LookupUsage(bg, "req-d"); err != nil { // waits until both are in bbolt
 		t.Fatal(err)
@@ -280,7 +282,7 @@ func TestBoltDuplicateOlderRequestIDs(t *testing.T) {
 	if a, _ := s.GetAccount(bg, key.AccountID); a.Balance != 1000-6 {
 		t.Errorf("balance %d, want %d: six distinct ids charged", a.Balance, 1000-6)
 	}
-	mustVerify(t, s)
+	ledgertest.MustVerify(t, s)
 }
 
 // TestNextWindow: read-ahead asks for the window after the writer's, and
@@ -311,9 +313,9 @@ func TestNextWindow(t *testing.T) {
 func TestBoltUsagePagesPacked(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "ledger.db")
 	s := openStore(t, path, ledger.Options{})
-	_, key := newAccount(t, s, 1<<30, &ledger.Caps{})
+	_, key := ledgertest.NewAccount(t, s, 1<<30, &ledger.Caps{})
 	for i := range 5000 {
-		charge(t, s, key, "directions", 1, fmt.Sprintf("req_%08d", i))
+		ledgertest.Charge(t, s, key, "directions", 1, fmt.Sprintf("req_%08d", i))
 		if i%1000 == 999 {
 			if _, err := s.LookupUsage(bg, fmt.Sprintf("req_%08d", i)); err != nil { // one bbolt batch each
 				t.Fatal(err)

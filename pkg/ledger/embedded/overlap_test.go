@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/mapsco/maps/pkg/ledger"
+
+	"github.com/mapsco/maps/pkg/ledger/ledgertest"
 )
 
 // The embedded store journals a charge when it is reserved, so that the
@@ -19,7 +21,7 @@ import (
 func TestBoltReservedChargeIsJournaled(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "ledger.db")
 	s := openStore(t, path, ledger.Options{})
-	_, key := newAccount(t, s, 10, &ledger.Caps{})
+	_, key := ledgertest.NewAccount(t, s, 10, &ledger.Caps{})
 	r, err := s.Reserve(bg, key, "isochrone", 5, "computing")
 	if err != nil {
 		t.Fatal(err)
@@ -49,8 +51,8 @@ func TestBoltReservedChargeIsJournaled(t *testing.T) {
 func TestBoltReleaseCancelsDurably(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "ledger.db")
 	s := openStore(t, path, ledger.Options{})
-	acct, key := newAccount(t, s, 10, &ledger.Caps{Daily: 8})
-	charge(t, s, key, "directions", 1, "ok")
+	acct, key := ledgertest.NewAccount(t, s, 10, &ledger.Caps{Daily: 8})
+	ledgertest.Charge(t, s, key, "directions", 1, "ok")
 	r, err := s.Reserve(bg, key, "isochrone", 5, "failed")
 	if err != nil {
 		t.Fatal(err)
@@ -81,7 +83,7 @@ func TestBoltReleaseCancelsDurably(t *testing.T) {
 		} else if err := s.Release(bg, r); err != nil {
 			t.Fatal(err)
 		}
-		mustVerify(t, s)
+		ledgertest.MustVerify(t, s)
 		s.Close()
 		s = openStore(t, path, ledger.Options{})
 	}
@@ -122,7 +124,7 @@ func TestBoltJournalReplayCancels(t *testing.T) {
 			t.Errorf("LookupUsage(%s) = %v, want ErrUnknownRequest", id, err)
 		}
 	}
-	mustVerify(t, s)
+	ledgertest.MustVerify(t, s)
 }
 
 // journalRecords reads the current epoch's records of an open store's

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/mapsco/maps/pkg/ledger"
+
+	"github.com/mapsco/maps/pkg/ledger/ledgertest"
 )
 
 // bboltWithUsage makes a closed ledger whose bbolt file holds n usage
@@ -19,9 +21,9 @@ func bboltWithUsage(t *testing.T, n int) (string, ledger.KeyInfo, []byte) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "ledger.db")
 	s := openStore(t, path, ledger.Options{})
-	_, key := newAccount(t, s, funded, &ledger.Caps{})
+	_, key := ledgertest.NewAccount(t, s, funded, &ledger.Caps{})
 	for i := range n {
-		charge(t, s, key, "directions", 1, fmt.Sprintf("req_%06d", i))
+		ledgertest.Charge(t, s, key, "directions", 1, fmt.Sprintf("req_%06d", i))
 	}
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
@@ -82,7 +84,7 @@ func TestBoltDamagedPages(t *testing.T) {
 				t.Fatal(err)
 			}
 			copyFile(t, path+journalSuffix, p+journalSuffix)
-			s, err := OpenWith(bg, p, ledger.Options{})
+			s, err := Open(bg, p, ledger.Options{})
 			if tc.want != "" {
 				if !errors.Is(err, ledger.ErrCorrupt) || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), p) {
 					t.Fatalf("Open = %v, want ErrCorrupt naming %s and saying %q", err, p, tc.want)
@@ -127,7 +129,7 @@ func TestBoltDamagedPages(t *testing.T) {
 // ErrCorrupt error, and the process lives on.
 func TestBoltFileShrunkUnderMapping(t *testing.T) {
 	path, key, _ := bboltWithUsage(t, 3000)
-	s, err := OpenWith(bg, path, ledger.Options{})
+	s, err := Open(bg, path, ledger.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/mapsco/maps/pkg/ledger"
+
+	"github.com/mapsco/maps/pkg/ledger/ledgertest"
 )
 
 // TestBoltRetentionAndCompaction (issue 34 item 5): usage records past the
@@ -18,14 +20,14 @@ import (
 // nothing), expired Idempotency-Key answers are pruned, and Compact then
 // gives the freed pages back to the file system, refusing a served ledger.
 func TestBoltRetentionAndCompaction(t *testing.T) {
-	clock := newFakeClock(time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC))
+	clock := ledgertest.NewFakeClock(time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC))
 	path := filepath.Join(t.TempDir(), "ledger.db")
 	s := openStore(t, path, ledger.Options{Now: clock.Now})
 	idem, err := ledger.OpenIdempotency(bg, s, ledger.IdempotencyOptions{Now: clock.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
-	acct, key := newAccount(t, s, 1_000_000, &ledger.Caps{})
+	acct, key := ledgertest.NewAccount(t, s, 1_000_000, &ledger.Caps{})
 	const n = 3000
 	answer := bytes.Repeat([]byte("x"), ledger.MaxStoredAnswer) // the largest stored whole
 	for i := range n {
@@ -46,7 +48,7 @@ func TestBoltRetentionAndCompaction(t *testing.T) {
 	}
 	day := clock.Now()
 	clock.Set(day.Add(48 * time.Hour))
-	charge(t, s, key, "matrix", 1, "req_recent") // inside the retention: kept
+	ledgertest.Charge(t, s, key, "matrix", 1, "req_recent") // inside the retention: kept
 
 	if pruned, err := idem.Prune(bg); err != nil || pruned != n {
 		t.Fatalf("idempotency Prune: %d, %v; want %d", pruned, err, n)
@@ -55,7 +57,7 @@ func TestBoltRetentionAndCompaction(t *testing.T) {
 	if err != nil || pruned != n {
 		t.Fatalf("PruneUsage: %d, %v; want %d", pruned, err, n)
 	}
-	mustVerify(t, s)
+	ledgertest.MustVerify(t, s)
 	a, _ := s.GetAccount(bg, acct.AccountID)
 	if a.Balance != 1_000_000-2*n-1 || a.Usage.Requests != n+1 || a.Usage.AllTime != 2*n+1 {
 		t.Errorf("after pruning: balance %d, %d requests, %d credits; want the totals unchanged", a.Balance, a.Usage.Requests, a.Usage.AllTime)
@@ -85,10 +87,10 @@ func TestBoltRetentionAndCompaction(t *testing.T) {
 	}
 	s = openStore(t, path, ledger.Options{})
 	defer s.Close()
-	mustVerify(t, s)
+	ledgertest.MustVerify(t, s)
 	if b, _ := s.GetAccount(bg, acct.AccountID); b.Balance != a.Balance || b.Usage.AllTime != a.Usage.AllTime || b.Usage.Requests != a.Usage.Requests {
 		t.Errorf("after compaction: %+v, want %+v", b, a)
 	}
-	charge(t, s, key, "directions", 1, "req_after")
-	mustVerify(t, s)
+	ledgertest.Charge(t, s, key, "directions", 1, "req_after")
+	ledgertest.MustVerify(t, s)
 }

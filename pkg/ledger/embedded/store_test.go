@@ -11,17 +11,19 @@ import (
 	"time"
 
 	"github.com/mapsco/maps/pkg/ledger"
+
+	"github.com/mapsco/maps/pkg/ledger/ledgertest"
 )
 
 func TestBoltContract(t *testing.T) {
 	for _, mode := range syncModes {
-		t.Run(mode.String(), func(t *testing.T) { runContract(t, boltOpener(mode)) })
+		t.Run(mode.String(), func(t *testing.T) { ledgertest.RunContract(t, boltOpener(mode), addLegacyKey) })
 	}
 }
 
 func TestBoltMixedOutcomes(t *testing.T) {
 	for _, mode := range syncModes {
-		t.Run(mode.String(), func(t *testing.T) { runMixedOutcomes(t, boltOpener(mode)(t, ledger.Options{})) })
+		t.Run(mode.String(), func(t *testing.T) { ledgertest.RunMixedOutcomes(t, boltOpener(mode)(t, ledger.Options{})) })
 	}
 }
 
@@ -29,15 +31,15 @@ func TestBoltMixedOutcomes(t *testing.T) {
 // crashing) without committing gives the credits back.
 func TestBoltHoldsVanishOnReopen(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "ledger.db")
-	s, err := OpenWith(bg, path, ledger.Options{})
+	s, err := Open(bg, path, ledger.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	acct, key := newAccount(t, s, 10, nil)
+	acct, key := ledgertest.NewAccount(t, s, 10, nil)
 	if _, err := s.Reserve(bg, key, "isochrone", 5, "never-finished"); err != nil {
 		t.Fatal(err)
 	}
-	charge(t, s, key, "directions", 1, "done")
+	ledgertest.Charge(t, s, key, "directions", 1, "done")
 	s.Close()
 	s = openStore(t, path, ledger.Options{})
 	a, err := s.GetAccount(bg, acct.AccountID)
@@ -47,7 +49,7 @@ func TestBoltHoldsVanishOnReopen(t *testing.T) {
 	if a.Balance != 9 || a.Held != 0 {
 		t.Errorf("after reopening: balance %d held %d, want 9 and 0", a.Balance, a.Held)
 	}
-	mustVerify(t, s)
+	ledgertest.MustVerify(t, s)
 }
 
 // TestBoltLocked: a second process (here: a second Open) fails fast.
@@ -55,7 +57,7 @@ func TestBoltLocked(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "ledger.db")
 	openStore(t, path, ledger.Options{})
 	start := time.Now()
-	_, err := OpenWith(bg, path, ledger.Options{LockTimeout: 100 * time.Millisecond})
+	_, err := Open(bg, path, ledger.Options{LockTimeout: 100 * time.Millisecond})
 	if !errors.Is(err, ledger.ErrLocked) {
 		t.Fatalf("second Open = %v, want ErrLocked", err)
 	}
@@ -74,8 +76,8 @@ func TestBoltLocked(t *testing.T) {
 // TestBoltVerifyFindsMismatch tampers with a balance behind the store's back.
 func TestBoltVerifyFindsMismatch(t *testing.T) {
 	s := openBoltTest(t, ledger.Options{}).(*boltStore)
-	acct, key := newAccount(t, s, 10, nil)
-	charge(t, s, key, "directions", 1, "r1")
+	acct, key := ledgertest.NewAccount(t, s, 10, nil)
+	ledgertest.Charge(t, s, key, "directions", 1, "r1")
 	err := s.changeAccount("tampering", acct.AccountID, func(r *accountRecord) error { r.Balance += 4; return nil },
 		func(*liveAccount) {})
 	if err != nil {
@@ -98,13 +100,13 @@ func TestBoltVerifyFindsMismatch(t *testing.T) {
 // must name a freelist page, not bbolt's "none" (all ones).
 func TestBoltWritesFreelist(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "ledger.db")
-	s, err := OpenWith(bg, path, ledger.Options{})
+	s, err := Open(bg, path, ledger.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, key := newAccount(t, s, 100, nil)
+	_, key := ledgertest.NewAccount(t, s, 100, nil)
 	for i := range 20 {
-		charge(t, s, key, "directions", 1, fmt.Sprintf("r%d", i))
+		ledgertest.Charge(t, s, key, "directions", 1, fmt.Sprintf("r%d", i))
 	}
 	if err := s.Close(); err != nil {
 		t.Fatal(err)

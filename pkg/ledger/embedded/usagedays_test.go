@@ -10,6 +10,8 @@ import (
 
 	"github.com/mapsco/maps/pkg/ledger"
 	"github.com/mapsco/maps/pkg/ledger/internal/shared"
+
+	"github.com/mapsco/maps/pkg/ledger/ledgertest"
 )
 
 // TestBoltMigratesUsageDays: a version-1 file (no usagedays bucket) opened
@@ -18,10 +20,10 @@ import (
 func TestBoltMigratesUsageDays(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "ledger.db")
 	s := openStore(t, path, ledger.Options{})
-	acct, key := newAccount(t, s, 100, nil)
-	charge(t, s, key, "directions", 3, "old-1")
-	charge(t, s, key, "directions", 2, "old-2")
-	charge(t, s, key, "matrix", 10, "old-3")
+	acct, key := ledgertest.NewAccount(t, s, 100, nil)
+	ledgertest.Charge(t, s, key, "directions", 3, "old-1")
+	ledgertest.Charge(t, s, key, "directions", 2, "old-2")
+	ledgertest.Charge(t, s, key, "matrix", 10, "old-3")
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +48,7 @@ func TestBoltMigratesUsageDays(t *testing.T) {
 	if len(r.Days) != 2 || r.Days[0] != want[0] || r.Days[1] != want[1] || r.Balance.Closing != 85 {
 		t.Errorf("after the migration: %+v, want days %+v and closing balance 85", r, want)
 	}
-	mustVerify(t, s)
+	ledgertest.MustVerify(t, s)
 }
 
 // TestBoltVerifyChecksUsageDays: Verify reports usage days that disagree
@@ -54,8 +56,8 @@ func TestBoltMigratesUsageDays(t *testing.T) {
 func TestBoltVerifyChecksUsageDays(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "ledger.db")
 	s := openStore(t, path, ledger.Options{})
-	acct, key := newAccount(t, s, 100, nil)
-	charge(t, s, key, "directions", 3, "r-1")
+	acct, key := ledgertest.NewAccount(t, s, 100, nil)
+	ledgertest.Charge(t, s, key, "directions", 3, "r-1")
 	u, err := s.LookupUsage(bg, "r-1")
 	if err != nil {
 		t.Fatal(err)

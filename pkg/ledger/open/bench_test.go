@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/mapsco/maps/pkg/ledger"
+
 	"github.com/mapsco/maps/pkg/internal/benchcpu"
 )
 
@@ -21,10 +23,12 @@ import (
 func BenchmarkMeter(b *testing.B) {
 	backends := []struct {
 		name string
-		open func(b *testing.B) Store
+		open func(b *testing.B) ledger.Store
 	}{
-		{"bolt", func(b *testing.B) Store { return openStore(b, filepath.Join(b.TempDir(), "ledger.db"), Options{}) }},
-		{"postgres", func(b *testing.B) Store { return openStore(b, newPostgresDSN(b), Options{}) }},
+		{"bolt", func(b *testing.B) ledger.Store {
+			return openStore(b, filepath.Join(b.TempDir(), "ledger.db"), ledger.Options{})
+		}},
+		{"postgres", func(b *testing.B) ledger.Store { return openStore(b, newPostgresDSN(b), ledger.Options{}) }},
 	}
 	runs := []struct{ accounts, inFlight int }{{1, 1}, {1, 2}, {1, 4}, {1, 8}, {1, 64}, {64, 64}}
 	for _, be := range backends {
@@ -35,10 +39,10 @@ func BenchmarkMeter(b *testing.B) {
 	}
 }
 
-func benchMeter(b *testing.B, s Store, accounts, inFlight int) {
+func benchMeter(b *testing.B, s ledger.Store, accounts, inFlight int) {
 	keys := make([]string, accounts)
 	for i := range keys {
-		acct, err := s.CreateAccount(bg, 1<<40, &Caps{})
+		acct, err := s.CreateAccount(bg, 1<<40, &ledger.Caps{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -65,7 +69,7 @@ func benchMeter(b *testing.B, s Store, accounts, inFlight int) {
 }
 
 // meterOnce is what the middleware does for one successful request.
-func meterOnce(s Store, key, requestID string) error {
+func meterOnce(s ledger.Store, key, requestID string) error {
 	info, err := s.Authenticate(bg, key)
 	if err != nil {
 		return err

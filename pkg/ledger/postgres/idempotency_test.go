@@ -1,23 +1,22 @@
 package postgres
 
 import (
-	"crypto/sha256"
 	"errors"
-	"fmt"
-	"path/filepath"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/mapsco/maps/pkg/ledger"
+
+	"github.com/mapsco/maps/pkg/ledger/ledgertest"
 )
 
-func TestPostgresIdempotency(t *testing.T) { runIdempotencyContract(t, openPostgresTest) }
+func TestPostgresIdempotency(t *testing.T) { ledgertest.RunIdempotencyContract(t, openPostgresTest) }
 
 // TestPostgresIdempotencyTakeover: a claim whose request holds no credits
 // is taken over after the lease; one whose request holds credits is not,
 // and the first request's Complete then fails, so it cannot be charged.
 func TestPostgresIdempotencyTakeover(t *testing.T) {
-	f := newIdemFixture(t, openPostgresTest)
+	f := ledgertest.NewIdemFixture(t, openPostgresTest)
 	stalled := f.Claim("k", "body")
 	f.Begin(t, stalled)
 	f.Clock.Set(f.Clock.Now().Add(2 * time.Minute))
@@ -25,13 +24,13 @@ func TestPostgresIdempotencyTakeover(t *testing.T) {
 	if r, err := f.Begin(t, second); r != nil || err != nil {
 		t.Fatalf("after the lease: %v %v, want a takeover", r, err)
 	}
-	if err := f.Idem.Complete(bg, stalled, []byte("late")); !errors.Is(err, ErrIdempotencyInProgress) {
+	if err := f.Idem.Complete(bg, stalled, []byte("late")); !errors.Is(err, ledger.ErrIdempotencyInProgress) {
 		t.Fatalf("the stalled request's Complete: %v, want ErrIdempotencyInProgress", err)
 	}
 	if _, err := f.Store.Reserve(bg, f.Key, "directions", 1, second.RequestID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.Begin(t, f.Claim("k", "body")); !errors.Is(err, ErrIdempotencyInProgress) {
+	if _, err := f.Begin(t, f.Claim("k", "body")); !errors.Is(err, ledger.ErrIdempotencyInProgress) {
 		t.Fatalf("while its request holds credits, within the lease: %v, want ErrIdempotencyInProgress", err)
 	}
 	// Past the lease the request is dead (its mapd was killed): the key is

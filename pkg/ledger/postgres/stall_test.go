@@ -24,7 +24,7 @@ import (
 func TestPostgresStallMidLoad(t *testing.T) {
 	pg := ledgertest.StartPostgres(t)
 	s := openStore(t, pg.DSN, ledger.Options{}).(*postgresStore)
-	_, key := newAccount(t, s, funded, &ledger.Caps{})
+	_, key := ledgertest.NewAccount(t, s, funded, &ledger.Caps{})
 
 	var mu sync.Mutex
 	var charged, failed []string
@@ -78,7 +78,7 @@ func TestPostgresStallMidLoad(t *testing.T) {
 			t.Errorf("request %s was committed but has no usage record: %v", id, err)
 		}
 	}
-	mustVerify(t, s)
+	ledgertest.MustVerify(t, s)
 	t.Logf("%d committed, %d failed during the stall; voids: %v", len(charged), len(failed), voidOutcomes(t, pg.DSN))
 }
 
@@ -112,7 +112,7 @@ func voidOutcomes(t *testing.T, dsn string) map[string]int {
 func TestPostgresCommitDeadline(t *testing.T) {
 	dsn := newPostgresDSN(t)
 	s := openStore(t, dsn, ledger.Options{}).(*postgresStore)
-	acct, key := newAccount(t, s, 100, &ledger.Caps{Daily: 50})
+	acct, key := ledgertest.NewAccount(t, s, 100, &ledger.Caps{Daily: 50})
 	conn, err := pgx.Connect(bg, dsn)
 	if err != nil {
 		t.Fatal(err)
@@ -160,5 +160,5 @@ func TestPostgresCommitDeadline(t *testing.T) {
 			t.Errorf("LookupUsage(%s) = %v, want ErrUnknownRequest", id, err)
 		}
 	}
-	mustVerify(t, s)
+	ledgertest.MustVerify(t, s)
 }

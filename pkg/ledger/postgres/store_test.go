@@ -9,12 +9,14 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/mapsco/maps/pkg/ledger"
+
+	"github.com/mapsco/maps/pkg/ledger/ledgertest"
 )
 
-func TestPostgresContract(t *testing.T) { runContract(t, openPostgresTest) }
+func TestPostgresContract(t *testing.T) { ledgertest.RunContract(t, openPostgresTest, addLegacyKey) }
 
 func TestPostgresMixedOutcomes(t *testing.T) {
-	runMixedOutcomes(t, openPostgresTest(t, ledger.Options{}))
+	ledgertest.RunMixedOutcomes(t, openPostgresTest(t, ledger.Options{}))
 }
 
 // TestPostgresTwoReplicas: two Stores (two pools, as two mapd replicas) on
@@ -23,7 +25,7 @@ func TestPostgresTwoReplicas(t *testing.T) {
 	dsn := newPostgresDSN(t)
 	a := openStore(t, dsn, ledger.Options{})
 	b := openStore(t, dsn, ledger.Options{})
-	checkExactlyK(t, []ledger.Store{a, b}, 64, 8, 300, 2)
+	ledgertest.CheckExactlyK(t, []ledger.Store{a, b}, 64, 8, 300, 2)
 }
 
 // TestPostgresMigrateIdempotent runs Migrate again and concurrently.
@@ -56,9 +58,9 @@ func TestPostgresMigrateIdempotent(t *testing.T) {
 // TestPostgresExpiredHoldsReturn: a hold whose process died comes back
 // after HoldTTL, and its late Commit is refused rather than charged twice.
 func TestPostgresExpiredHoldsReturn(t *testing.T) {
-	clock := newFakeClock(time.Now())
+	clock := ledgertest.NewFakeClock(time.Now())
 	s := openStore(t, newPostgresDSN(t), ledger.Options{Now: clock.Now, HoldTTL: time.Minute}).(*postgresStore)
-	acct, key := newAccount(t, s, 10, nil)
+	acct, key := ledgertest.NewAccount(t, s, 10, nil)
 	r, err := s.Reserve(bg, key, "isochrone", 5, "crashed")
 	if err != nil {
 		t.Fatal(err)
@@ -83,7 +85,7 @@ func TestPostgresExpiredHoldsReturn(t *testing.T) {
 	if err := s.Commit(bg, r); !errors.Is(err, ledger.ErrUnknownReservation) {
 		t.Errorf("Commit of an expired hold = %v, want ErrUnknownReservation", err)
 	}
-	mustVerify(t, s)
+	ledgertest.MustVerify(t, s)
 }
 
 // TestPostgresRevocationBound: a revocation made by another replica is seen
@@ -92,7 +94,7 @@ func TestPostgresRevocationBound(t *testing.T) {
 	dsn := newPostgresDSN(t)
 	server := openStore(t, dsn, ledger.Options{AuthCacheTTL: 200 * time.Millisecond})
 	admin := openStore(t, dsn, ledger.Options{})
-	acct, _ := newAccount(t, admin, 10, nil)
+	acct, _ := ledgertest.NewAccount(t, admin, 10, nil)
 	key := acct.Key.Secret.Reveal()
 	if _, err := server.Authenticate(bg, key); err != nil {
 		t.Fatal(err)
@@ -119,7 +121,7 @@ func TestPostgresUnavailable(t *testing.T) {
 	ctx, cancel := context.WithTimeout(bg, 5*time.Second)
 	defer cancel()
 	start := time.Now()
-	_, err := Open(ctx, "postgres://postgres@127.0.0.1:1/none?sslmode=disable")
+	_, err := Open(ctx, "postgres://postgres@127.0.0.1:1/none?sslmode=disable", ledger.Options{})
 	if !errors.Is(err, ledger.ErrUnavailable) {
 		t.Fatalf("Open on a closed port = %v, want ErrUnavailable", err)
 	}
@@ -132,7 +134,7 @@ func TestPostgresUnavailable(t *testing.T) {
 func TestPostgresVerifyFindsMismatch(t *testing.T) {
 	dsn := newPostgresDSN(t)
 	s := openStore(t, dsn, ledger.Options{})
-	acct, _ := newAccount(t, s, 10, nil)
+	acct, _ := ledgertest.NewAccount(t, s, 10, nil)
 	conn, err := pgx.Connect(bg, dsn)
 	if err != nil {
 		t.Fatal(err)
