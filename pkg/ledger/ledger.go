@@ -40,7 +40,7 @@ type Meter interface {
 	// nothing stays charged: the PostgreSQL store gives the credits back
 	// if its server runs the commit after a deadline, and voids a commit
 	// whose answer it did not get once the server answers again (a charge
-	// that landed meanwhile is refunded; see postgres_void.go). The
+	// that landed meanwhile is refunded; see package postgres, void.go). The
 	// embedded store's journal write may have landed although it failed;
 	// the store then starts its journal over, which retires it (a crash
 	// before that would replay it). Either way do not answer 200.

@@ -25,7 +25,7 @@ import (
 //	acctkeys  account id + 0x00 + key id -> empty (keys of an account)
 //	grants    account id + 0x00 + 8-byte big-endian sequence -> grantRecord
 //	usage     request id -> Usage
-//	usagedays account id + 0x00 + yyyymmdd + 0x00 + operation -> OperationTotals (version 2, bolt_usagedays.go)
+//	usagedays account id + 0x00 + yyyymmdd + 0x00 + operation -> OperationTotals (version 2, usagedays.go)
 const (
 	bucketMeta     = "meta"
 	bucketAccounts = "accounts"
@@ -124,8 +124,8 @@ func openBolt(ctx context.Context, path string, opts ledger.Options) (*boltStore
 }
 
 // openBoltWith opens the embedded ledger in order: it checks the bbolt file
-// before bbolt maps it (bolt_check.go), opens and migrates it, replays the
-// journal (bolt_replay.go; with rep non-nil, as Recover: past damage), and
+// before bbolt maps it (check.go), opens and migrates it, replays the
+// journal (replay.go; with rep non-nil, as Recover: past damage), and
 // starts the applier and the committer. Each step undoes the ones before
 // it if it fails.
 func openBoltWith(ctx context.Context, path string, opts ledger.Options, rep *RecoveryReport) (*boltStore, error) {

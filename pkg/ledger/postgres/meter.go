@@ -91,7 +91,7 @@ func (s *postgresStore) Reserve(ctx context.Context, key ledger.KeyInfo, operati
 // the server moves the hold into a usage record, all or nothing, if it runs
 // the commit by a deadline pgCommitBudget away in its own clock, and gives
 // the credits back if it runs it later. A commit whose outcome mapd did not
-// learn is voided once the server answers (postgres_void.go): an error
+// learn is voided once the server answers (void.go): an error
 // from Commit never leaves a charge behind. It does not touch the account
 // row (the credits left the balance at Reserve), so commits of one account
 // do not wait for each other, and it returns after the WAL flush

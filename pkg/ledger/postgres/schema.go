@@ -26,7 +26,7 @@ import (
 //     takes one round trip and reports the exact figures it refused on.
 //
 // Version 2. A request answered anything but 200 must cost nothing, even
-// when PostgreSQL stalls with a commit in its hands (postgres_void.go):
+// when PostgreSQL stalls with a commit in its hands (void.go):
 //   - ledger_commit(): Commit in the server. It charges the hold only if
 //     the server runs it by the deadline mapd gives (in the server's clock)
 //     and the hold has not expired; past either it gives the credits back

@@ -27,7 +27,7 @@ type postgresStore struct {
 	auth *shared.AuthCache
 
 	// voids are the commits and releases to settle once the server
-	// answers again (postgres_void.go).
+	// answers again (void.go).
 	voids *voider
 	// clockOffset is the server's clock minus the local one, in
 	// nanoseconds (serverNow).

@@ -17,7 +17,7 @@ import (
 // but the commit sits in the server's socket and runs when the server
 // resumes. Two things stop it from charging:
 //
-//  1. The deadline. Commit runs ledger_commit (postgres_schema.go, version
+//  1. The deadline. Commit runs ledger_commit (schema.go, version
 //     2) with a deadline pgCommitBudget after it was sent, in the server's
 //     own clock (serverNow). The server charges only if it runs the
 //     commit by then; later, it gives the credits back itself and records
