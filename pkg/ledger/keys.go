@@ -31,6 +31,16 @@ const (
 // base62 is the alphabet of keys with a checksum, in digit order.
 const base62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
+// KeyKind says what a key may do.
+type KeyKind string
+
+// Key kinds. Secret keys are for servers and may call compute endpoints;
+// public keys may not (the middleware answers 403).
+const (
+	KindSecret KeyKind = "secret"
+	KindPublic KeyKind = "public"
+)
+
 // Secret is a plaintext API key. It prints and marshals redacted so that it
 // cannot leak into logs or error bodies; call Reveal to show it to its owner.
 type Secret string

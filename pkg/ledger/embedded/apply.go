@@ -2,6 +2,7 @@ package embedded
 
 import (
 	"fmt"
+	"strconv"
 	"sync"
 	"time"
 
@@ -101,18 +102,6 @@ func (a *applier) claim(requestID string) error {
 		return ledger.ErrDuplicateRequest
 	}
 	return nil
-}
-
-// newestUsage returns the greatest request id in the usage bucket, for
-// newApplier: bbolt keeps keys in order, so it is the last one.
-func newestUsage(s *boltStore) (string, error) {
-	var newest string
-	err := s.view("finding the newest usage record", func(tx *bolt.Tx) error {
-		k, _ := tx.Bucket([]byte(bucketUsage)).Cursor().Last()
-		newest = string(k)
-		return nil
-	})
-	return newest, err
 }
 
 // unclaim takes ids whose records will never be applied out of the set.
@@ -354,4 +343,18 @@ func (b *batchAccounts) flush(tx *bolt.Tx) error {
 		}
 	}
 	return nil
+}
+
+// retryInterval is how often the embedded store tries again to write
+// after its disk failed (a full filesystem): the applier its bbolt
+// transaction, the healer a start-over of the journal. Once a write
+// succeeds, metering resumes within about this long.
+const retryInterval = 100 * time.Millisecond
+
+// countApplied adds n charges to the epoch's count of applied charges, in
+// the applier's transaction.
+func countApplied(tx *bolt.Tx, n int) error {
+	meta := tx.Bucket([]byte(bucketMeta))
+	had, _ := strconv.ParseInt(string(meta.Get([]byte(metaJournalApplied))), 10, 64)
+	return meta.Put([]byte(metaJournalApplied), []byte(strconv.FormatInt(had+int64(n), 10)))
 }

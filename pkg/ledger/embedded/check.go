@@ -25,9 +25,6 @@ import (
 // fault into an ErrCorrupt error: a damaged page costs the caller an error
 // (503 for a request, a message for the operator), never the process.
 
-// restoreHint ends the errors of damaged ledger files.
-const restoreHint = `restore both files from the same backup (docs/metering.md, "Damaged ledger files")`
-
 // guard runs fn, turning a panic or a memory fault inside it (bbolt reading
 // a damaged or missing page of the mapping) into an error that wraps
 // ErrCorrupt and ErrUnavailable.

@@ -22,3 +22,6 @@ func (e *corruptError) Error() string { return e.msg }
 func (e *corruptError) Is(target error) bool {
 	return target == ledger.ErrCorrupt || target == ledger.ErrUnavailable
 }
+
+// restoreHint ends the errors of damaged ledger files.
+const restoreHint = `restore both files from the same backup (docs/metering.md, "Damaged ledger files")`

@@ -388,3 +388,10 @@ func (c *committer) drainLocked() {
 		}
 	}
 }
+
+// syncRun is one fdatasync: it covers every record written before it began.
+type syncRun struct {
+	target   int64
+	finished bool
+	err      error
+}

@@ -36,13 +36,6 @@ const syncDepth = 2
 // wrongly.
 const backgroundSyncInterval = 5 * time.Millisecond
 
-// syncRun is one fdatasync: it covers every record written before it began.
-type syncRun struct {
-	target   int64
-	finished bool
-	err      error
-}
-
 // syncer makes written records durable (SyncBackground): while there are
 // any, it syncs, backgroundSyncInterval apart. It returns when close
 // closes kick.

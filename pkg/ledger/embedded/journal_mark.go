@@ -6,9 +6,6 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
-	"strconv"
-
-	bolt "go.etcd.io/bbolt"
 )
 
 // The acknowledgement mark (issue 34 item 2). Damage at the journal's tail
@@ -100,73 +97,4 @@ func (j *journal) readMark() (ackMark, error) {
 		return ackMark{}, err
 	}
 	return decodeAckMark(b[:n])
-}
-
-// countApplied adds n charges to the epoch's count of applied charges, in
-// the applier's transaction.
-func countApplied(tx *bolt.Tx, n int) error {
-	meta := tx.Bucket([]byte(bucketMeta))
-	had, _ := strconv.ParseInt(string(meta.Get([]byte(metaJournalApplied))), 10, 64)
-	return meta.Put([]byte(metaJournalApplied), []byte(strconv.FormatInt(had+int64(n), 10)))
-}
-
-// countApplied sets sc.appliedLost: of the charges the applier wrote to
-// bbolt in the epoch (applied), those that are not among the intact
-// records, so were lost from the journal but are safe in bbolt.
-func (s *boltStore) countApplied(sc *journalScan, applied int64) error {
-	if !sc.hasMark {
-		return nil
-	}
-	var intactApplied int64
-	err := s.view("counting applied charges", func(tx *bolt.Tx) error {
-		usage := tx.Bucket([]byte(bucketUsage))
-		for _, run := range sc.runs {
-			for i, rec := range run.recs {
-				if run.ends[i] <= sc.mark.end && !rec.Cancel && usage.Get([]byte(rec.RequestID)) != nil {
-					intactApplied++
-				}
-			}
-		}
-		return nil
-	})
-	sc.appliedLost = max(0, applied-intactApplied)
-	return err
-}
-
-// missing counts the records (and the charges among them) that the mark
-// says the epoch holds below its end and the scan did not find intact.
-// Intact records past the mark's end (written just before a crash, never
-// acknowledged) do not count.
-func (sc journalScan) missing() (records, charges int64) {
-	if !sc.hasMark {
-		return 0, 0
-	}
-	var n, c int64
-	for _, run := range sc.runs {
-		for i, rec := range run.recs {
-			if run.ends[i] > sc.mark.end {
-				break
-			}
-			n++
-			if !rec.Cancel {
-				c++
-			}
-		}
-	}
-	return max(0, sc.mark.records-n), max(0, sc.mark.charges-c)
-}
-
-// readMarkFor sets sc's mark from j's header page if it is epoch's. A
-// damaged mark is damage: the error says so.
-func (sc *journalScan) readMarkFor(j *journal, epoch uint64) error {
-	m, err := j.readMark()
-	switch {
-	case errors.Is(err, errNoMark):
-		return nil
-	case err != nil:
-		return corrupt("journal %s: %v; %s", j.path, err, restoreHint)
-	case m.epoch == epoch:
-		sc.mark, sc.hasMark = m, true
-	}
-	return nil
 }

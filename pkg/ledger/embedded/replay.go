@@ -215,3 +215,26 @@ func (s *boltStore) journalRecords(j *journal, meta journalMeta, legacy bool, re
 	}
 	return sc.records(true), nil
 }
+
+// countApplied sets sc.appliedLost: of the charges the applier wrote to
+// bbolt in the epoch (applied), those that are not among the intact
+// records, so were lost from the journal but are safe in bbolt.
+func (s *boltStore) countApplied(sc *journalScan, applied int64) error {
+	if !sc.hasMark {
+		return nil
+	}
+	var intactApplied int64
+	err := s.view("counting applied charges", func(tx *bolt.Tx) error {
+		usage := tx.Bucket([]byte(bucketUsage))
+		for _, run := range sc.runs {
+			for i, rec := range run.recs {
+				if run.ends[i] <= sc.mark.end && !rec.Cancel && usage.Get([]byte(rec.RequestID)) != nil {
+					intactApplied++
+				}
+			}
+		}
+		return nil
+	})
+	sc.appliedLost = max(0, applied-intactApplied)
+	return err
+}

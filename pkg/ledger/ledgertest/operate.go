@@ -16,21 +16,6 @@ import (
 
 // Contract cases of keys and usage reports (run by runContract).
 
-// Key shapes (package ledger, keys.go): "sk_" or "pk_", 43 base62 digits
-// and a 6-digit checksum; keys issued before the checksum carry 52 base32
-// characters instead.
-const (
-	keyLen        = 3 + 43 + 6
-	legacyBodyLen = 52
-)
-
-// checksumOK reports whether a key of keyLen characters ends in its
-// checksum (ledger.ParseKey refuses one that does not).
-func checksumOK(key string) bool {
-	_, err := ledger.ParseKey(key)
-	return err == nil
-}
-
 // LegacyKeyAdder stores a key in the format issued before keys carried a
 // checksum, as an old ledger holds it: the key id, its account and the
 // SHA-256 of its secret. Each store writes it its own way, since no method
