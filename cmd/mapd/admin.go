@@ -17,9 +17,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/mapsco/maps/pkg/ledger"
 	"github.com/mapsco/maps/pkg/ledger/embedded"
-	"github.com/spf13/cobra"
 )
 
 // adminTimeout bounds one admin command's work on the ledger.

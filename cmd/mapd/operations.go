@@ -17,10 +17,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/mapsco/maps/pkg/ledger"
 	"github.com/mapsco/maps/pkg/ledger/open"
 	"github.com/mapsco/maps/pkg/roadops"
-	"github.com/spf13/cobra"
 )
 
 // maxImportBytes bounds what operations import reads.
