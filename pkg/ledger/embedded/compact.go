@@ -12,7 +12,6 @@ import (
 	bolterrors "go.etcd.io/bbolt/errors"
 
 	"github.com/mapsco/maps/pkg/ledger"
-
 	"github.com/mapsco/maps/pkg/ledger/internal/shared"
 )
 

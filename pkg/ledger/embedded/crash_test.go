@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/mapsco/maps/pkg/ledger"
-
 	"github.com/mapsco/maps/pkg/ledger/ledgertest"
 )
 

@@ -14,9 +14,8 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/mapsco/maps/pkg/ledger/ledgertest"
-
 	"github.com/mapsco/maps/pkg/ledger"
+	"github.com/mapsco/maps/pkg/ledger/ledgertest"
 )
 
 // lockedBuffer is a log sink for a store's logger.

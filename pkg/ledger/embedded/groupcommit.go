@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	"github.com/mapsco/maps/pkg/ledger"
-
 	"github.com/mapsco/maps/pkg/ledger/internal/shared"
 )
 

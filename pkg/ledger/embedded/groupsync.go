@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/mapsco/maps/pkg/ledger"
-
 	"github.com/mapsco/maps/pkg/ledger/internal/shared"
 )
 

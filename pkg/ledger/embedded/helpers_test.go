@@ -7,9 +7,10 @@ import (
 	"testing"
 	"time"
 
+	bolt "go.etcd.io/bbolt"
+
 	"github.com/mapsco/maps/pkg/ledger"
 	"github.com/mapsco/maps/pkg/ledger/ledgertest"
-	bolt "go.etcd.io/bbolt"
 )
 
 var bg = context.Background()

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/mapsco/maps/pkg/ledger"
-
 	"github.com/mapsco/maps/pkg/ledger/ledgertest"
 )
 

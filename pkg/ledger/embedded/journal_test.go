@@ -15,7 +15,6 @@ import (
 
 	"github.com/mapsco/maps/pkg/ledger"
 	"github.com/mapsco/maps/pkg/ledger/internal/shared"
-
 	"github.com/mapsco/maps/pkg/ledger/ledgertest"
 )
 

@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"time"
 
+	bolt "go.etcd.io/bbolt"
+
 	"github.com/mapsco/maps/pkg/ledger"
 	"github.com/mapsco/maps/pkg/ledger/internal/shared"
-	bolt "go.etcd.io/bbolt"
 )
 
 // Embedded store layout (schema version 2). Values are JSON.

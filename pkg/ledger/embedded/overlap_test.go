@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/mapsco/maps/pkg/ledger"
-
 	"github.com/mapsco/maps/pkg/ledger/ledgertest"
 )
 

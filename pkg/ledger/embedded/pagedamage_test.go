@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/mapsco/maps/pkg/ledger"
-
 	"github.com/mapsco/maps/pkg/ledger/ledgertest"
 )
 

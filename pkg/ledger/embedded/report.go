@@ -7,9 +7,10 @@ import (
 	"fmt"
 	"time"
 
+	bolt "go.etcd.io/bbolt"
+
 	"github.com/mapsco/maps/pkg/ledger"
 	"github.com/mapsco/maps/pkg/ledger/internal/shared"
-	bolt "go.etcd.io/bbolt"
 )
 
 // UsageReport reads the account's grants and usage days in one read

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/mapsco/maps/pkg/ledger"
-
 	"github.com/mapsco/maps/pkg/ledger/ledgertest"
 )
 

@@ -10,7 +10,6 @@ import (
 
 	"github.com/mapsco/maps/pkg/ledger"
 	"github.com/mapsco/maps/pkg/ledger/internal/shared"
-
 	"github.com/mapsco/maps/pkg/ledger/ledgertest"
 )
 

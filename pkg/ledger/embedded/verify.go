@@ -10,7 +10,6 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/mapsco/maps/pkg/ledger"
-
 	"github.com/mapsco/maps/pkg/ledger/internal/shared"
 )
 

@@ -7,9 +7,8 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/mapsco/maps/pkg/ledger"
-
 	"github.com/mapsco/maps/pkg/internal/benchcpu"
+	"github.com/mapsco/maps/pkg/ledger"
 )
 
 // BenchmarkMeter measures the metering overhead per request:

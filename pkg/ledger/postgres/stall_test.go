@@ -10,9 +10,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/mapsco/maps/pkg/ledger/ledgertest"
-
 	"github.com/mapsco/maps/pkg/ledger"
+	"github.com/mapsco/maps/pkg/ledger/ledgertest"
 )
 
 // TestPostgresStallMidLoad: issue 19 item 2 at the store. 32 requests at a

@@ -7,7 +7,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/mapsco/maps/pkg/ledger"
-
 	"github.com/mapsco/maps/pkg/ledger/internal/shared"
 )
 

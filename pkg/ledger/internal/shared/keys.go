@@ -6,8 +6,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mapsco/maps/pkg/ledger"
 	"github.com/oklog/ulid/v2"
+
+	"github.com/mapsco/maps/pkg/ledger"
 )
 
 // KeyHash is the SHA-256 of a key's secret: what the stores keep and look
