@@ -62,9 +62,6 @@ func (s Secret) GoString() string { return s.String() }
 // MarshalJSON redacts the key.
 func (s Secret) MarshalJSON() ([]byte, error) { return []byte(`"` + s.String() + `"`), nil }
 
-// keyHash is the stored form of a key: its SHA-256.
-type keyHash = [sha256.Size]byte
-
 // NewKey draws a fresh key of the given kind.
 func NewKey(kind KeyKind) (Secret, [sha256.Size]byte, error) {
 	prefix, err := prefixOf(kind)

@@ -15,9 +15,6 @@ import (
 
 var bg = context.Background()
 
-// second returns the error of a call that returns a value and an error.
-func second[T any](_ T, err error) error { return err }
-
 func openStore(t testing.TB, path string, opts ledger.Options) ledger.Store {
 	t.Helper()
 	s, err := Open(context.Background(), path, opts)
