@@ -44,8 +44,11 @@ type boltStore struct {
 // opts.MustExist, and migrates it to the latest version. A crashed
 // process's journal is replayed; a damaged one is refused (Recover).
 func Open(ctx context.Context, path string, opts ledger.Options) (ledger.Store, error) {
-	if path == "" {
+	switch {
+	case path == "":
 		return nil, fmt.Errorf("%w: empty ledger location", ledger.ErrInvalidArgument)
+	case shared.IsPostgres(path):
+		return nil, fmt.Errorf("%w: a PostgreSQL URL is not an embedded ledger's path (package open chooses the store)", ledger.ErrInvalidArgument)
 	}
 	s, err := openBolt(ctx, path, withDefaults(opts))
 	if err != nil {
