@@ -129,3 +129,17 @@ func TestBoltWritesFreelist(t *testing.T) {
 		t.Errorf("the ledger's newest meta page (txid %d) names no freelist: every Open would read the whole file", txid)
 	}
 }
+
+// TestOpenRefusesPostgresURL: a PostgreSQL URL handed to the embedded store
+// directly is refused, and no file is created under its name.
+func TestOpenRefusesPostgresURL(t *testing.T) {
+	t.Chdir(t.TempDir())
+	for _, dsn := range []string{"postgres://postgres@127.0.0.1:5432/test", "postgresql://h/db"} {
+		if _, err := Open(bg, dsn, ledger.Options{}); !errors.Is(err, ledger.ErrInvalidArgument) {
+			t.Errorf("Open(%q) = %v, want ErrInvalidArgument", dsn, err)
+		}
+	}
+	if entries, _ := os.ReadDir("."); len(entries) != 0 {
+		t.Errorf("refused opens left %d files behind", len(entries))
+	}
+}
