@@ -130,8 +130,13 @@ func ParseKey(presented string) ([sha256.Size]byte, error) {
 		return [sha256.Size]byte{}, ErrMalformedKey
 	}
 	// Checked and hashed from a copy on the stack: []byte(presented) would
-	// allocate.
+	// allocate. A longer key is refused before the copy, which would cut it
+	// to a legacy key's length (FuzzParseKey found "sk_" and 53 base32
+	// characters accepted as the legacy key of its first 52).
 	var buf [max(keyLen, legacyKeyLen)]byte
+	if len(presented) > len(buf) {
+		return [sha256.Size]byte{}, ErrMalformedKey
+	}
 	key := buf[:copy(buf[:], presented)]
 	var ok bool
 	switch len(key) {

@@ -115,6 +115,8 @@ func TestParseKeyShapes(t *testing.T) {
 		{"other prefix", "xk_" + good[3:], false},
 		{"one short", good[:keyLen-1], false},
 		{"one long", good + "0", false},
+		{"legacy one long", legacy + "a", false},
+		{"legacy much longer", legacy + strings.Repeat("a", 100), false},
 		{"checksum overflows 32 bits", good[:keyLen-keyCheckLen] + "zzzzzz", false},
 		{"non-ASCII", good[:10] + "é" + good[12:], false},
 	}
