@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/mapsco/maps/pkg/compile/compiletest"
-	"github.com/mapsco/maps/pkg/ledger"
+	"github.com/mapsco/maps/pkg/ledger/embedded"
 )
 
 // TestLedgerTailZeroed (issue 34 item 2) against the real binary: after a
@@ -60,7 +60,7 @@ func tailZeroedOnce(t *testing.T) int64 {
 		mustRefuse(t, args, "acknowledgement mark says", "mapd ledger recover --ledger "+dsn)
 	}
 	out := mustCLI(t, "ledger", "recover", "--ledger", dsn)
-	var rep ledger.RecoveryReport
+	var rep embedded.RecoveryReport
 	if err := json.Unmarshal(out, &rep); err != nil {
 		t.Fatalf("ledger recover printed %q: %v", out, err)
 	}

@@ -17,8 +17,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mapsco/maps/pkg/ledger"
 	"github.com/spf13/cobra"
+
+	"github.com/mapsco/maps/pkg/ledger"
+	"github.com/mapsco/maps/pkg/ledger/embedded"
 )
 
 // adminTimeout bounds one admin command's work on the ledger.
@@ -410,7 +412,7 @@ were lost. The charges in the damaged bytes are lost (served, not billed), and s
 mapd ledger verify. It cannot repair a damaged bbolt file: restore that from a backup.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			rep, err := ledger.Recover(cmd.Context(), lf.dsn, ledger.Options{Logger: adminLogger()})
+			rep, err := embedded.Recover(cmd.Context(), lf.dsn, ledger.Options{Logger: adminLogger()})
 			if err != nil {
 				return err
 			}
@@ -432,7 +434,7 @@ the live data into FILE.compact, syncs it and renames it over FILE, and prints t
 Run it with mapd stopped (a served ledger is refused), after a backup.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			rep, err := ledger.Compact(cmd.Context(), lf.dsn, ledger.Options{Logger: adminLogger()})
+			rep, err := embedded.Compact(cmd.Context(), lf.dsn, ledger.Options{Logger: adminLogger()})
 			if err != nil {
 				return err
 			}

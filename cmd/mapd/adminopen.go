@@ -18,6 +18,7 @@ import (
 
 	"github.com/mapsco/maps/pkg/admin"
 	"github.com/mapsco/maps/pkg/ledger"
+	"github.com/mapsco/maps/pkg/ledger/open"
 	"github.com/mapsco/maps/pkg/strictcli"
 )
 
@@ -31,7 +32,7 @@ func (lf *ledgerFlag) socketPath() string {
 
 // display names the ledger in output: a URL without its password.
 func (lf *ledgerFlag) display() string {
-	if ledger.Embedded(lf.dsn) {
+	if open.Embedded(lf.dsn) {
 		return lf.dsn
 	}
 	if u, err := url.Parse(lf.dsn); err == nil {
@@ -49,8 +50,8 @@ const lockedRetry = 2 * time.Second
 // it. Only when create is true may it create a ledger.
 func openAdmin(ctx context.Context, lf *ledgerFlag, create bool) (ledger.Admin, func() error, error) {
 	opts := ledger.Options{MustExist: !create, Logger: adminLogger()}
-	if !ledger.Embedded(lf.dsn) {
-		store, err := ledger.OpenWith(ctx, lf.dsn, opts)
+	if !open.Embedded(lf.dsn) {
+		store, err := open.OpenWith(ctx, lf.dsn, opts)
 		if err != nil {
 			return nil, nil, explainOpen(lf.dsn, err)
 		}
@@ -67,7 +68,7 @@ func openAdmin(ctx context.Context, lf *ledgerFlag, create bool) (ledger.Admin, 
 			return nil, nil, fmt.Errorf("ledger %s: directory %s does not exist: create it first", lf.dsn, dir)
 		}
 	}
-	store, err := ledger.OpenWith(ctx, lf.dsn, opts)
+	store, err := open.OpenWith(ctx, lf.dsn, opts)
 	if errors.Is(err, ledger.ErrLocked) {
 		for deadline := time.Now().Add(lockedRetry); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
 			if c, derr := admin.Dial(sock); derr == nil {
@@ -89,11 +90,11 @@ func adminLogger() *slog.Logger { return slog.New(slog.NewTextHandler(os.Stderr,
 
 // ledgerExists reports whether the ledger is there already, for ledger init.
 func ledgerExists(ctx context.Context, lf *ledgerFlag) bool {
-	if ledger.Embedded(lf.dsn) {
+	if open.Embedded(lf.dsn) {
 		_, err := os.Stat(lf.dsn)
 		return err == nil
 	}
-	store, err := ledger.OpenWith(ctx, lf.dsn, ledger.Options{MustExist: true})
+	store, err := open.OpenWith(ctx, lf.dsn, ledger.Options{MustExist: true})
 	if err != nil {
 		return false
 	}
@@ -108,7 +109,7 @@ func explainOpen(dsn string, err error) error {
 		return err
 	}
 	const creators = "only `mapd account create` and `mapd ledger init` create a ledger"
-	if !ledger.Embedded(dsn) {
+	if !open.Embedded(dsn) {
 		return fmt.Errorf("%w (%s)", err, creators)
 	}
 	if likely := likelyLedger(dsn); likely != "" {

@@ -20,7 +20,7 @@ import (
 // (the 2 of 4 runs; here the window, a Commit descheduled between
 // its journal write and its hand-over to the applier while Close ran, did
 // not open in 3 runs before the fix either). Now the ledger refuses every
-// charge once it begins to close (503, pkg/ledger closegate.go), and every
+// charge once it begins to close (503, pkg/ledger/internal/shared/closegate.go), and every
 // 200 has its usage record. Three runs.
 func TestDrainShorterThanComputation(t *testing.T) {
 	dsn := ledgerFile(t)

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/mapsco/maps/pkg/compile/compiletest"
-	"github.com/mapsco/maps/pkg/ledger"
+	"github.com/mapsco/maps/pkg/ledger/embedded"
 )
 
 // TestLedgerDamage: issue 19 item 4 against the real binary. After a kill
@@ -46,7 +46,7 @@ func TestLedgerDamage(t *testing.T) {
 	}
 
 	out := mustCLI(t, "ledger", "recover", "--ledger", dsn)
-	var rep ledger.RecoveryReport
+	var rep embedded.RecoveryReport
 	if err := json.Unmarshal(out, &rep); err != nil {
 		t.Fatalf("ledger recover printed %q: %v", out, err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/mapsco/maps/pkg/admin"
 	"github.com/mapsco/maps/pkg/api"
 	"github.com/mapsco/maps/pkg/ledger"
+	"github.com/mapsco/maps/pkg/ledger/open"
 	"github.com/mapsco/maps/pkg/ratelimit"
 )
 
@@ -62,12 +63,12 @@ func openMetering(ctx context.Context, log *slog.Logger, o meteringOptions, comp
 	switch {
 	case o.usageRetention < 0:
 		return nil, nil, nil, fmt.Errorf("--usage-retention %v: want 0 (keep every record) or more", o.usageRetention)
-	case o.usageRetention > 0 && !ledger.Embedded(o.ledger):
+	case o.usageRetention > 0 && !open.Embedded(o.ledger):
 		return nil, nil, nil, fmt.Errorf("--usage-retention: the PostgreSQL ledger has no retention yet (its totals and exports are computed from the usage records); use it with an embedded ledger")
 	case o.usageRetention > 0 && o.usageRetention < 48*time.Hour:
 		return nil, nil, nil, fmt.Errorf("--usage-retention %v: keep at least 48h, so that support can look up yesterday's requests", o.usageRetention)
 	}
-	store, err := ledger.OpenWith(ctx, o.ledger, ledger.Options{Sync: mode, MustExist: true, LockTimeout: serveLockTimeout, Logger: log})
+	store, err := open.OpenWith(ctx, o.ledger, ledger.Options{Sync: mode, MustExist: true, LockTimeout: serveLockTimeout, Logger: log})
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("open ledger: %w", explainOpen(o.ledger, err))
 	}
@@ -76,7 +77,7 @@ func openMetering(ctx context.Context, log *slog.Logger, o meteringOptions, comp
 		store.Close()
 		return nil, nil, nil, err
 	}
-	if ledger.Embedded(o.ledger) && mode == ledger.SyncCommit {
+	if open.Embedded(o.ledger) && mode == ledger.SyncCommit {
 		addSyncProcs()
 	}
 	// A replica may take over a key once the lease is over, giving back
@@ -158,7 +159,7 @@ func pruneLedger(log *slog.Logger, idem ledger.Idempotency, store ledger.Store, 
 func serveAdmin(log *slog.Logger, o meteringOptions, store ledger.Admin) (closeAdmin func(), err error) {
 	path := o.adminSocket
 	switch {
-	case path == "none", path == "" && !ledger.Embedded(o.ledger):
+	case path == "none", path == "" && !open.Embedded(o.ledger):
 		return func() {}, nil
 	case path == "":
 		path = admin.SocketPath(o.ledger)

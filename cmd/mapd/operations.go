@@ -17,9 +17,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mapsco/maps/pkg/ledger"
-	"github.com/mapsco/maps/pkg/roadops"
 	"github.com/spf13/cobra"
+
+	"github.com/mapsco/maps/pkg/ledger"
+	"github.com/mapsco/maps/pkg/ledger/open"
+	"github.com/mapsco/maps/pkg/roadops"
 )
 
 // maxImportBytes bounds what operations import reads.
@@ -88,13 +90,13 @@ func withOps(cmd *cobra.Command, of *opsFlags, fn func(context.Context, roadops.
 // requireLedger refuses a --ledger where there is no ledger. An embedded
 // one is only looked for (a serving mapd holds its file's lock).
 func requireLedger(ctx context.Context, dsn string) error {
-	if ledger.Embedded(dsn) {
+	if open.Embedded(dsn) {
 		if _, err := os.Stat(dsn); err != nil {
 			return explainOpen(dsn, fmt.Errorf("%w: ledger file %s does not exist", ledger.ErrNoLedger, dsn))
 		}
 		return nil
 	}
-	store, err := ledger.OpenWith(ctx, dsn, ledger.Options{MustExist: true, Logger: adminLogger()})
+	store, err := open.OpenWith(ctx, dsn, ledger.Options{MustExist: true, Logger: adminLogger()})
 	if err != nil {
 		return explainOpen(dsn, err)
 	}
@@ -365,7 +367,7 @@ as FILE.operations.damaged-UNIXTIME and prints what it did. Run it with mapd sto
 the result with operations list and history. A PostgreSQL ledger needs no recover.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if !ledger.Embedded(of.dsn) {
+			if !open.Embedded(of.dsn) {
 				return errors.New("operations recover is for an embedded ledger's file; PostgreSQL keeps operations in tables")
 			}
 			if err := requireLedger(cmd.Context(), of.dsn); err != nil {

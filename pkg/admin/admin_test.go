@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mapsco/maps/pkg/ledger"
+	"github.com/mapsco/maps/pkg/ledger/open"
 )
 
 var bg = context.Background()
@@ -25,7 +26,7 @@ var bg = context.Background()
 func serveLedger(t *testing.T) (ledger.Store, string) {
 	t.Helper()
 	dir := t.TempDir()
-	store, err := ledger.Open(bg, filepath.Join(dir, "ledger.db"))
+	store, err := open.Open(bg, filepath.Join(dir, "ledger.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,7 +220,7 @@ func TestLongPath(t *testing.T) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	store, err := ledger.Open(bg, filepath.Join(dir, "ledger.db"))
+	store, err := open.Open(bg, filepath.Join(dir, "ledger.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -355,7 +356,7 @@ func FuzzHandle(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	dir := f.TempDir()
-	store, err := ledger.Open(bg, filepath.Join(dir, "ledger.db"))
+	store, err := open.Open(bg, filepath.Join(dir, "ledger.db"))
 	if err != nil {
 		f.Fatal(err)
 	}

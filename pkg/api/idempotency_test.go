@@ -13,6 +13,7 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"github.com/mapsco/maps/pkg/ledger"
+	"github.com/mapsco/maps/pkg/ledger/open"
 	"github.com/mapsco/maps/pkg/ratelimit"
 )
 
@@ -37,7 +38,7 @@ func postKey(s *Server, path, authz, key, body string) *fasthttp.RequestCtx {
 // 409 with Retry-After; a failed request is computed again.
 func TestIdempotencyKey(t *testing.T) {
 	ctx := context.Background()
-	store, err := ledger.Open(ctx, filepath.Join(t.TempDir(), "ledger.db"))
+	store, err := open.Open(ctx, filepath.Join(t.TempDir(), "ledger.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +123,7 @@ func BenchmarkIdempotencyKey(b *testing.B) {
 	for _, mode := range []string{"none", "new", "replay"} {
 		b.Run(mode, func(b *testing.B) {
 			ctx := context.Background()
-			store, err := ledger.Open(ctx, filepath.Join(b.TempDir(), "ledger.db"))
+			store, err := open.Open(ctx, filepath.Join(b.TempDir(), "ledger.db"))
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/mapsco/maps/pkg/internal/benchcpu"
 	"github.com/mapsco/maps/pkg/ledger"
+	"github.com/mapsco/maps/pkg/ledger/open"
 	"github.com/mapsco/maps/pkg/ratelimit"
 )
 
@@ -271,7 +272,7 @@ func benchMetering(b *testing.B, backend string) (*Metering, string) {
 	if strings.HasPrefix(backend, "postgres") {
 		dsn = benchSchema(b)
 	}
-	store, err := ledger.Open(ctx, dsn)
+	store, err := open.Open(ctx, dsn)
 	if err != nil {
 		b.Fatal(err)
 	}

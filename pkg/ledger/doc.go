@@ -8,6 +8,24 @@
 // file) and across several mapd replicas (the PostgreSQL store). Both stores
 // implement [Store] and pass the same contract tests.
 //
+// # Packages
+//
+// This package is the contract, as database/sql is to its drivers: the
+// [Store] interface and its [Meter] and [Admin] halves, accounts, keys and
+// their checksums, costs, spend caps, [Options] and the errors. The stores
+// live beside it, and neither imports the other:
+//
+//   - package embedded: a bbolt file and its journal (group commit,
+//     replay, verify, recover, compact);
+//   - package postgres: the schema, its migrations, holds, voids and
+//     queries;
+//   - package open: [Store] from a location (mapd's --ledger), choosing
+//     the store by its shape;
+//   - package ledgertest: the contract tests both stores run, and test
+//     servers;
+//   - internal/shared: what both stores compute alike (caps, key issue,
+//     revocation times, the auth cache, the close gate, report days).
+//
 // # Per-request protocol (what the HTTP middleware calls)
 //
 //  1. [Meter.Authenticate] the presented bearer key. ErrMalformedKey,
@@ -42,39 +60,6 @@
 // replica returns expired holds to their account. Commit makes the charge and
 // the usage record durable together, so a charge is either fully recorded or
 // not at all.
-//
-// # The embedded store's files
-//
-// The embedded store is a pair of files: FILE (bbolt: accounts, keys,
-// grants, usage records) and FILE-journal (a preallocated write-ahead log of
-// charges and their cancellations, 8 MiB by default). Reserve writes its
-// charge to the journal itself, in one write with whatever other charges
-// are queued; with SyncCommit, Commit waits for an fdatasync covering it,
-// shared with concurrent commits (at most syncDepth in flight), and with
-// SyncBackground a goroutine syncs the journal every few milliseconds
-// while anything was written (groupcommit.go). A committed charge goes to a
-// background applier, which writes charges to bbolt in batches (a
-// released one never reaches bbolt), and Open replays into bbolt whatever a
-// crashed process left in the journal. Readers of balances and usage (GetAccount, LookupUsage,
-// Verify, AddCredits) first wait for the applier, so they see every
-// Commit that returned. Copy, move or back up the two files together, with
-// mapd stopped; Open refuses a ledger that crashed and lost its journal.
-// See journal.go for the format.
-//
-// # Faults
-//
-// The embedded store refuses to open damaged files rather than lose or
-// invent charges: a damaged journal (ErrCorrupt, a *JournalDamageError
-// with the offset and the intact records after it), a journal of another
-// ledger (its header names the ledger's id), an empty or missing bbolt file
-// beside a journal, a bbolt file shorter than its pages or with invalid
-// meta pages (bolt_check.go checks the file before bbolt maps it). Only
-// Recover gets past a damaged journal. Every bbolt call runs under guard,
-// so a damaged page met later is an ErrCorrupt error, not a panic or a
-// SIGBUS. When the disk fails (full), the store refuses charges with
-// ErrUnavailable until a write succeeds again, retrying by itself, and
-// logs each change of state once (health.go). The PostgreSQL store never
-// leaves a failed Commit charged (postgres_void.go).
 //
 // # Spend caps
 //

@@ -79,18 +79,3 @@ func (e *InsufficientCreditsError) Error() string {
 
 // Is makes errors.Is(err, ErrInsufficientCredits) true.
 func (e *InsufficientCreditsError) Is(target error) bool { return target == ErrInsufficientCredits }
-
-// corruptError is damage found in the embedded ledger's files. It reads as
-// its message alone and matches ErrCorrupt and, since a request that meets
-// it must be answered 503, ErrUnavailable.
-type corruptError struct{ msg string }
-
-func corrupt(format string, args ...any) error {
-	return &corruptError{msg: "ledger: " + fmt.Sprintf(format, args...)}
-}
-
-func (e *corruptError) Error() string { return e.msg }
-
-// Is makes errors.Is(err, ErrCorrupt) and errors.Is(err, ErrUnavailable)
-// true.
-func (e *corruptError) Is(target error) bool { return target == ErrCorrupt || target == ErrUnavailable }

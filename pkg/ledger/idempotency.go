@@ -2,7 +2,6 @@ package ledger
 
 import (
 	"context"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"time"
@@ -71,29 +70,8 @@ type Replay struct {
 // costs the ledger at most MaxStoredAnswer + the key + about 100 bytes.
 const MaxStoredAnswer = 1024
 
-// storedAnswer is what Complete keeps of an answer: the answer itself, or
-// its SHA-256 when it is larger than MaxStoredAnswer (hashed).
-func storedAnswer(answer []byte) (stored []byte, hashed bool) {
-	if len(answer) <= MaxStoredAnswer {
-		return answer, false
-	}
-	h := sha256.Sum256(answer)
-	return h[:], true
-}
-
-// replayOf makes the Replay of a stored answer.
-func replayOf(requestID string, stored []byte, hashed bool, credits int64) *Replay {
-	r := &Replay{RequestID: requestID, Credits: credits}
-	if hashed {
-		copy(r.Hash[:], stored)
-	} else {
-		r.Answer = stored
-	}
-	return r
-}
-
 // Idempotency stores claims and answers. Both stores implement it
-// (idempotency_bolt.go, idempotency_postgres.go); OpenIdempotency returns
+// (packages embedded and postgres); OpenIdempotency returns
 // the one of a Store. Safe for concurrent use.
 type Idempotency interface {
 	// Begin claims c.Key for c.RequestID and returns nil, nil: compute,
@@ -147,28 +125,19 @@ func (o IdempotencyOptions) withDefaults() IdempotencyOptions {
 	return o
 }
 
-// OpenIdempotency returns the idempotency store of s, creating its bucket
-// or table if needed. s must come from Open or OpenWith and outlive it.
-func OpenIdempotency(ctx context.Context, s Store, opts IdempotencyOptions) (Idempotency, error) {
-	opts = opts.withDefaults()
-	switch st := s.(type) {
-	case *boltStore:
-		return openBoltIdempotency(st, opts)
-	case *postgresStore:
-		return openPostgresIdempotency(ctx, st, opts)
-	}
-	return nil, fmt.Errorf("%w: idempotency needs a store from ledger.Open, not %T", ErrInvalidArgument, s)
+// idempotencyOpener is what a Store offers to OpenIdempotency: both stores
+// keep their claims beside their charges (a bbolt bucket, a table), so
+// each opens its own.
+type idempotencyOpener interface {
+	OpenIdempotency(ctx context.Context, opts IdempotencyOptions) (Idempotency, error)
 }
 
-// chargedCredits returns what requestID was charged, or ok false when it
-// has no usage record.
-func chargedCredits(ctx context.Context, s Admin, requestID string) (credits int64, ok bool, err error) {
-	u, err := s.LookupUsage(ctx, requestID)
-	switch {
-	case err == nil:
-		return u.Credits, true, nil
-	case errors.Is(err, ErrUnknownRequest):
-		return 0, false, nil
+// OpenIdempotency returns the idempotency store of s, creating its bucket
+// or table if needed. s must come from a store's Open (package open,
+// embedded or postgres) and outlive it.
+func OpenIdempotency(ctx context.Context, s Store, opts IdempotencyOptions) (Idempotency, error) {
+	if st, ok := s.(idempotencyOpener); ok {
+		return st.OpenIdempotency(ctx, opts.withDefaults())
 	}
-	return 0, false, err
+	return nil, fmt.Errorf("%w: idempotency needs a store from open.Open, not %T", ErrInvalidArgument, s)
 }

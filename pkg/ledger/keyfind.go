@@ -2,7 +2,6 @@ package ledger
 
 import (
 	"encoding/hex"
-	"fmt"
 	"regexp"
 )
 
@@ -28,37 +27,11 @@ type KeyDetail struct {
 // the same shape and checksum check as Authenticate: a key not copied whole
 // is ErrMalformedKey. The error never contains the key.
 func KeyHash(presented string) (string, error) {
-	h, err := parseKey(presented)
+	h, err := ParseKey(presented)
 	if err != nil {
 		return "", err
 	}
 	return hex.EncodeToString(h[:]), nil
-}
-
-// parseRef checks a KeyRef and decodes its hash, if it has one.
-func parseRef(ref KeyRef) (keyHash, error) {
-	var h keyHash
-	switch {
-	case (ref.KeyID == "") == (ref.Hash == ""):
-		return h, fmt.Errorf("%w: a key is found by its id or by the hash of its secret, one of them", ErrInvalidArgument)
-	case ref.Hash == "":
-		return h, nil
-	}
-	b, err := hex.DecodeString(ref.Hash)
-	if err != nil || len(b) != len(h) {
-		return h, fmt.Errorf("%w: key hash %q: want %d hex digits", ErrInvalidArgument, ref.Hash, 2*len(h))
-	}
-	copy(h[:], b)
-	return h, nil
-}
-
-// describe names a KeyRef in errors: the id, or "the key with that secret"
-// (the hash is no secret, but says nothing to a reader).
-func (ref KeyRef) describe() string {
-	if ref.KeyID != "" {
-		return "key " + ref.KeyID
-	}
-	return "the key with that secret"
 }
 
 // keyLike finds what looks like a key in a text: a kind prefix and at

@@ -7,8 +7,6 @@ import (
 	"hash/crc32"
 	"math/big"
 	"strings"
-
-	"github.com/oklog/ulid/v2"
 )
 
 // Key format (see the package comment, "Keys"): a 3-byte kind prefix, 43
@@ -28,11 +26,20 @@ const (
 	keyLen         = len(secretPrefix) + keyBodyLen + keyCheckLen
 	legacyBodyLen  = 52 // base32 length of keyRandomBytes without padding
 	legacyKeyLen   = len(secretPrefix) + legacyBodyLen
-	maxRequestID   = 64
 )
 
 // base62 is the alphabet of keys with a checksum, in digit order.
 const base62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+// KeyKind says what a key may do.
+type KeyKind string
+
+// Key kinds. Secret keys are for servers and may call compute endpoints;
+// public keys may not (the middleware answers 403).
+const (
+	KindSecret KeyKind = "secret"
+	KindPublic KeyKind = "public"
+)
 
 // Secret is a plaintext API key. It prints and marshals redacted so that it
 // cannot leak into logs or error bodies; call Reveal to show it to its owner.
@@ -55,18 +62,15 @@ func (s Secret) GoString() string { return s.String() }
 // MarshalJSON redacts the key.
 func (s Secret) MarshalJSON() ([]byte, error) { return []byte(`"` + s.String() + `"`), nil }
 
-// keyHash is the stored form of a key.
-type keyHash [sha256.Size]byte
-
-// newKey draws a fresh key of the given kind.
-func newKey(kind KeyKind) (Secret, keyHash, error) {
+// NewKey draws a fresh key of the given kind.
+func NewKey(kind KeyKind) (Secret, [sha256.Size]byte, error) {
 	prefix, err := prefixOf(kind)
 	if err != nil {
-		return "", keyHash{}, err
+		return "", [sha256.Size]byte{}, err
 	}
 	var raw [keyRandomBytes]byte
 	if _, err := rand.Read(raw[:]); err != nil {
-		return "", keyHash{}, fmt.Errorf("ledger: drawing a random key: %w", err)
+		return "", [sha256.Size]byte{}, fmt.Errorf("ledger: drawing a random key: %w", err)
 	}
 	key := formatKey(prefix, raw)
 	return Secret(key), sha256.Sum256([]byte(key)), nil
@@ -118,16 +122,21 @@ func prefixOf(kind KeyKind) (string, error) {
 	return "", fmt.Errorf("%w: key kind %q (want %q or %q)", ErrInvalidArgument, kind, KindSecret, KindPublic)
 }
 
-// parseKey checks a presented key's shape (and checksum) and returns its
+// ParseKey checks a presented key's shape (and checksum) and returns its
 // hash, so that a mistyped key is refused before any lookup. The error never
 // contains the key.
-func parseKey(presented string) (keyHash, error) {
+func ParseKey(presented string) ([sha256.Size]byte, error) {
 	if !strings.HasPrefix(presented, secretPrefix) && !strings.HasPrefix(presented, publicPrefix) {
-		return keyHash{}, ErrMalformedKey
+		return [sha256.Size]byte{}, ErrMalformedKey
 	}
 	// Checked and hashed from a copy on the stack: []byte(presented) would
-	// allocate.
+	// allocate. A longer key is refused before the copy, which would cut it
+	// to a legacy key's length (FuzzParseKey found "sk_" and 53 base32
+	// characters accepted as the legacy key of its first 52).
 	var buf [max(keyLen, legacyKeyLen)]byte
+	if len(presented) > len(buf) {
+		return [sha256.Size]byte{}, ErrMalformedKey
+	}
 	key := buf[:copy(buf[:], presented)]
 	var ok bool
 	switch len(key) {
@@ -137,7 +146,7 @@ func parseKey(presented string) (keyHash, error) {
 		ok = legacyShapeOK(presented)
 	}
 	if !ok {
-		return keyHash{}, ErrMalformedKey
+		return [sha256.Size]byte{}, ErrMalformedKey
 	}
 	return sha256.Sum256(key), nil
 }
@@ -178,7 +187,7 @@ var crcTables = func() (t [8][256]uint32) {
 
 // keyChecksum is crc32.ChecksumIEEE in software, eight bytes a step: the
 // standard library's version lets its argument escape (it dispatches
-// through a function variable), so parseKey's copy of the key on the stack
+// through a function variable), so ParseKey's copy of the key on the stack
 // would move to the heap on every request, and a byte at a time took four
 // times as long (a chain of dependent table loads).
 func keyChecksum(p []byte) uint32 {
@@ -204,37 +213,4 @@ func legacyShapeOK(key string) bool {
 		}
 	}
 	return true
-}
-
-// newID returns a time-ordered id such as "acct_01J..." or "key_01J...".
-func newID(prefix string) string {
-	return prefix + strings.ToLower(ulid.Make().String())
-}
-
-// checkRequest validates the arguments of Reserve.
-func checkRequest(key KeyInfo, operation string, credits int64, requestID string) error {
-	switch {
-	case key.AccountID == "" || key.KeyID == "":
-		return fmt.Errorf("%w: reserve without an authenticated key", ErrInvalidArgument)
-	case operation == "":
-		return fmt.Errorf("%w: reserve for account %s: empty operation", ErrInvalidArgument, key.AccountID)
-	case credits <= 0:
-		return fmt.Errorf("%w: reserve for account %s: credits %d must be > 0", ErrInvalidArgument, key.AccountID, credits)
-	case requestID == "" || len(requestID) > maxRequestID:
-		return fmt.Errorf("%w: reserve for account %s: request id must be 1 to %d bytes", ErrInvalidArgument, key.AccountID, maxRequestID)
-	}
-	return nil
-}
-
-// prepareKey checks IssueKey's arguments and makes the key both stores
-// record: a fresh id and secret, and the hash that is all they keep.
-func prepareKey(accountID string, kind KeyKind, rateLimit int) (IssuedKey, keyHash, error) {
-	if rateLimit < 0 {
-		return IssuedKey{}, keyHash{}, fmt.Errorf("%w: rate limit %d must be >= 0", ErrInvalidArgument, rateLimit)
-	}
-	secret, hash, err := newKey(kind)
-	if err != nil {
-		return IssuedKey{}, keyHash{}, err
-	}
-	return IssuedKey{KeyID: newID("key_"), AccountID: accountID, Kind: kind, RateLimit: rateLimit, Secret: secret}, hash, nil
 }

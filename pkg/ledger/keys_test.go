@@ -33,8 +33,8 @@ func TestKeyFormatGolden(t *testing.T) {
 		if got := formatKey(tc.prefix, tc.raw); got != tc.want {
 			t.Errorf("formatKey(%s, %x) = %s, want %s", tc.prefix, tc.raw, got, tc.want)
 		}
-		if _, err := parseKey(tc.want); err != nil {
-			t.Errorf("parseKey(%s) = %v", tc.want, err)
+		if _, err := ParseKey(tc.want); err != nil {
+			t.Errorf("ParseKey(%s) = %v", tc.want, err)
 		}
 	}
 }
@@ -44,7 +44,7 @@ func TestKeyFormatGolden(t *testing.T) {
 func TestNewKeysMatchTheScannerPattern(t *testing.T) {
 	for _, kind := range []KeyKind{KindSecret, KindPublic} {
 		for range 100 {
-			secret, hash, err := newKey(kind)
+			secret, hash, err := NewKey(kind)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -52,7 +52,7 @@ func TestNewKeysMatchTheScannerPattern(t *testing.T) {
 			if len(key) != keyLen || !scannerPattern.MatchString(key) || key[:2] != string(kind[0])+"k" {
 				t.Fatalf("%s key %q does not have the documented shape", kind, key)
 			}
-			if h, err := parseKey(key); err != nil || h != hash {
+			if h, err := ParseKey(key); err != nil || h != hash {
 				t.Fatalf("parseKey of a fresh key = %v", err)
 			}
 		}
@@ -68,7 +68,7 @@ func TestMistypedKeysAreRefused(t *testing.T) {
 		keys = 5
 	}
 	for range keys {
-		secret, _, err := newKey(KindSecret)
+		secret, _, err := NewKey(KindSecret)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -80,14 +80,14 @@ func TestMistypedKeysAreRefused(t *testing.T) {
 					continue
 				}
 				key[i] = base62[j]
-				if _, err := parseKey(string(key)); !errors.Is(err, ErrMalformedKey) {
+				if _, err := ParseKey(string(key)); !errors.Is(err, ErrMalformedKey) {
 					t.Fatalf("%q (character %d changed) passed: %v", key, i, err)
 				}
 			}
 			key[i] = orig
 			if i+1 < len(key) && key[i] != key[i+1] {
 				key[i], key[i+1] = key[i+1], key[i]
-				if _, err := parseKey(string(key)); !errors.Is(err, ErrMalformedKey) {
+				if _, err := ParseKey(string(key)); !errors.Is(err, ErrMalformedKey) {
 					t.Fatalf("%q (characters %d and %d swapped) passed: %v", key, i, i+1, err)
 				}
 				key[i], key[i+1] = key[i+1], key[i]
@@ -115,13 +115,15 @@ func TestParseKeyShapes(t *testing.T) {
 		{"other prefix", "xk_" + good[3:], false},
 		{"one short", good[:keyLen-1], false},
 		{"one long", good + "0", false},
+		{"legacy one long", legacy + "a", false},
+		{"legacy much longer", legacy + strings.Repeat("a", 100), false},
 		{"checksum overflows 32 bits", good[:keyLen-keyCheckLen] + "zzzzzz", false},
 		{"non-ASCII", good[:10] + "é" + good[12:], false},
 	}
 	for _, tc := range tests {
-		_, err := parseKey(tc.key)
+		_, err := ParseKey(tc.key)
 		if (err == nil) != tc.ok {
-			t.Errorf("%s: parseKey(%q) = %v, want ok %v", tc.name, tc.key, err, tc.ok)
+			t.Errorf("%s: ParseKey(%q) = %v, want ok %v", tc.name, tc.key, err, tc.ok)
 		}
 		if err != nil && !errors.Is(err, ErrMalformedKey) {
 			t.Errorf("%s: error %v is not ErrMalformedKey", tc.name, err)
@@ -132,7 +134,7 @@ func TestParseKeyShapes(t *testing.T) {
 // TestParseKeyDoesNotAllocate: parseKey runs on every request.
 func TestParseKeyDoesNotAllocate(t *testing.T) {
 	good := "sk_003aUlTJC7tjlCTQj2uNU3MFagCXG9LRKRcwGkBIDlf3WINfG"
-	if n := testing.AllocsPerRun(1000, func() { parseKey(good) }); n != 0 {
+	if n := testing.AllocsPerRun(1000, func() { ParseKey(good) }); n != 0 {
 		t.Errorf("parseKey allocates %.1f times per call", n)
 	}
 }
@@ -146,7 +148,7 @@ func FuzzParseKey(f *testing.F) {
 	f.Add("sk_zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz")
 	f.Add("")
 	f.Fuzz(func(t *testing.T, key string) {
-		_, err := parseKey(key)
+		_, err := ParseKey(key)
 		if err != nil {
 			if len(key) > 3 && strings.Contains(err.Error(), key) {
 				t.Errorf("error %q quotes the key", err)
@@ -175,7 +177,7 @@ func BenchmarkParseKey(b *testing.B) {
 		b.Run(tc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := parseKey(tc.key); err != nil {
+				if _, err := ParseKey(tc.key); err != nil {
 					b.Fatal(err)
 				}
 			}

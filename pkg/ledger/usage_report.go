@@ -1,9 +1,6 @@
 package ledger
 
-import (
-	"fmt"
-	"time"
-)
+import ()
 
 // UsageReport is an account's usage over a range of UTC days, for an
 // invoice: requests and credits per day and operation, and the balance
@@ -36,37 +33,4 @@ type BalanceMovement struct {
 	Granted int64 `json:"granted"` // credits added during the days
 	Charged int64 `json:"charged"` // credits charged during the days
 	Closing int64 `json:"closing"` // Opening + Granted - Charged
-}
-
-// reportRange checks a report's days and returns their yyyymmdd numbers
-// and the instants that bound them: [start, end).
-func reportRange(accountID string, from, to time.Time) (fromDay, toDay int, start, end time.Time, err error) {
-	fromDay, toDay = dayOf(from), dayOf(to)
-	if fromDay > toDay {
-		return 0, 0, time.Time{}, time.Time{}, fmt.Errorf("%w: usage report of account %s: from %s is after to %s",
-			ErrInvalidArgument, accountID, dayString(fromDay), dayString(toDay))
-	}
-	y, m, d := from.UTC().Date()
-	start = time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
-	y, m, d = to.UTC().Date()
-	end = time.Date(y, m, d+1, 0, 0, 0, 0, time.UTC)
-	return fromDay, toDay, start, end, nil
-}
-
-// dayString writes a yyyymmdd number as YYYY-MM-DD.
-func dayString(day int) string {
-	return fmt.Sprintf("%04d-%02d-%02d", day/10000, day/100%100, day%100)
-}
-
-// finish sums the days into Totals and Charged and closes the balance.
-func (r *UsageReport) finish() {
-	if r.Days == nil {
-		r.Days = []DayUsage{}
-	}
-	for _, d := range r.Days {
-		r.Totals.Requests += d.Requests
-		r.Totals.Credits += d.Credits
-	}
-	r.Balance.Charged = r.Totals.Credits
-	r.Balance.Closing = r.Balance.Opening + r.Balance.Granted - r.Balance.Charged
 }

@@ -34,7 +34,10 @@ func TestBearingCellsEqualDirections(t *testing.T) {
 			opts[i].Bearing = &snap.Bearing{Degrees: math.Floor(rng.Float64() * 360), Tolerance: 30}
 		}
 		src, dst := pts[:n], pts[n:]
-		tab := matrix.ComputeWith(r, q, src, dst, opts[:n], opts[n:])
+		tab, err := matrix.ComputeWith(context.Background(), r, q, src, dst, opts[:n], opts[n:])
+		if err != nil {
+			t.Fatal(err)
+		}
 		routed := 0
 		for i := range src {
 			for j := range dst {

@@ -5,6 +5,13 @@
 // other's tables. For fault tests with real processes and filesystems,
 // StartPostgres starts a PostgreSQL of the test's own, which it may stall
 // (SIGSTOP) and resume, and SmallDisk mounts a small tmpfs that Fill fills.
+//
+// It also holds the contract every store must pass (RunContract,
+// RunIdempotencyContract, RunMixedOutcomes, CheckExactlyK): the embedded
+// and the PostgreSQL stores each run it from their own tests with an
+// Opener of their own, as database/sql drivers run one conformance suite.
+// It imports neither store.
+//
 // It is for tests only.
 package ledgertest
 

@@ -1,0 +1,7 @@
+//go:build invariants
+
+package embedded
+
+// invariantsEnabled turns on the committer's invariant checks
+// (checkInvariants).
+const invariantsEnabled = true

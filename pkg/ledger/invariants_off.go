@@ -1,7 +1,0 @@
-//go:build !invariants
-
-package ledger
-
-// invariantsEnabled is false without the invariants build tag: the checks
-// compile to nothing (see checkInvariants).
-const invariantsEnabled = false
