@@ -63,3 +63,29 @@ func BenchmarkSynthOverlay(b *testing.B) {
 		r.SetOperations(ops)
 	}
 }
+
+// BenchmarkSynthLegExclude is a car leg between random car-road points of
+// the ~3M-node synthetic country without and with a request's exclusions
+// (issue 35's measure: toll; tunnel, which long trips meet more often),
+// alternated in one run.
+//
+//	MAPS_SYNTH_RELEASE=DIR go test -run X -bench SynthLegExclude -count 6 ./pkg/route
+func BenchmarkSynthLegExclude(b *testing.B) {
+	r := compiletest.OpenSynth(b).Routers["car"]
+	pairs := legPairs(r, 1000)
+	for _, x := range []route.Exclude{0, route.ExcludeToll, route.ExcludeTunnel} {
+		b.Run("exclude="+x.String(), func(b *testing.B) {
+			st := r.StateExcluding(time.Time{}, x) // the overlay of x made once, as the first such request would
+			q := r.Query()
+			defer r.PutQuery(q)
+			q.SetState(st)
+			i := 0
+			defer benchcpu.Report(b)()
+			for b.Loop() {
+				p := pairs[i%len(pairs)]
+				i++
+				r.Leg(q, p[0], p[1])
+			}
+		})
+	}
+}
