@@ -185,3 +185,41 @@ func segmentChanged(g *graph.Graph, ov *graph.Overlay, s uint32) bool {
 	}
 	return false
 }
+
+// stateCache keeps the states made of a departure-time state and an
+// overlay: a state is where the main component under its closures is
+// computed (graph.State.MainSegments, a pass over the whole graph, for
+// requests whose points need a fallback), so requests under the same
+// conditions, operations and exclusions share one rather than each
+// making its own.
+type stateCache struct {
+	mu sync.Mutex
+	m  map[stateKey]*graph.State
+}
+
+type stateKey struct {
+	base *graph.State // nil: the graph's own times
+	ov   *graph.Overlay
+}
+
+// maxStates bounds the states kept (each may hold a main-component set of
+// a byte per segment, 0.6 MB on the ~3M-node country): a departure-time
+// state changes every minute, each with an overlay per set of exclusions
+// asked for.
+const maxStates = 16
+
+// with returns base with ov applied, made once per pair.
+func (c *stateCache) with(base *graph.State, ov *graph.Overlay) *graph.State {
+	k := stateKey{base.Base(), ov}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if st, ok := c.m[k]; ok {
+		return st
+	}
+	if c.m == nil || len(c.m) >= maxStates {
+		c.m = map[stateKey]*graph.State{} // the minute moved on: the old ones are done
+	}
+	st := k.base.With(ov)
+	c.m[k] = st
+	return st
+}

@@ -65,6 +65,7 @@ type Router struct {
 	// excluded holds, per set of kinds, the arcs a request's exclusions
 	// close (exclude.go).
 	excluded [excludeAll + 1]atomic.Pointer[[]uint32]
+	states   stateCache // states under overlays, kept (operations.go)
 }
 
 // NewRouter serves profile graph g with its hierarchy h, placing points
@@ -113,7 +114,11 @@ func (r *Router) StateExcluding(t time.Time, x Exclude) *graph.State {
 	if t.IsZero() {
 		t = time.Now()
 	}
-	return r.g.StateAt(t).With(r.overlayAt(t, x))
+	base, ov := r.g.StateAt(t), r.overlayAt(t, x)
+	if ov == nil {
+		return base.With(nil)
+	}
+	return r.states.with(base, ov)
 }
 
 // Finder returns the snapping index the router places points with.
