@@ -35,9 +35,11 @@ func (p Pointer) Member(name string) Pointer { return p.push(segment{name: name,
 // segments.
 func (p Pointer) Index(i int) Pointer { return p.push(segment{index: i}) }
 
+// push is small enough to inline, which the decoders' loops need: a call copying the Pointer in and out made
+// decoding 1,000 coordinates 30 % slower. Hence the constant message.
 func (p Pointer) push(s segment) Pointer {
 	if p.n == MaxPointerDepth {
-		panic("jsonscan: a Pointer holds at most " + strconv.Itoa(MaxPointerDepth) + " segments")
+		panic("jsonscan: a Pointer holds at most MaxPointerDepth segments")
 	}
 	p.segments[p.n] = s
 	p.n++
