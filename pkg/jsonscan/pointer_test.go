@@ -20,7 +20,8 @@ func TestPointerString(t *testing.T) {
 		{root.Member("").Member(""), "//"},
 		{root.Member("caf\xc3\xa9\xff"), "/café\uFFFD"},
 		{root.Member("0").Index(0), "/0/0"},
-		{root.Index(3).Index(2).Index(1).Index(0), "/3/2/1/0"},
+		{root.Index(2).Index(1).Index(0), "/2/1/0"},
+		{root.Index(2147483647), "/2147483647"},
 	}
 	for _, tt := range tests {
 		if got := tt.p.String(); got != tt.want {
@@ -44,4 +45,18 @@ func TestPointerDepth(t *testing.T) {
 		}
 	}()
 	p.Member("deep")
+}
+
+// TestPointerIndexRange checks that an index a Pointer cannot hold panics rather than wrap.
+func TestPointerIndexRange(t *testing.T) {
+	for _, i := range []int64{-1, 1 << 31} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("Index(%d) did not panic", i)
+				}
+			}()
+			Pointer{}.Index(int(i))
+		}()
+	}
 }
