@@ -1,6 +1,10 @@
 package api
 
-import "time"
+import (
+	"time"
+
+	"github.com/mapsco/maps/pkg/jsonscan"
+)
 
 // This file holds the four public decoders: each walks the top-level object of its request, dispatching its
 // members to the field decoders of decode_fields.go and reporting any other (decode_unknown.go; spec section 9
@@ -18,7 +22,7 @@ func DecodeDirections(body []byte) (DirectionsRequest, *InvalidRequest) {
 	var radiuses []float64
 	var bearings []Bearing
 	nRadiuses, nBearings, points := -1, -1, 0
-	d := decoder{s: scanner{data: body}}
+	d := decoder{s: jsonscan.New(body)}
 	var seen memberSet
 	for d.nextMember(&seen) {
 		switch d.member {
@@ -64,7 +68,7 @@ func DecodeMatrix(body []byte) (MatrixRequest, *InvalidRequest) {
 	var sources, targets []Coordinate
 	var src, dst pointOptions
 	nSources, nTargets := 0, 0
-	d := decoder{s: scanner{data: body}}
+	d := decoder{s: jsonscan.New(body)}
 	var seen memberSet
 	for d.nextMember(&seen) {
 		switch d.member {
@@ -142,7 +146,7 @@ func DecodeIsochrone(body []byte) (IsochroneRequest, *InvalidRequest) {
 	req := IsochroneRequest{Profile: DefaultProfile}
 	var scratch [MaxContours]Contour
 	var contours []Contour
-	d := decoder{s: scanner{data: body}}
+	d := decoder{s: jsonscan.New(body)}
 	var seen memberSet
 	for d.nextMember(&seen) {
 		switch d.member {
@@ -178,7 +182,7 @@ func DecodeElevation(body []byte) (ElevationRequest, *InvalidRequest) {
 	// 16 KB on the stack: large, but it saves five regrowths of a heap slice on a full request.
 	var scratch [MaxElevationCoordinates]Coordinate
 	var coords []Coordinate
-	d := decoder{s: scanner{data: body}}
+	d := decoder{s: jsonscan.New(body)}
 	var seen memberSet
 	for d.nextMember(&seen) {
 		switch d.member {
@@ -203,7 +207,7 @@ func DecodeMatch(body []byte) (MatchRequest, *InvalidRequest) {
 	var radiuses []float64
 	var stamps []time.Time
 	nRadiuses, nStamps, points := -1, -1, 0
-	d := decoder{s: scanner{data: body}}
+	d := decoder{s: jsonscan.New(body)}
 	var seen memberSet
 	for d.nextMember(&seen) {
 		switch d.member {

@@ -3,6 +3,8 @@ package api
 import (
 	"strconv"
 	"testing"
+
+	"github.com/mapsco/maps/pkg/internal/benchcpu"
 )
 
 func BenchmarkDecodeDirections(b *testing.B) {
@@ -11,6 +13,7 @@ func BenchmarkDecodeDirections(b *testing.B) {
 		b.Run(strconv.Itoa(n)+"-waypoints", func(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(body)))
+			defer benchcpu.Report(b)()
 			for b.Loop() {
 				if _, inv := DecodeDirections(body); inv != nil {
 					b.Fatal(inv)
@@ -23,6 +26,7 @@ func BenchmarkDecodeDirections(b *testing.B) {
 func BenchmarkDecodeDirectionsInvalid(b *testing.B) {
 	body := []byte(`{"coordinates":[[1,95],[200,1]],"profile":"x","alternatives":9}`)
 	b.ReportAllocs()
+	defer benchcpu.Report(b)()
 	for b.Loop() {
 		if _, inv := DecodeDirections(body); inv == nil {
 			b.Fatal("accepted")
@@ -34,6 +38,7 @@ func BenchmarkDecodeElevation(b *testing.B) {
 	body := []byte(`{"coordinates":` + coordinateArray(MaxElevationCoordinates) + `}`)
 	b.ReportAllocs()
 	b.SetBytes(int64(len(body)))
+	defer benchcpu.Report(b)()
 	for b.Loop() {
 		if _, inv := DecodeElevation(body); inv != nil {
 			b.Fatal(inv)

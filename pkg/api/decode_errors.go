@@ -3,37 +3,14 @@ package api
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/mapsco/maps/pkg/jsonscan"
 )
 
 // This file collects what the decoders find wrong and turns it into an *InvalidRequest.
 
-// pointer is a JSON pointer into a request body, kept in parts so that it is formatted only when an error is
-// actually reported. Request bodies are at most three levels deep ("/contours/1/time_minutes").
-type pointer struct {
-	member string // top-level member: "coordinates"
-	index  int    // array index below it, or -1
-	sub    string // last segment: "1" or "time_minutes", or ""
-}
-
-func memberPointer(member string) pointer { return pointer{member: member, index: -1} }
-
-// at returns the pointer to element i of the array p points to.
-func (p pointer) at(i int) pointer { p.index = i; return p }
-
-// child returns the pointer to a member or element below p.
-func (p pointer) child(sub string) pointer { p.sub = sub; return p }
-
-// String formats the pointer. Member names here are the specification's, which need no "~" escaping.
-func (p pointer) String() string {
-	s := "/" + p.member
-	if p.index >= 0 {
-		s += "/" + strconv.Itoa(p.index)
-	}
-	if p.sub != "" {
-		s += "/" + p.sub
-	}
-	return s
-}
+// memberPointer is the pointer to a top-level member of the request.
+func memberPointer(name string) jsonscan.Pointer { return jsonscan.Pointer{}.Member(name) }
 
 // fieldErrors keeps the first MaxFieldErrors errors and counts the rest, so that a hostile body with thousands
 // of bad values costs a counter increment per value past the limit, not a formatted message.
@@ -43,7 +20,7 @@ type fieldErrors struct {
 }
 
 // addf records an error at p, formatting it only when it will be kept.
-func (f *fieldErrors) addf(p pointer, format string, args ...any) {
+func (f *fieldErrors) addf(p jsonscan.Pointer, format string, args ...any) {
 	f.total++
 	if len(f.list) >= MaxFieldErrors {
 		return
@@ -67,7 +44,7 @@ func (f *fieldErrors) detail() string {
 }
 
 // wrongType reports a value of the wrong JSON type; want completes "must be ...".
-func (f *fieldErrors) wrongType(p pointer, want string, got valueKind) {
+func (f *fieldErrors) wrongType(p jsonscan.Pointer, want string, got jsonscan.Kind) {
 	f.addf(p, "must be %s, got %s", want, got)
 }
 

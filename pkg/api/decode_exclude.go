@@ -17,8 +17,8 @@ func (d *decoder) exclude() route.Exclude {
 		return 0
 	}
 	var x route.Exclude
-	for n, first := 0, true; d.s.next(']', first); n, first = n+1, false {
-		ip := p.at(n)
+	for n, first := 0, true; d.s.Next(']', first); n, first = n+1, false {
+		ip := p.Index(n)
 		s, present, ok := d.stringValue(ip, "a string, "+excludeWant)
 		if !present || !ok {
 			continue

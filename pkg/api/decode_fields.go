@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mapsco/maps/pkg/guidance"
+	"github.com/mapsco/maps/pkg/jsonscan"
 )
 
 // This file holds the decoders of individual fields. Each reads one value at the scanner's position, whatever
@@ -18,25 +19,25 @@ import (
 // coordinateList reads an array of coordinates into dst, which the caller sizes to hold max items, and sets
 // d.items to how many the array held. Items past max are only checked for syntax: one error for the length
 // says enough, and the work stays bounded. Invalid items are reported and left out of dst.
-func (d *decoder) coordinateList(p pointer, dst []Coordinate, min, max int) []Coordinate {
-	if k := d.s.kind(); k != kindArray {
+func (d *decoder) coordinateList(p jsonscan.Pointer, dst []Coordinate, min, max int) []Coordinate {
+	if k := d.s.Kind(); k != jsonscan.Array {
 		d.errs.wrongType(p, "an array of coordinates [longitude, latitude]", k)
-		d.s.skipValue()
+		d.s.Skip()
 		return nil
 	}
-	d.s.enter()
+	d.s.Enter()
 	n := 0
-	for first := true; d.s.next(']', first); first = false {
+	for first := true; d.s.Next(']', first); first = false {
 		if n < max {
-			if c, ok := d.coordinate(p.at(n)); ok {
+			if c, ok := d.coordinate(p.Index(n)); ok {
 				dst = append(dst, c)
 			}
 		} else {
-			d.s.skipValue()
+			d.s.Skip()
 		}
 		n++
 	}
-	if !d.s.failed && (n < min || n > max) {
+	if !d.s.Failed() && (n < min || n > max) {
 		d.errs.addf(p, "must hold %d to %d coordinates, got %d", min, max, n)
 	}
 	d.items = n
@@ -44,28 +45,27 @@ func (d *decoder) coordinateList(p pointer, dst []Coordinate, min, max int) []Co
 }
 
 // coordinate reads one [longitude, latitude] pair and checks its ranges.
-func (d *decoder) coordinate(p pointer) (Coordinate, bool) {
+func (d *decoder) coordinate(p jsonscan.Pointer) (Coordinate, bool) {
 	var c Coordinate
-	if k := d.s.kind(); k != kindArray {
+	if k := d.s.Kind(); k != jsonscan.Array {
 		d.errs.wrongType(p, "an array of 2 numbers [longitude, latitude]", k)
-		d.s.skipValue()
+		d.s.Skip()
 		return c, false
 	}
-	d.s.enter()
+	d.s.Enter()
 	n, numbers := 0, true
-	for first := true; d.s.next(']', first); first = false {
+	for first := true; d.s.Next(']', first); first = false {
 		if n < len(c) {
 			var ok bool
-			index, name := axis(n)
-			c[n], ok = d.number(p.child(index), name)
+			c[n], ok = d.number(p.Index(n), axis(n))
 			numbers = numbers && ok
 		} else {
-			d.s.skipValue()
+			d.s.Skip()
 		}
 		n++
 	}
 	if n != len(c) {
-		if !d.s.failed {
+		if !d.s.Failed() {
 			d.errs.addf(p, "must be an array of exactly 2 numbers [longitude, latitude], got %d items", n)
 		}
 		return c, false
@@ -73,29 +73,29 @@ func (d *decoder) coordinate(p pointer) (Coordinate, bool) {
 	return c, numbers && d.inRange(p, c)
 }
 
-// axis returns the pointer segment and the name of a coordinate's element n (0 or 1).
-func axis(n int) (index, name string) {
+// axis returns the name of a coordinate's element n (0 or 1).
+func axis(n int) string {
 	if n == 0 {
-		return "0", "longitude"
+		return "longitude"
 	}
-	return "1", "latitude"
+	return "latitude"
 }
 
 // inRange checks a coordinate's ranges. A latitude outside ±90 is most often a pair sent as [lat, lon]: when
 // swapping would make the pair valid, the message says so.
-func (d *decoder) inRange(p pointer, c Coordinate) bool {
+func (d *decoder) inRange(p jsonscan.Pointer, c Coordinate) bool {
 	lon, lat := c[0], c[1]
 	ok := true
 	if lon < -180 || lon > 180 {
-		d.errs.addf(p.child("0"), "longitude must be between -180 and 180, got %s", formatNumber(lon))
+		d.errs.addf(p.Index(0), "longitude must be between -180 and 180, got %s", formatNumber(lon))
 		ok = false
 	}
 	if lat < -90 || lat > 90 {
 		if lat >= -180 && lat <= 180 && lon >= -90 && lon <= 90 {
-			d.errs.addf(p.child("1"), "latitude must be between -90 and 90, got %s: the pair looks swapped; "+
+			d.errs.addf(p.Index(1), "latitude must be between -90 and 90, got %s: the pair looks swapped; "+
 				"coordinates are [longitude, latitude]", formatNumber(lat))
 		} else {
-			d.errs.addf(p.child("1"), "latitude must be between -90 and 90, got %s; coordinates are "+
+			d.errs.addf(p.Index(1), "latitude must be between -90 and 90, got %s; coordinates are "+
 				"[longitude, latitude]", formatNumber(lat))
 		}
 		ok = false
@@ -104,22 +104,22 @@ func (d *decoder) inRange(p pointer, c Coordinate) bool {
 }
 
 // number reads a finite number; what names it in messages ("longitude").
-func (d *decoder) number(p pointer, what string) (float64, bool) {
-	if k := d.s.kind(); k != kindNumber {
+func (d *decoder) number(p jsonscan.Pointer, what string) (float64, bool) {
+	if k := d.s.Kind(); k != jsonscan.Number {
 		d.errs.wrongType(p, "a number ("+what+")", k)
-		d.s.skipValue()
+		d.s.Skip()
 		return 0, false
 	}
-	v, finite := d.s.readNumber()
-	if !finite && !d.s.failed {
+	v, finite := d.s.ReadNumber()
+	if !finite && !d.s.Failed() {
 		d.errs.addf(p, "%s is too large to be a finite number", what)
 	}
 	return v, finite
 }
 
 // wrongOrNull reports a value of the wrong type, saying for null that omitting the member gives the default.
-func (d *decoder) wrongOrNull(p pointer, want string, got valueKind) {
-	if got == kindNull {
+func (d *decoder) wrongOrNull(p jsonscan.Pointer, want string, got jsonscan.Kind) {
+	if got == jsonscan.Null {
 		d.errs.addf(p, "must not be null: omit the member for its default, or send %s", want)
 		return
 	}
@@ -128,18 +128,13 @@ func (d *decoder) wrongOrNull(p pointer, want string, got valueKind) {
 
 // stringValue reads a string and returns its unescaped content, valid until the next call; ok is false (and
 // the error reported) for another type, null included.
-func (d *decoder) stringValue(p pointer, want string) (s []byte, present, ok bool) {
-	if k := d.s.kind(); k != kindString {
+func (d *decoder) stringValue(p jsonscan.Pointer, want string) (s []byte, present, ok bool) {
+	if k := d.s.Kind(); k != jsonscan.String {
 		d.wrongOrNull(p, want, k)
-		d.s.skipValue()
+		d.s.Skip()
 		return nil, false, false
 	}
-	raw, escaped := d.s.readString()
-	if escaped {
-		d.unesc = unescape(d.unesc[:0], raw)
-		raw = d.unesc
-	}
-	return raw, true, !d.s.failed
+	return d.s.ReadString(), true, !d.s.Failed()
 }
 
 // profile reads the profile, returning def when it is null or invalid (the error is then reported).
@@ -242,14 +237,14 @@ func upperRFC3339(s []byte) string {
 // same number (JSON does not tell integers apart).
 func (d *decoder) alternatives(def int) int {
 	p := memberPointer("alternatives")
-	if k := d.s.kind(); k != kindNumber {
+	if k := d.s.Kind(); k != jsonscan.Number {
 		d.wrongOrNull(p, "an integer from 0 to 3", k)
-		d.s.skipValue()
+		d.s.Skip()
 		return def
 	}
-	v, finite := d.s.readNumber()
+	v, finite := d.s.ReadNumber()
 	switch {
-	case d.s.failed:
+	case d.s.Failed():
 	case !finite || math.Trunc(v) != v:
 		d.errs.addf(p, "must be an integer from %d to %d, got %s", MinAlternatives, MaxAlternatives, numberText(v, finite))
 	case v < MinAlternatives || v > MaxAlternatives:
@@ -269,11 +264,11 @@ func numberText(v float64, finite bool) string {
 }
 
 // boolean reads an optional boolean.
-func (d *decoder) boolean(p pointer, def bool) bool {
-	if k := d.s.kind(); k != kindBool {
+func (d *decoder) boolean(p jsonscan.Pointer, def bool) bool {
+	if k := d.s.Kind(); k != jsonscan.Bool {
 		d.wrongOrNull(p, "a boolean", k)
-		d.s.skipValue()
+		d.s.Skip()
 		return def
 	}
-	return d.s.readBool()
+	return d.s.ReadBool()
 }

@@ -1,6 +1,10 @@
 package api
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/mapsco/maps/pkg/jsonscan"
+)
 
 // This file walks the top-level object of a request: it opens it, names each member, catches repeated and
 // missing members, and finally turns what was found into an *InvalidRequest or nothing.
@@ -113,15 +117,14 @@ func (s *memberSet) add(m member)     { *s |= 1 << m }
 
 // decoder is the state of one decode: the scanner, the errors found, and the member being read.
 type decoder struct {
-	s       scanner
+	s       jsonscan.Scanner
 	errs    fieldErrors
 	member  member // set by nextMember
-	name    []byte // the member's name as sent, valid until the next member
+	name    []byte // the member's name, unescaped, valid until the scanner reads the next name or string
 	items   int    // how many items the last coordinate list held, valid or not
 	opened  bool   // the top-level '{' has been looked for
 	members int    // members of the top-level object read so far
 	notJSON string // detail for a top-level value that is not an object
-	unesc   []byte // scratch for unescaping names and values, used only when they hold escapes
 }
 
 // nextMember advances to the next member of the top-level object and sets d.member and d.name; it reports
@@ -131,7 +134,7 @@ func (d *decoder) nextMember(seen *memberSet) bool {
 	if !d.opened && !d.openTop() {
 		return false
 	}
-	for d.s.next('}', d.members == 0) {
+	for d.s.Next('}', d.members == 0) {
 		d.members++
 		d.member = d.memberName()
 		if d.member == memberUnknown || !seen.has(d.member) {
@@ -139,45 +142,40 @@ func (d *decoder) nextMember(seen *memberSet) bool {
 			return true
 		}
 		d.errs.addf(memberPointer(d.member.String()), "appears more than once")
-		d.s.skipValue()
+		d.s.Skip()
 	}
 	return false
 }
 
 // memberName reads the next member name of the current object as a known member, keeping the name in d.name.
 func (d *decoder) memberName() member {
-	raw, escaped := d.s.memberName()
-	if escaped {
-		d.unesc = unescape(d.unesc[:0], raw)
-		raw = d.unesc
-	}
-	d.name = raw
-	return memberOf(raw)
+	d.name = d.s.MemberName()
+	return memberOf(d.name)
 }
 
 // openTop consumes the '{' that must start the body.
 func (d *decoder) openTop() bool {
 	d.opened = true
-	if d.s.atEnd() {
-		d.s.fail(d.s.pos, "the request body is empty")
+	if d.s.AtEnd() {
+		d.s.Fail("the request body is empty")
 		return false
 	}
-	if k := d.s.kind(); k != kindObject {
-		if k != kindInvalid {
-			d.notJSON = fmt.Sprintf("the request body must be a JSON object, found %s at byte %d", article(k), d.s.pos)
+	if k := d.s.Kind(); k != jsonscan.Object {
+		if k != jsonscan.Invalid {
+			d.notJSON = fmt.Sprintf("the request body must be a JSON object, found %s at byte %d", article(k), d.s.Offset())
 		}
 		return false
 	}
-	d.s.enter()
+	d.s.Enter()
 	return true
 }
 
 // article returns the kind with "a" or "an", for the top-level detail.
-func article(k valueKind) string {
+func article(k jsonscan.Kind) string {
 	switch k {
-	case kindObject, kindArray:
+	case jsonscan.Object, jsonscan.Array:
 		return "an " + k.String()
-	case kindNull:
+	case jsonscan.Null:
 		return "null"
 	}
 	return "a " + k.String()
@@ -185,7 +183,7 @@ func article(k valueKind) string {
 
 // require reports a required member that the object lacked; want completes "is required: ...".
 func (d *decoder) require(seen memberSet, m member, want string, args ...any) {
-	if seen.has(m) || d.s.failed || d.notJSON != "" {
+	if seen.has(m) || d.s.Failed() || d.notJSON != "" {
 		return
 	}
 	d.errs.addf(memberPointer(m.String()), "is required: "+want, args...)
@@ -194,12 +192,12 @@ func (d *decoder) require(seen memberSet, m member, want string, args ...any) {
 // result ends the decode: it checks that nothing follows the object and reports, in order of precedence, a
 // syntax error, a body that is not an object, or the field errors. It returns nil for a valid request.
 func (d *decoder) result() *InvalidRequest {
-	if d.notJSON == "" && !d.s.failed && !d.s.atEnd() {
-		d.s.fail(d.s.pos, "unexpected data after the request object")
+	if d.notJSON == "" && !d.s.Failed() && !d.s.AtEnd() {
+		d.s.Fail("unexpected data after the request object")
 	}
 	switch {
-	case d.s.failed:
-		return &InvalidRequest{Detail: fmt.Sprintf("malformed JSON at byte %d: %s", d.s.errOffset, d.s.errMsg), Errors: []FieldError{}}
+	case d.s.Failed():
+		return &InvalidRequest{Detail: d.s.Err().Error(), Errors: []FieldError{}}
 	case d.notJSON != "":
 		return &InvalidRequest{Detail: d.notJSON, Errors: []FieldError{}}
 	case d.errs.total > 0:

@@ -133,25 +133,3 @@ func mutate(rng *rand.Rand, body []byte, alphabet string) []byte {
 		return out
 	}
 }
-
-func TestUnescape(t *testing.T) {
-	tests := []struct{ raw, want string }{
-		{`plain`, "plain"},
-		{`a\"b\\c\/d\b\f\n\r\t`, "a\"b\\c/d\b\f\n\r\t"},
-		{`\u0063ar`, "car"},
-		{`\u00e9\u20AC`, "é€"},
-		{`\ud83d\ude00`, "😀"},
-		{`\ud83d`, "\uFFFD"},
-		{`\ude00x`, "\uFFFDx"},
-		{`\ud83d\u0041`, "\uFFFDA"},
-	}
-	for _, tt := range tests {
-		var want string
-		if err := json.Unmarshal([]byte(`"`+tt.raw+`"`), &want); err != nil || want != tt.want {
-			t.Fatalf("test table disagrees with encoding/json on %q: %q, %v", tt.raw, want, err)
-		}
-		if got := string(unescape(nil, []byte(tt.raw))); got != tt.want {
-			t.Errorf("unescape(%q) = %q, want %q", tt.raw, got, tt.want)
-		}
-	}
-}

@@ -3,6 +3,8 @@ package api
 import (
 	"math"
 	"time"
+
+	"github.com/mapsco/maps/pkg/jsonscan"
 )
 
 // This file decodes the timestamps of a match request: one per point, each either a number of seconds since
@@ -16,22 +18,22 @@ const maxUnixSeconds = 253402300799
 
 // timestampList reads an array of timestamps, reporting each invalid item and each item earlier than the one
 // before; n is how many items the array held, -1 when the member is not an array.
-func (d *decoder) timestampList(p pointer, max int) (list []time.Time, n int) {
+func (d *decoder) timestampList(p jsonscan.Pointer, max int) (list []time.Time, n int) {
 	if !d.enterArray(p, "an array of timestamps (seconds since 1970 or RFC 3339 date-times), one per point") {
 		return nil, -1
 	}
 	list = make([]time.Time, 0, 64)
 	var prev time.Time
 	prevAt := -1
-	for first := true; d.s.next(']', first); first = false {
+	for first := true; d.s.Next(']', first); first = false {
 		if n >= max {
-			d.s.skipValue()
+			d.s.Skip()
 			n++
 			continue
 		}
-		t, ok := d.timestamp(p.at(n))
+		t, ok := d.timestamp(p.Index(n))
 		if ok && prevAt >= 0 && t.Before(prev) {
-			d.errs.addf(p.at(n), "is earlier than timestamp %d (%s): timestamps must not decrease",
+			d.errs.addf(p.Index(n), "is earlier than timestamp %d (%s): timestamps must not decrease",
 				prevAt, prev.Format(time.RFC3339Nano))
 		}
 		if ok {
@@ -45,10 +47,10 @@ func (d *decoder) timestampList(p pointer, max int) (list []time.Time, n int) {
 
 // timestamp reads one timestamp: a number of seconds since 1970 (fractions allowed) or an RFC 3339 date-time
 // with a UTC offset.
-func (d *decoder) timestamp(p pointer) (time.Time, bool) {
+func (d *decoder) timestamp(p jsonscan.Pointer) (time.Time, bool) {
 	const want = "seconds since 1970-01-01T00:00:00Z, or an RFC 3339 date-time with a UTC offset such as 2026-11-24T08:00:00+01:00"
-	switch d.s.kind() {
-	case kindNumber:
+	switch d.s.Kind() {
+	case jsonscan.Number:
 		v, ok := d.number(p, "timestamp in seconds")
 		if !ok {
 			return time.Time{}, false
@@ -59,7 +61,7 @@ func (d *decoder) timestamp(p pointer) (time.Time, bool) {
 		}
 		sec, frac := math.Modf(v)
 		return time.Unix(int64(sec), int64(math.Round(frac*1e9))).UTC(), true
-	case kindString:
+	case jsonscan.String:
 		s, _, ok := d.stringValue(p, want)
 		if !ok {
 			return time.Time{}, false
@@ -76,8 +78,8 @@ func (d *decoder) timestamp(p pointer) (time.Time, bool) {
 		}
 		return time.Time{}, false
 	default:
-		d.errs.wrongType(p, want, d.s.kind())
-		d.s.skipValue()
+		d.errs.wrongType(p, want, d.s.Kind())
+		d.s.Skip()
 		return time.Time{}, false
 	}
 }

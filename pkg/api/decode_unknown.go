@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mapsco/maps/pkg/jsonscan"
 )
 
 // This file reports members a request does not have. Ignoring them would answer, and bill, a question the
@@ -45,7 +47,7 @@ var aliases = map[string]member{
 
 // unknownMember reports the member just named (d.name), which is not one of known, and skips its value.
 // request names the object in messages ("directions request", "contour").
-func (d *decoder) unknownMember(p pointer, request string, known []member) {
+func (d *decoder) unknownMember(p jsonscan.Pointer, request string, known []member) {
 	name := string(d.name)
 	if m := suggest(name, known); m != memberUnknown {
 		d.errs.addf(p, "is not a member of %s; did you mean %q?", request, m.String())
@@ -56,17 +58,11 @@ func (d *decoder) unknownMember(p pointer, request string, known []member) {
 		}
 		d.errs.addf(p, "is not a member of %s, whose members are %s", request, strings.Join(names, ", "))
 	}
-	d.s.skipValue()
+	d.s.Skip()
 }
 
 // namePointer is the pointer of a top-level member the client named.
-func namePointer(name []byte) pointer { return memberPointer(escapeName(name)) }
-
-// escapeName makes a member name the client sent into a JSON pointer segment, escaped as RFC 6901 asks.
-func escapeName(name []byte) string {
-	s := strings.ToValidUTF8(string(name), "\uFFFD")
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
-}
+func namePointer(name []byte) jsonscan.Pointer { return memberPointer(string(name)) }
 
 // suggest returns the member of known that name most likely means, or memberUnknown: an alias, or the
 // nearest by edit distance when that is at most a third of the name's length (and at least 1, at most 3).

@@ -3,7 +3,9 @@
 //
 // This file and the decode*.go files hold the request types and their decoders. A decoder reads an untrusted
 // body, checks every rule of the API specification (section 2 and the limits of section 8) and returns either a
-// request whose every field is valid, or an *InvalidRequest listing what is wrong with JSON-pointer paths.
+// request whose every field is valid, or an *InvalidRequest listing what is wrong with JSON-pointer paths. The
+// JSON itself (tokens, strings, numbers, syntax errors, pointers) is pkg/jsonscan's; what is here is the shape
+// of each request: its members, their types and ranges, and the messages that say what is wrong.
 // problem.go holds the table of every problem type and writes problem responses.
 //
 // Everything here is stateless and safe for concurrent use. Decoded requests own their memory: nothing in them

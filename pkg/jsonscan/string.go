@@ -1,18 +1,28 @@
-package api
+package jsonscan
 
 import (
 	"unicode/utf16"
 	"unicode/utf8"
 )
 
-// JSON strings for the tokenizer of decode_scan.go: reading one in place, checking its escapes, and decoding
-// them. Decoding is needed only for names and values that hold escapes, which clients rarely send, so the
-// common case compares the raw bytes.
+// JSON strings: reading one in place, checking its escapes, and decoding them. Decoding is needed only for
+// strings that hold escapes, which clients rarely send, so the common case returns a slice of the input.
+
+// ReadString consumes the string Kind has just reported and returns its content unescaped. The slice is valid
+// until the next call to ReadString or MemberName; it is nil after a syntax error. UTF-8 is not checked: a
+// string that is not valid text simply matches nothing a decoder knows, and strconv.Quote writes it safely.
+func (s *Scanner) ReadString() []byte {
+	raw, escaped := s.readString()
+	if escaped {
+		s.scratch = Unescape(s.scratch[:0], raw)
+		return s.scratch
+	}
+	return raw
+}
 
 // readString consumes a string whose opening quote is at s.pos and returns its raw content, checking escapes and
-// rejecting control characters. UTF-8 is not checked: a name or value that is not valid text simply matches
-// nothing the decoders know, and messages quote it safely.
-func (s *scanner) readString() (raw []byte, escaped bool) {
+// rejecting control characters.
+func (s *Scanner) readString() (raw []byte, escaped bool) {
 	start := s.pos + 1
 	for i := start; i < len(s.data); i++ {
 		switch c := s.data[i]; {
@@ -70,9 +80,10 @@ func hexValue(c byte) rune {
 	return -1
 }
 
-// unescape appends the decoded content of a raw string that readString has checked. A lone surrogate
-// becomes U+FFFD, as in encoding/json.
-func unescape(dst, raw []byte) []byte {
+// Unescape appends to dst the decoded content of raw, the bytes between the quotes of a JSON string whose escapes
+// are valid (as ReadString and MemberName have checked them; Unescape does not, and may panic on a truncated
+// escape). A lone surrogate becomes U+FFFD, as in encoding/json.
+func Unescape(dst, raw []byte) []byte {
 	for i := 0; i < len(raw); i++ {
 		c := raw[i]
 		if c != '\\' {
