@@ -27,5 +27,6 @@ func playgroundMounts(log *slog.Logger, listen string, holder *serving.Holder, s
 	return []api.Mount{
 		{Prefix: playground.PagePrefix, Operation: "playground", Handler: pg.Page},
 		{Prefix: playground.TilesPrefix, Operation: "tiles", Handler: pg.Tiles},
+		{Prefix: playground.PlacesPrefix, Operation: "places", Handler: pg.Places},
 	}, nil
 }
