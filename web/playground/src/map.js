@@ -65,18 +65,95 @@ export function setData(map, id, features) {
   geojsonSource(map, id).setData({ type: 'FeatureCollection', features });
 }
 
-/** marker puts a labelled pin on the map and returns it (remove() takes it away). */
-export function marker(map, lngLat, label, color = '#1f5fbf') {
+/**
+ * marker puts a labelled pin on the map and returns it (remove() takes it
+ * away). With onDrag, the pin can be dragged and onDrag gets where it was
+ * dropped.
+ */
+export function marker(map, lngLat, label, color = '#1f5fbf', onDrag = null) {
   const e = document.createElement('div');
   e.className = 'pin';
   e.textContent = label;
   e.style.background = color;
-  return new maplibregl.Marker({ element: e }).setLngLat(lngLat).addTo(map);
+  const m = new maplibregl.Marker({ element: e, draggable: onDrag !== null }).setLngLat(lngLat).addTo(map);
+  if (onDrag !== null) {
+    e.title = 'drag to move';
+    m.on('dragend', () => onDrag(m.getLngLat()));
+  }
+  return m;
+}
+
+/**
+ * showLayers shows or hides a mode's layers and pins, so that the map
+ * shows only the mode in use; what is hidden is kept for coming back.
+ */
+export function showLayers(map, layers, pins, visible) {
+  for (const id of layers) {
+    map.setLayoutProperty(id, 'visibility', visible ? 'visible' : 'none');
+  }
+  for (const p of pins) {
+    p.getElement().hidden = !visible;
+  }
+}
+
+/** fitLine frames a line ([lon, lat] points) on the map. */
+export function fitLine(map, coords, animate = true) {
+  const b = new maplibregl.LngLatBounds(coords[0], coords[0]);
+  for (const c of coords) {
+    b.extend(c);
+  }
+  map.fitBounds(b, { padding: 40, maxZoom: 16, animate });
 }
 
 /** popup shows text at a point. */
 export function popup(map, lngLat, text) {
   return new maplibregl.Popup({ closeButton: false }).setLngLat(lngLat).setText(text).addTo(map);
+}
+
+/**
+ * placeLabels names the release's places on the map (its own OSM place
+ * nodes, from /places/labels): HTML labels, since the page has no glyphs
+ * for MapLibre to draw text with. They follow the view, larger places
+ * from lower zooms, and let clicks through to the map.
+ */
+export function placeLabels(map, getJSON) {
+  let shown = new Map();
+  let asked = 0;
+  async function update() {
+    const id = ++asked;
+    const b = map.getBounds();
+    const bbox = [b.getWest(), b.getSouth(), b.getEast(), b.getNorth()].map((v) => v.toFixed(5)).join(',');
+    let body;
+    try {
+      body = await getJSON(`/places/labels?bbox=${bbox}&zoom=${map.getZoom().toFixed(2)}`);
+    } catch {
+      return; // an older release without an index, or paced: no names
+    }
+    if (id !== asked) {
+      return;
+    }
+    const next = new Map();
+    for (const p of body.places) {
+      const k = `${p.name}|${p.lon}|${p.lat}`;
+      let m = shown.get(k);
+      if (!m) {
+        const e = document.createElement('div');
+        e.className = `place-label kind-${p.kind}`;
+        e.textContent = p.name;
+        m = new maplibregl.Marker({ element: e }).setLngLat([p.lon, p.lat]).addTo(map);
+      }
+      next.set(k, m);
+    }
+    for (const [k, m] of shown) {
+      if (!next.has(k)) {
+        m.remove();
+      }
+    }
+    shown = next;
+    map.getContainer().dataset.labels = String(shown.size); // for tests
+  }
+  map.on('moveend', update);
+  return update();
 }
 
 /** describeRoads tells, in the footer, what the router knows of the road under the pointer. */
