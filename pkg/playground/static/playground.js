@@ -63,14 +63,13 @@ function roadLayers() {
     road("roads-major", ["in", cls, ["literal", major]], "#e8945a", 2.4)
   ];
 }
-function createMap(tileJSON) {
+function createMap(tileJSON, view = null) {
   maplibregl.setWorkerUrl(new URL("maplibre-gl-worker.js", import.meta.url).href);
   const tiles = tileJSON.tiles.map((t) => decodeURI(new URL(t, window.location.href).href));
   const [w, s, e, n] = tileJSON.bounds;
   const map = new maplibregl.Map({
     container: "map",
-    bounds: [[w, s], [e, n]],
-    fitBoundsOptions: { padding: 20 },
+    ...view ? { center: view.center, zoom: view.zoom } : { bounds: [[w, s], [e, n]], fitBoundsOptions: { padding: 20 } },
     maxBounds: [[w - 1, s - 1], [e + 1, n + 1]],
     attributionControl: { compact: false },
     style: {
@@ -102,15 +101,74 @@ function geojsonSource(map, id) {
 function setData(map, id, features) {
   geojsonSource(map, id).setData({ type: "FeatureCollection", features });
 }
-function marker(map, lngLat, label, color = "#1f5fbf") {
+function marker(map, lngLat, label, color = "#1f5fbf", onDrag = null) {
   const e = document.createElement("div");
   e.className = "pin";
   e.textContent = label;
   e.style.background = color;
-  return new maplibregl.Marker({ element: e }).setLngLat(lngLat).addTo(map);
+  const m = new maplibregl.Marker({ element: e, draggable: onDrag !== null }).setLngLat(lngLat).addTo(map);
+  if (onDrag !== null) {
+    e.title = "drag to move";
+    m.on("dragend", () => onDrag(m.getLngLat()));
+  }
+  return m;
+}
+function showLayers(map, layers, pins, visible) {
+  for (const id of layers) {
+    map.setLayoutProperty(id, "visibility", visible ? "visible" : "none");
+  }
+  for (const p of pins) {
+    p.getElement().hidden = !visible;
+  }
+}
+function fitLine(map, coords, animate = true) {
+  const b = new maplibregl.LngLatBounds(coords[0], coords[0]);
+  for (const c of coords) {
+    b.extend(c);
+  }
+  map.fitBounds(b, { padding: 40, maxZoom: 16, animate });
 }
 function popup(map, lngLat, text) {
   return new maplibregl.Popup({ closeButton: false }).setLngLat(lngLat).setText(text).addTo(map);
+}
+function placeLabels(map, getJSON) {
+  let shown = /* @__PURE__ */ new Map();
+  let asked = 0;
+  async function update() {
+    const id = ++asked;
+    const b = map.getBounds();
+    const bbox = [b.getWest(), b.getSouth(), b.getEast(), b.getNorth()].map((v) => v.toFixed(5)).join(",");
+    let body;
+    try {
+      body = await getJSON(`/places/labels?bbox=${bbox}&zoom=${map.getZoom().toFixed(2)}`);
+    } catch {
+      return;
+    }
+    if (id !== asked) {
+      return;
+    }
+    const next = /* @__PURE__ */ new Map();
+    for (const p of body.places) {
+      const k = `${p.name}|${p.lon}|${p.lat}`;
+      let m = shown.get(k);
+      if (!m) {
+        const e = document.createElement("div");
+        e.className = `place-label kind-${p.kind}`;
+        e.textContent = p.name;
+        m = new maplibregl.Marker({ element: e }).setLngLat([p.lon, p.lat]).addTo(map);
+      }
+      next.set(k, m);
+    }
+    for (const [k, m] of shown) {
+      if (!next.has(k)) {
+        m.remove();
+      }
+    }
+    shown = next;
+    map.getContainer().dataset.labels = String(shown.size);
+  }
+  map.on("moveend", update);
+  return update();
 }
 function describeRoads(map, out) {
   const layers = ["roads-paths", "roads-minor", "roads-middle", "roads-major"];
@@ -267,12 +325,44 @@ function svgEl(tag, attrs, text) {
   return e;
 }
 
+// src/export.js
+function download(name, type, text) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1e3);
+}
+var xml = (s) => String(s).replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
+function toGPX(answer2, points) {
+  const out = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<gpx version="1.1" creator="mapd playground" xmlns="http://www.topografix.com/GPX/1/1">',
+    `<metadata><desc>${xml(`request_id ${answer2.request_id}, data_version ${answer2.data_version}`)}</desc></metadata>`
+  ];
+  points.forEach((p, i) => out.push(`<wpt lat="${p.lat.toFixed(6)}" lon="${p.lng.toFixed(6)}"><name>${i + 1}</name></wpt>`));
+  for (const rt of answer2.routes) {
+    out.push(`<trk><name>${rt.id === 0 ? "best" : `alternative ${rt.id}`}</name><trkseg>`);
+    for (const [lon, lat] of JSON.parse(rt.geometry).coordinates) {
+      out.push(`<trkpt lat="${lat}" lon="${lon}"/>`);
+    }
+    out.push("</trkseg></trk>");
+  }
+  out.push("</gpx>", "");
+  return out.join("\n");
+}
+
 // src/route.js
 var maxWaypoints = 50;
 function routeMode(map, ui) {
   const points = [];
   const pins = [];
   let pending = 0;
+  let answer2 = null;
+  const layers = ["route-alternatives", "route-best", "route-maneuvers"];
   map.addLayer({
     id: "route-alternatives",
     type: "line",
@@ -311,8 +401,22 @@ function routeMode(map, ui) {
     ui.stepsTitle.hidden = true;
     ui.chartBox.hidden = true;
     ui.answers.replaceChildren();
+    ui.tools.hidden = true;
+    answer2 = null;
+    ui.changed();
   }
-  async function request() {
+  function addPoint(lngLat) {
+    const i = points.length;
+    points.push(lngLat);
+    pins.push(marker(map, lngLat, String(i + 1), "#1f5fbf", (to) => {
+      points[i] = to;
+      ui.changed();
+      if (points.length >= 2) {
+        request();
+      }
+    }));
+  }
+  async function request(fit = false) {
     const id = ++pending;
     const req = {
       coordinates: points.map((p) => [p.lng, p.lat]),
@@ -335,12 +439,17 @@ function routeMode(map, ui) {
       showAnswers(ui.answers, replies);
       return;
     }
+    answer2 = r.body;
+    ui.tools.hidden = false;
     const routes = r.body.routes;
     const features = routes.map((rt) => ({ type: "Feature", properties: { id: rt.id }, geometry: JSON.parse(rt.geometry) }));
     setData(map, "routes", features);
     showSummary(ui.summary, routes);
     showSteps(map, ui, routes[0]);
     showAnswers(ui.answers, replies);
+    if (fit) {
+      fitLine(map, features[0].geometry.coordinates);
+    }
     const profile = await post("/v1/elevation", { coordinates: samplePoints(features[0].geometry.coordinates) });
     if (id !== pending) {
       return;
@@ -351,26 +460,81 @@ function routeMode(map, ui) {
       ui.chartBox.hidden = false;
       drawProfile(ui.chart, features[0].geometry.coordinates, profile.body.elevations_m);
       const c = routes[0].elevation;
-      ui.climb.textContent = c ? `Climb ${Math.round(c.ascent_m)} m, descent ${Math.round(c.descent_m)} m, steepest ${(c.max_grade * 100).toFixed(1)} %` : "";
+      ui.climb.textContent = c ? `Climb ${Math.round(c.ascent_m)} m, descent ${Math.round(c.descent_m)} m, steepest ${(c.max_grade * 100).toFixed(1)} %*` : "";
+      ui.caveat.hidden = !c;
     }
     document.body.dataset.route = r.body.request_id;
   }
+  const again = (enough) => () => {
+    ui.changed();
+    if (enough()) {
+      request();
+    }
+  };
   ui.clear.addEventListener("click", clear);
-  ui.profile.addEventListener("change", () => points.length >= 2 && request());
-  ui.alternatives.addEventListener("change", () => points.length === 2 && request());
-  ui.language.addEventListener("change", () => points.length >= 2 && request());
+  ui.profile.addEventListener("change", again(() => points.length >= 2));
+  ui.alternatives.addEventListener("change", again(() => points.length === 2));
+  ui.language.addEventListener("change", again(() => points.length >= 2));
+  ui.fit.addEventListener("click", () => answer2 && fitLine(map, JSON.parse(answer2.routes[0].geometry).coordinates));
+  ui.geojson.addEventListener("click", () => answer2 && download("route.geojson", "application/geo+json", JSON.stringify(routeGeoJSON(answer2, points), null, 1)));
+  ui.gpx.addEventListener("click", () => answer2 && download("route.gpx", "application/gpx+xml", toGPX(answer2, points)));
   return {
     click(lngLat) {
       if (points.length >= maxWaypoints) {
         return;
       }
-      points.push(lngLat);
-      pins.push(marker(map, lngLat, String(points.length)));
+      addPoint(lngLat);
+      ui.changed();
       if (points.length >= 2) {
         request();
       }
     },
-    clear
+    clear,
+    show(visible) {
+      showLayers(map, layers, pins, visible);
+    },
+    // link is the mode's part of the permalink.
+    link() {
+      return { profile: ui.profile.value, alt: ui.alternatives.value, lang: ui.language.value, pts: points };
+    },
+    // restore puts back the waypoints and choices of a permalink, and routes
+    // them at once if a key is in use (else when one is entered: keyed).
+    restore(link) {
+      setSelect(ui.profile, link.get("profile"));
+      setSelect(ui.alternatives, link.get("alt"));
+      setSelect(ui.language, link.get("lang"));
+      link.points.slice(0, maxWaypoints).forEach(addPoint);
+      if (points.length >= 2 && hasKey()) {
+        request(true);
+      }
+    },
+    keyed() {
+      if (points.length >= 2 && answer2 === null) {
+        request(true);
+      }
+    }
+  };
+}
+function setSelect(select, value) {
+  if (value !== null && [...select.options].some((o) => o.value === value)) {
+    select.value = value;
+  }
+}
+function routeGeoJSON(answer2, points) {
+  const routes = answer2.routes.map((rt) => ({
+    type: "Feature",
+    properties: { route: rt.id === 0 ? "best" : `alternative ${rt.id}`, distance_m: rt.summary.distance_m, duration_s: rt.summary.duration_s },
+    geometry: JSON.parse(rt.geometry)
+  }));
+  const stops = points.map((p, i) => ({
+    type: "Feature",
+    properties: { waypoint: i + 1 },
+    geometry: { type: "Point", coordinates: [p.lng, p.lat] }
+  }));
+  return {
+    type: "FeatureCollection",
+    properties: { request_id: answer2.request_id, data_version: answer2.data_version },
+    features: [...routes, ...stops]
   };
 }
 function setSource(map, id) {
@@ -437,6 +601,7 @@ function isochroneMode(map, ui) {
   let origin = null;
   let pin = null;
   let pending = 0;
+  let answer2 = null;
   setData(map, "isochrone", []);
   map.addLayer({
     id: "isochrone-fill",
@@ -464,6 +629,7 @@ function isochroneMode(map, ui) {
           box.checked = false;
         }
         p.picked = budgets();
+        ui.changed();
         request();
       });
       const label = el("label");
@@ -492,6 +658,8 @@ function isochroneMode(map, ui) {
       setData(map, "isochrone", []);
       return;
     }
+    answer2 = r.body;
+    ui.geojson.hidden = false;
     const fs = r.body.features.features.map((f, i) => ({ ...f, properties: { ...f.properties, color: colors[i % colors.length] } }));
     fs.sort((a, b) => b.properties.contour - a.properties.contour);
     setData(map, "isochrone", fs);
@@ -504,16 +672,60 @@ function isochroneMode(map, ui) {
   }
   ui.unit.addEventListener("change", () => {
     showPresets();
+    ui.changed();
     request();
   });
-  ui.profile.addEventListener("change", request);
+  ui.profile.addEventListener("change", () => {
+    ui.changed();
+    request();
+  });
+  ui.geojson.addEventListener("click", () => answer2 && download("isochrone.geojson", "application/geo+json", JSON.stringify(answer2.features, null, 1)));
   showPresets();
+  function place(lngLat) {
+    origin = lngLat;
+    pin?.remove();
+    pin = marker(map, lngLat, "●", "#264653", (to) => {
+      origin = to;
+      ui.changed();
+      request();
+    });
+    ui.changed();
+  }
   return {
     click(lngLat) {
-      origin = lngLat;
-      pin?.remove();
-      pin = marker(map, lngLat, "●", "#264653");
+      place(lngLat);
       request();
+    },
+    show(visible) {
+      showLayers(map, ["isochrone-fill", "isochrone-line"], pin ? [pin] : [], visible);
+    },
+    link() {
+      return { profile: ui.profile.value, unit: ui.unit.value, b: budgets().join(","), pts: origin ? [origin] : [] };
+    },
+    restore(link) {
+      if (link.get("profile") !== null && [...ui.profile.options].some((o) => o.value === link.get("profile"))) {
+        ui.profile.value = link.get("profile");
+      }
+      if (presets[link.get("unit")]) {
+        ui.unit.value = link.get("unit");
+      }
+      const p = presets[ui.unit.value];
+      const picked = (link.get("b") ?? "").split(",").map(Number).filter((v) => p.values.includes(v)).slice(0, maxContours);
+      if (picked.length > 0) {
+        p.picked = picked;
+      }
+      showPresets();
+      if (link.points.length > 0) {
+        place(link.points[0]);
+        if (hasKey()) {
+          request();
+        }
+      }
+    },
+    keyed() {
+      if (origin !== null && answer2 === null) {
+        request();
+      }
     }
   };
 }
@@ -524,6 +736,7 @@ function matrixMode(map, ui) {
   const points = [];
   const pins = [];
   let pending = 0;
+  let computed = "";
   const name = (i) => String.fromCharCode(65 + i);
   function clear() {
     points.length = 0;
@@ -531,33 +744,72 @@ function matrixMode(map, ui) {
     pending++;
     ui.table.replaceChildren();
     ui.answers.replaceChildren();
+    computed = "";
+    changed();
+  }
+  function asked() {
+    const coords = points.map((p) => [+p.lng.toFixed(6), +p.lat.toFixed(6)]);
+    return { sources: coords, targets: coords, profile: ui.profile.value };
+  }
+  function changed() {
+    const n = points.length;
+    ui.compute.disabled = n < 2 || JSON.stringify(asked()) === computed;
+    ui.compute.textContent = n < 2 ? "Compute" : `Compute ${n}×${n} (${Math.ceil(n * n / 10)} credits)`;
+    ui.changed();
   }
   async function request() {
     const id = ++pending;
-    const coords = points.map((p) => [p.lng, p.lat]);
+    const req = asked();
     busy(ui.answers, "Computing the matrix");
-    const r = await post("/v1/matrix", { sources: coords, targets: coords, profile: ui.profile.value });
+    const r = await post("/v1/matrix", req);
     if (id !== pending) {
       return;
     }
     showAnswers(ui.answers, [["matrix", r]]);
     if (r.ok) {
+      computed = JSON.stringify(req);
       heatTable(ui.table, r.body, name);
       document.body.dataset.matrix = r.body.request_id;
     }
+    changed();
+  }
+  function addPoint(lngLat) {
+    const i = points.length;
+    points.push(lngLat);
+    pins.push(marker(map, lngLat, name(i), "#6a4c93", (to) => {
+      points[i] = to;
+      changed();
+    }));
   }
   ui.clear.addEventListener("click", clear);
-  ui.profile.addEventListener("change", () => points.length > 0 && request());
+  ui.profile.addEventListener("change", changed);
+  ui.compute.addEventListener("click", request);
+  changed();
   return {
     click(lngLat) {
       if (points.length >= maxPoints) {
         return;
       }
-      points.push(lngLat);
-      pins.push(marker(map, lngLat, name(points.length - 1), "#6a4c93"));
-      request();
+      addPoint(lngLat);
+      changed();
     },
-    clear
+    clear,
+    show(visible) {
+      showLayers(map, [], pins, visible);
+    },
+    link() {
+      return { profile: ui.profile.value, pts: points };
+    },
+    restore(link) {
+      if (link.get("profile") !== null && [...ui.profile.options].some((o) => o.value === link.get("profile"))) {
+        ui.profile.value = link.get("profile");
+      }
+      link.points.slice(0, maxPoints).forEach(addPoint);
+      changed();
+    },
+    keyed() {
+    }
+    // a table is computed only when asked for
   };
 }
 function heatTable(table, body, name) {
@@ -587,8 +839,12 @@ function heatTable(table, body, name) {
 function elevationMode(map, ui) {
   let shown = null;
   let pending = 0;
-  return {
+  let at = null;
+  let answered = false;
+  const mode = {
     async click(lngLat) {
+      at = lngLat;
+      ui.changed();
       const id = ++pending;
       busy(ui.answers, "Sampling");
       const r = await post("/v1/elevation", { coordinates: [[lngLat.lng, lngLat.lat]] });
@@ -601,21 +857,122 @@ function elevationMode(map, ui) {
         ui.value.textContent = "";
         return;
       }
+      answered = true;
       const v = r.body.elevations_m[0];
       const text = v === null ? "outside elevation coverage" : `${Math.round(v)} m above sea level`;
       ui.value.textContent = text;
       shown = popup(map, lngLat, text);
       document.body.dataset.elevation = r.body.request_id;
+    },
+    show(visible) {
+      if (shown) {
+        shown.getElement().hidden = !visible;
+      }
+    },
+    link() {
+      return { pts: at ? [at] : [] };
+    },
+    restore(link) {
+      at = link.points[0] ?? null;
+      if (at && hasKey()) {
+        mode.click(at);
+      }
+    },
+    keyed() {
+      if (at && !answered) {
+        mode.click(at);
+      }
     }
   };
+  return mode;
+}
+
+// src/search.js
+var pause = 250;
+var zoomFor = { city: 13, town: 14, village: 15, street: 17 };
+function searchBox(map, ui, addPoint) {
+  let timer = 0;
+  let asked = 0;
+  async function search() {
+    const q = ui.input.value.trim();
+    const id = ++asked;
+    if (q === "") {
+      ui.results.replaceChildren();
+      return;
+    }
+    let body;
+    try {
+      body = await get(`/places/search?q=${encodeURIComponent(q.slice(0, 64))}&limit=8`);
+    } catch (err) {
+      ui.results.replaceChildren(el("li", `search unavailable: ${err.message}`, { class: "note" }));
+      return;
+    }
+    if (id !== asked) {
+      return;
+    }
+    if (body.results.length === 0) {
+      ui.results.replaceChildren(el("li", `no place or street matches "${body.query}"`, { class: "note" }));
+      return;
+    }
+    ui.results.replaceChildren(...body.results.map(result));
+    document.body.dataset.search = body.query;
+  }
+  function result(p) {
+    const li = el("li", null, { "data-kind": p.kind });
+    const go = el("button", null, { type: "button", class: "place" });
+    go.append(el("span", p.name), el("span", ` ${p.kind}${p.near ? `, ${p.near}` : ""}`, { class: "note" }));
+    go.addEventListener("click", () => {
+      map.flyTo({ center: [p.lon, p.lat], zoom: zoomFor[p.kind] ?? 15.5, duration: 600 });
+      ui.results.replaceChildren();
+      ui.input.value = p.name;
+    });
+    const add = el("button", "+", { type: "button", class: "add", title: "add as a point of this mode" });
+    add.addEventListener("click", () => addPoint({ lng: p.lon, lat: p.lat }));
+    li.append(go, add);
+    return li;
+  }
+  ui.input.addEventListener("input", () => {
+    clearTimeout(timer);
+    timer = setTimeout(search, pause);
+  });
+  ui.form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    clearTimeout(timer);
+    search();
+  });
+}
+
+// src/link.js
+function readLink() {
+  const params = new URLSearchParams(window.location.hash.slice(1));
+  params.points = (params.get("pts") ?? "").split(";").map((p) => p.split(",").map(Number)).filter((p) => p.length === 2 && p.every(Number.isFinite) && Math.abs(p[0]) <= 180 && Math.abs(p[1]) <= 90).map(([lng, lat]) => ({ lng, lat }));
+  const at = (params.get("at") ?? "").split("/").map(Number);
+  params.view = at.length === 3 && at.every(Number.isFinite) ? { zoom: at[0], center: [at[2], at[1]] } : null;
+  return params;
+}
+function writeLink(mode, state, map) {
+  const params = new URLSearchParams({ mode });
+  for (const [k, v] of Object.entries(state)) {
+    if (k === "pts") {
+      if (v.length > 0) {
+        params.set("pts", v.map((p) => `${p.lng.toFixed(6)},${p.lat.toFixed(6)}`).join(";"));
+      }
+    } else if (v !== "" && v !== null && v !== void 0) {
+      params.set(k, v);
+    }
+  }
+  const c = map.getCenter();
+  params.set("at", `${map.getZoom().toFixed(2)}/${c.lat.toFixed(5)}/${c.lng.toFixed(5)}`);
+  const hash = params.toString().replaceAll("%2C", ",").replaceAll("%3B", ";").replaceAll("%2F", "/");
+  window.history.replaceState(null, "", `#${hash}`);
 }
 
 // src/main.js
 var $ = (id) => document.getElementById(id);
 var profiles = ["car", "moto", "truck", "bicycle", "pedestrian", "pedestrian_loaded"];
-function keyForm() {
+function keyForm(onKey) {
   const state = () => {
-    $("key-state").textContent = hasKey() ? `Key ${keyHint()} in use, in this tab only.` : "No key: the map and its roads are free, answers need a key.";
+    $("key-state").textContent = hasKey() ? `Key ${keyHint()} in use, in this tab only.` : "No key: the map, names and search are free; answers need a key.";
     $("key-state").classList.toggle("warning", !hasKey());
   };
   $("key-form").addEventListener("submit", (e) => {
@@ -627,6 +984,9 @@ function keyForm() {
     if (k !== "" && !k.startsWith("sk_")) {
       $("key-state").textContent += " Only secret keys (sk_…) may call compute endpoints.";
     }
+    if (k !== "") {
+      onKey();
+    }
   });
   $("forget").addEventListener("click", () => {
     setKey("");
@@ -634,20 +994,27 @@ function keyForm() {
   });
   state();
 }
-function tabs(modes) {
+function tabs(modes, changed) {
   let current = "route";
+  const select = (name) => {
+    modes[current].show(false);
+    current = name;
+    modes[current].show(true);
+    for (const o of document.querySelectorAll("#modes button")) {
+      o.setAttribute("aria-selected", String(o.dataset.mode === current));
+    }
+    for (const s of document.querySelectorAll("section.mode")) {
+      s.hidden = s.id !== `mode-${current}`;
+    }
+    document.body.dataset.mode = current;
+  };
   for (const b of document.querySelectorAll("#modes button")) {
     b.addEventListener("click", () => {
-      current = b.dataset.mode;
-      for (const o of document.querySelectorAll("#modes button")) {
-        o.setAttribute("aria-selected", String(o === b));
-      }
-      for (const s of document.querySelectorAll("section.mode")) {
-        s.hidden = s.id !== `mode-${current}`;
-      }
+      select(b.dataset.mode);
+      changed();
     });
   }
-  return () => modes[current];
+  return { current: () => current, select };
 }
 function fillProfiles(available) {
   for (const select of document.querySelectorAll("select.profile")) {
@@ -656,15 +1023,8 @@ function fillProfiles(available) {
     }
   }
 }
-async function start() {
-  keyForm();
-  const [status, tileJSON] = await Promise.all([get("/v1/status"), get("/tiles/tiles.json")]);
-  $("data-version").textContent = status.data_version;
-  fillProfiles(status.profiles.map((p) => p.name));
-  const map = createMap(tileJSON);
-  await map.once("load");
-  describeRoads(map, $("road"));
-  const modes = {
+function makeModes(map, changed) {
+  return {
     route: routeMode(map, {
       profile: $("route-profile"),
       alternatives: $("route-alternatives"),
@@ -673,23 +1033,63 @@ async function start() {
       summary: $("route-summary"),
       steps: $("steps"),
       stepsTitle: $("steps-title"),
+      tools: $("route-tools"),
+      fit: $("route-fit"),
+      geojson: $("route-geojson"),
+      gpx: $("route-gpx"),
+      caveat: $("chart-caveat"),
       chartBox: $("route-chart"),
       chart: $("chart"),
       climb: $("chart-climb"),
-      answers: $("route-answers")
+      answers: $("route-answers"),
+      changed
     }),
     isochrone: isochroneMode(map, {
       profile: $("iso-profile"),
       unit: $("iso-unit"),
       budgets: $("iso-budgets"),
       legend: $("iso-legend"),
-      answers: $("isochrone-answers")
+      geojson: $("iso-geojson"),
+      answers: $("isochrone-answers"),
+      changed
     }),
-    matrix: matrixMode(map, { profile: $("matrix-profile"), clear: $("matrix-clear"), table: $("matrix-table"), answers: $("matrix-answers") }),
-    elevation: elevationMode(map, { value: $("elevation-value"), answers: $("elevation-answers") })
+    matrix: matrixMode(map, {
+      profile: $("matrix-profile"),
+      clear: $("matrix-clear"),
+      compute: $("matrix-compute"),
+      table: $("matrix-table"),
+      answers: $("matrix-answers"),
+      changed
+    }),
+    elevation: elevationMode(map, { value: $("elevation-value"), answers: $("elevation-answers"), changed })
   };
-  const mode = tabs(modes);
-  map.on("click", (e) => mode().click(e.lngLat));
+}
+async function start() {
+  const [status, tileJSON] = await Promise.all([get("/v1/status"), get("/tiles/tiles.json")]);
+  $("data-version").textContent = status.data_version;
+  fillProfiles(status.profiles.map((p) => p.name));
+  const link = readLink();
+  const map = createMap(tileJSON, link.view);
+  await map.once("load");
+  describeRoads(map, $("road"));
+  let restoring = true;
+  const changed = () => !restoring && writeLink(tab.current(), modes[tab.current()].link(), map);
+  const modes = makeModes(map, changed);
+  const tab = tabs(modes, changed);
+  for (const name of Object.keys(modes)) {
+    modes[name].show(name === "route");
+  }
+  keyForm(() => modes[tab.current()].keyed());
+  searchBox(map, { form: $("search-form"), input: $("search"), results: $("search-results") }, (p) => modes[tab.current()].click(p));
+  map.on("click", (e) => modes[tab.current()].click(e.lngLat));
+  map.on("moveend", changed);
+  if (modes[link.get("mode")]) {
+    tab.select(link.get("mode"));
+    modes[link.get("mode")].restore(link);
+  }
+  restoring = false;
+  changed();
+  await placeLabels(map, get);
   window.playground = { map };
   map.once("idle", () => {
     document.body.dataset.ready = "true";

@@ -24,15 +24,17 @@ function roadLayers() {
   ];
 }
 
-/** createMap draws the release's roads in #map, framed on their bounds. */
-export function createMap(tileJSON) {
+/**
+ * createMap draws the release's roads in #map, framed on their bounds, or
+ * on view ({center, zoom}) when a permalink gives one.
+ */
+export function createMap(tileJSON, view = null) {
   maplibregl.setWorkerUrl(new URL('maplibre-gl-worker.js', import.meta.url).href);
   const tiles = tileJSON.tiles.map((t) => decodeURI(new URL(t, window.location.href).href));
   const [w, s, e, n] = tileJSON.bounds;
   const map = new maplibregl.Map({
     container: 'map',
-    bounds: [[w, s], [e, n]],
-    fitBoundsOptions: { padding: 20 },
+    ...(view ? { center: view.center, zoom: view.zoom } : { bounds: [[w, s], [e, n]], fitBoundsOptions: { padding: 20 } }),
     maxBounds: [[w - 1, s - 1], [e + 1, n + 1]],
     attributionControl: { compact: false },
     style: {
