@@ -1086,6 +1086,10 @@ async function start() {
   if (modes[link.get("mode")]) {
     tab.select(link.get("mode"));
     modes[link.get("mode")].restore(link);
+    const b = map.getBounds();
+    if (link.points.some((p) => !b.contains([p.lng, p.lat]))) {
+      fitLine(map, link.points.map((p) => [p.lng, p.lat]), false);
+    }
   }
   restoring = false;
   changed();

@@ -3,7 +3,7 @@
 // and draw its answers. The map shows the mode in use only; the address
 // holds the mode's query (link.js).
 import { get, hasKey, keyHint, setKey } from './api.js';
-import { createMap, describeRoads, placeLabels } from './map.js';
+import { createMap, describeRoads, fitLine, placeLabels } from './map.js';
 import { routeMode } from './route.js';
 import { isochroneMode } from './isochrone.js';
 import { matrixMode } from './matrix.js';
@@ -118,6 +118,11 @@ async function start() {
   if (modes[link.get('mode')]) {
     tab.select(link.get('mode'));
     modes[link.get('mode')].restore(link);
+    // A link opened on a smaller screen may leave its points out of view.
+    const b = map.getBounds();
+    if (link.points.some((p) => !b.contains([p.lng, p.lat]))) {
+      fitLine(map, link.points.map((p) => [p.lng, p.lat]), false);
+    }
   }
   restoring = false;
   changed();
