@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +16,7 @@ import (
 	"github.com/paulmach/orb/encoding/mvt"
 
 	"github.com/mapsco/maps/pkg/compile/compiletest"
+	"github.com/mapsco/maps/pkg/places"
 )
 
 // TestPlaygroundInABrowser loads the playground from a live, metered mapd
@@ -67,7 +70,7 @@ func TestPlaygroundInABrowser(t *testing.T) {
 // the tiles are served.
 func TestPlaygroundIsOffByDefault(t *testing.T) {
 	s := startMapd(t, "--data", compiletest.Andorra(t))
-	for _, p := range []string{"/playground/", "/tiles/tiles.json", "/tiles/12/2065/1512.mvt"} {
+	for _, p := range []string{"/playground/", "/tiles/tiles.json", "/tiles/12/2065/1512.mvt", "/places/search?q=Encamp"} {
 		if r := s.do(t, http.MethodGet, p, "", ""); r.status != http.StatusNotFound {
 			t.Errorf("GET %s without --playground: %d, want 404", p, r.status)
 		}
@@ -132,5 +135,77 @@ func TestPlaygroundServesTilesAndPage(t *testing.T) {
 	}
 	if r := s.do(t, http.MethodPost, "/tiles/1/0/0.mvt", "", ""); r.status != 405 {
 		t.Errorf("POST to a tile: %d, want 405", r.status)
+	}
+}
+
+// TestPlaygroundSearchesPlaces asks mapd --playground's place paths, with
+// no key: the search box's answers on Andorra (the capital, a town, a
+// street, typos, accents), its bounds, and the names a map at a zoom shows.
+func TestPlaygroundSearchesPlaces(t *testing.T) {
+	s := startMapd(t, "--data", compiletest.Andorra(t), "--playground")
+	get := func(path string) (status int, body string) { // no key: the paths take none
+		t.Helper()
+		resp, err := http.Get(s.base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	type place struct {
+		Name, Kind, Near string
+		Lon, Lat         float64
+	}
+	search := func(q string, limit int) []place {
+		t.Helper()
+		path := "/places/search?q=" + url.QueryEscape(q)
+		if limit > 0 {
+			path += "&limit=" + strconv.Itoa(limit)
+		}
+		status, body := get(path)
+		var doc struct {
+			DataVersion string  `json:"data_version"`
+			Results     []place `json:"results"`
+		}
+		if err := json.Unmarshal([]byte(body), &doc); status != 200 || err != nil || doc.DataVersion != "test1" {
+			t.Fatalf("GET %s: %d %v %s", path, status, err, body)
+		}
+		return doc.Results
+	}
+	for _, c := range []struct{ q, name string }{
+		{"Andorra la Vella", "Andorra la Vella"}, {"andora la vela", "Andorra la Vella"},
+		{"Encamp", "Encamp"}, {"Encmp", "Encamp"}, {"sant julia", "Sant Julià de Lòria"},
+	} {
+		got := search(c.q, 0)
+		if len(got) == 0 || got[0].Name != c.name || got[0].Kind == "street" {
+			t.Errorf("%q: %+v, want the place %s first", c.q, got, c.name)
+		}
+	}
+	street := search("Avinguda Meritxell", 3)
+	if len(street) == 0 || street[0].Name != "Avinguda Meritxell" || street[0].Kind != "street" || street[0].Near == "" || len(street) > 3 {
+		t.Errorf("Avinguda Meritxell, limit 3: %+v", street)
+	}
+	if got := search("sant", 0); len(got) != 8 {
+		t.Errorf("sant: %d results, want the default limit 8", len(got))
+	}
+	for _, bad := range []string{"/places/search?q=" + strings.Repeat("a", places.MaxQuery+1), "/places/search?q=a&limit=0",
+		"/places/search?q=a&limit=21", "/places/labels?bbox=1,2,3&zoom=9", "/places/labels?bbox=1.8,42.4,1.4,42.7&zoom=9",
+		"/places/labels?bbox=1.4,42.4,1.8,42.7&zoom=x"} {
+		if status, body := get(bad); status != 400 || !strings.Contains(body, `"status":400`) {
+			t.Errorf("GET %s: %d %s, want a 400 problem", bad, status, body)
+		}
+	}
+	status, body := get("/places/labels?bbox=1.40,42.42,1.80,42.66&zoom=9")
+	var labels struct{ Places []place }
+	if err := json.Unmarshal([]byte(body), &labels); status != 200 || err != nil {
+		t.Fatalf("labels: %d %v %s", status, err, body)
+	}
+	names := map[string]string{}
+	for _, p := range labels.Places {
+		names[p.Name] = p.Kind
+	}
+	if names["Andorra la Vella"] == "" || names["Encamp"] == "" || len(names) > 20 {
+		t.Errorf("labels of Andorra at zoom 9: %v, want its towns only", names)
 	}
 }

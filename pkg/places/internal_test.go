@@ -2,6 +2,8 @@ package places
 
 import (
 	"bytes"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/mapsco/maps/pkg/artifact"
@@ -100,4 +102,50 @@ func FuzzIndex(f *testing.F) {
 		x.Search(q, MaxLimit)
 		x.Within(-180, -90, 180, 90, 20, MaxLimit)
 	})
+}
+
+// TestPrefixDistanceBand: the banded distance equals the full table's
+// (capped at max+1) on random strings of a small alphabet.
+func TestPrefixDistanceBand(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	word := func() string {
+		b := make([]byte, rng.IntN(9))
+		for i := range b {
+			b[i] = "abc "[rng.IntN(4)]
+		}
+		return string(b)
+	}
+	var rows [3][]int
+	for range 20000 {
+		q, key, limit := word(), word(), rng.IntN(3)
+		want := min(fullPrefixDistance(q, key), limit+1)
+		if got := prefixDistance(q, []byte(key), limit, &rows); got != want {
+			t.Fatalf("prefixDistance(%q, %q, %d) = %d, want %d", q, key, limit, got, want)
+		}
+	}
+}
+
+// fullPrefixDistance is the whole table, the reference.
+func fullPrefixDistance(q, key string) int {
+	d := make([][]int, len(q)+1)
+	for i := range d {
+		d[i] = make([]int, len(key)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(q); i++ {
+		for j := 1; j <= len(key); j++ {
+			cost := 1
+			if q[i-1] == key[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && q[i-1] == key[j-2] && q[i-2] == key[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return slices.Min(d[len(q)])
 }

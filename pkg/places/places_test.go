@@ -115,3 +115,16 @@ func TestWithinLabelsByZoom(t *testing.T) {
 		t.Errorf("limit 3: %+v, want the 3 largest", got)
 	}
 }
+
+// BenchmarkSearch: what one search box request costs on Andorra, an exact
+// name and a typo (which reads every name with the edit distance).
+func BenchmarkSearch(b *testing.B) {
+	x := compiletest.OpenAndorra(b).Places
+	for _, q := range []string{"Andorra la Vella", "Encmp"} {
+		b.Run(q, func(b *testing.B) {
+			for b.Loop() {
+				x.Search(q, 8)
+			}
+		})
+	}
+}
