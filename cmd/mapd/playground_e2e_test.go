@@ -17,6 +17,7 @@ import (
 
 	"github.com/mapsco/maps/pkg/compile/compiletest"
 	"github.com/mapsco/maps/pkg/places"
+	"github.com/mapsco/maps/pkg/roadops"
 )
 
 // TestPlaygroundInABrowser loads the playground from a live, metered mapd
@@ -208,4 +209,85 @@ func TestPlaygroundSearchesPlaces(t *testing.T) {
 	if names["Andorra la Vella"] == "" || names["Encamp"] == "" || len(names) > 20 {
 		t.Errorf("labels of Andorra at zoom 9: %v, want its towns only", names)
 	}
+}
+
+// roadopsLayer is /roadops/active.geojson as the page reads it.
+type roadopsLayer struct {
+	DataVersion string `json:"data_version"`
+	Served      bool   `json:"served"`
+	Features    []struct {
+		ID       string `json:"id"`
+		Geometry struct {
+			Type        string         `json:"type"`
+			Coordinates [][][2]float64 `json:"coordinates"`
+		} `json:"geometry"`
+		Properties struct {
+			Kind     string  `json:"kind"`
+			Reason   string  `json:"reason"`
+			Factor   float64 `json:"factor"`
+			Segments int     `json:"segments"`
+		} `json:"properties"`
+	} `json:"features"`
+}
+
+// awaitRoadops asks the layer every 50 ms until want holds of it, failing
+// after 10 s.
+func awaitRoadops(t *testing.T, base string, want func(roadopsLayer) bool) roadopsLayer {
+	t.Helper()
+	var l roadopsLayer
+	for start := time.Now(); time.Since(start) < 10*time.Second; time.Sleep(50 * time.Millisecond) {
+		resp, err := http.Get(base + "/roadops/active.geojson") // no key
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		l = roadopsLayer{}
+		if err := json.Unmarshal(b, &l); resp.StatusCode != 200 || err != nil || resp.Header.Get("Content-Type") != "application/geo+json" {
+			t.Fatalf("GET /roadops/active.geojson: %d %v %s", resp.StatusCode, err, b)
+		}
+		if want(l) {
+			return l
+		}
+	}
+	t.Fatalf("the road operations layer did not change within 10 s: %+v", l)
+	return l
+}
+
+// TestPlaygroundDrawsRoadOperations: the page's operations layer holds the
+// reviewed operations in force, each drawn on the segments it was placed
+// on: nothing for a draft, the Envalira tunnel once its closure is
+// reviewed, nothing again once it is withdrawn.
+func TestPlaygroundDrawsRoadOperations(t *testing.T) {
+	dsn := ledgerFile(t)
+	createAccount(t, dsn, 1000) // makes the ledger, beside which operations are kept
+	s := serveMetered(t, dsn, "--playground")
+	if l := awaitRoadops(t, s.base, func(roadopsLayer) bool { return true }); !l.Served || len(l.Features) != 0 || l.DataVersion != "test1" {
+		t.Fatalf("before any operation: %+v", l)
+	}
+	var op roadops.Operation
+	if err := json.Unmarshal(mustCLI(t, "operations", "add", "--kind", "closure", "--way", envaliraWay,
+		"--reason", "accident in the tunnel", "--ledger", dsn), &op); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(1500 * time.Millisecond) // past the second within which a change applies
+	if l := awaitRoadops(t, s.base, func(roadopsLayer) bool { return true }); len(l.Features) != 0 {
+		t.Fatalf("a draft is drawn: %+v", l)
+	}
+	mustCLI(t, "operations", "review", op.ID, "--ledger", dsn)
+	l := awaitRoadops(t, s.base, func(l roadopsLayer) bool { return len(l.Features) > 0 })
+	f := l.Features[0]
+	if len(l.Features) != 1 || f.ID != op.ID || f.Properties.Kind != "closure" || f.Properties.Reason != "accident in the tunnel" ||
+		f.Geometry.Type != "MultiLineString" || len(f.Geometry.Coordinates) != f.Properties.Segments || f.Properties.Segments == 0 {
+		t.Fatalf("the closed tunnel: %+v", l)
+	}
+	for _, line := range f.Geometry.Coordinates { // the tunnel runs from Soldeu's side to Pas de la Casa's
+		for _, p := range line {
+			if p[0] < 1.68 || p[0] > 1.74 || p[1] < 42.53 || p[1] > 42.56 {
+				t.Fatalf("the tunnel's closure is drawn at %v, away from the tunnel", p)
+			}
+		}
+	}
+	mustCLI(t, "operations", "withdraw", op.ID, "--ledger", dsn)
+	awaitRoadops(t, s.base, func(l roadopsLayer) bool { return len(l.Features) == 0 })
 }

@@ -28,6 +28,7 @@ import (
 
 	"github.com/valyala/fasthttp"
 
+	"github.com/mapsco/maps/pkg/roadops/resolve"
 	"github.com/mapsco/maps/pkg/serving"
 )
 
@@ -65,6 +66,10 @@ type Options struct {
 	// clients together; more wait their turn (up to 5 s, then 503).
 	// 0 means DefaultTileRate; negative, no pacing.
 	TileRate int
+	// Operations returns the road operations in force at now, placed on
+	// the release of the data version returned; nil when mapd reads no
+	// operations (the layer is then empty).
+	Operations func(now time.Time) (dataVersion string, placed []resolve.Placed)
 }
 
 // New returns a Playground over the releases mapd serves.

@@ -63,6 +63,39 @@ function roadLayers() {
     road("roads-major", ["in", cls, ["literal", major]], "#e8945a", 2.4)
   ];
 }
+function operationLayers() {
+  const op = (id, kind, color, extra = {}) => ({
+    id,
+    type: "line",
+    source: "roadops",
+    filter: ["==", ["get", "kind"], kind],
+    layout: { "line-cap": "round", "line-join": "round" },
+    paint: { "line-color": color, "line-width": ["interpolate", ["linear"], ["zoom"], 8, 3, 14, 6, 18, 12], "line-opacity": 0.85, ...extra }
+  });
+  return [op("roadops-slowdown", "slowdown", "#f08c00", { "line-dasharray": [1.5, 1] }), op("roadops-closure", "closure", "#d62828")];
+}
+function roadOperations(map, getJSON, out, toggle) {
+  async function update() {
+    let fc;
+    try {
+      fc = await getJSON("/roadops/active.geojson");
+    } catch {
+      return;
+    }
+    map.getSource("roadops").setData(fc);
+    const n = fc.features.length;
+    const closed = fc.features.filter((f) => f.properties.kind === "closure").length;
+    out.textContent = !fc.served ? "this server reads no road operations" : n === 0 ? "none in force" : `${n} in force (${closed} closed)`;
+    map.getContainer().dataset.roadops = String(n);
+  }
+  toggle.addEventListener("change", () => {
+    for (const id of ["roadops-slowdown", "roadops-closure"]) {
+      map.setLayoutProperty(id, "visibility", toggle.checked ? "visible" : "none");
+    }
+  });
+  setInterval(update, 15e3);
+  return update();
+}
 function createMap(tileJSON, view = null) {
   maplibregl.setWorkerUrl(new URL("maplibre-gl-worker.js", import.meta.url).href);
   const tiles = tileJSON.tiles.map((t) => decodeURI(new URL(t, window.location.href).href));
@@ -82,9 +115,10 @@ function createMap(tileJSON, view = null) {
           maxzoom: tileJSON.maxzoom,
           bounds: tileJSON.bounds,
           attribution: tileJSON.attribution
-        }
+        },
+        roadops: { type: "geojson", data: { type: "FeatureCollection", features: [] } }
       },
-      layers: [{ id: "land", type: "background", paint: { "background-color": "#efece4" } }, ...roadLayers()]
+      layers: [{ id: "land", type: "background", paint: { "background-color": "#efece4" } }, ...roadLayers(), ...operationLayers()]
     }
   });
   map.addControl(new maplibregl.NavigationControl({ showCompass: false }));
@@ -173,6 +207,13 @@ function placeLabels(map, getJSON) {
 function describeRoads(map, out) {
   const layers = ["roads-paths", "roads-minor", "roads-middle", "roads-major"];
   map.on("mousemove", (e) => {
+    const op = map.queryRenderedFeatures(e.point, { layers: ["roadops-closure", "roadops-slowdown"] })[0];
+    if (op) {
+      const p2 = op.properties;
+      const what = p2.kind === "closure" ? "Closed" : `Slowed${p2.factor ? ` ×${p2.factor}` : ""}${p2.speed_kph ? ` to ${p2.speed_kph} km/h` : ""}`;
+      out.textContent = `${what}: ${p2.reason} (${op.id ?? ""}${p2.valid_until ? `, until ${p2.valid_until}` : ""})`;
+      return;
+    }
     const f = map.queryRenderedFeatures(e.point, { layers })[0];
     if (!f) {
       out.textContent = "Point at a road to see what the router knows of it.";
@@ -1093,7 +1134,7 @@ async function start() {
   }
   restoring = false;
   changed();
-  await placeLabels(map, get);
+  await Promise.all([placeLabels(map, get), roadOperations(map, get, $("roadops-state"), $("roadops-show"))]);
   window.playground = { map };
   map.once("idle", () => {
     document.body.dataset.ready = "true";

@@ -18,7 +18,9 @@ package resolve
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 
 	"github.com/mapsco/maps/pkg/graph"
 	"github.com/mapsco/maps/pkg/roadops"
@@ -31,6 +33,9 @@ type Result struct {
 	Resolved bool
 	Segments int    // segments it changes
 	Detail   string // what it was placed on, or why it could not be
+	// Segs are the segments it was placed on for any profile, in order:
+	// what a map draws of it.
+	Segs []uint32
 }
 
 // piece is a segment and the directions of it an operation affects,
@@ -72,6 +77,7 @@ func Resolve(net *graph.Network, routers map[string]*route.Router, all []roadops
 			continue
 		}
 		segs := 0
+		drawn := map[uint32]bool{}
 		for name, r := range routers {
 			if !op.ForProfile(name) {
 				continue
@@ -89,7 +95,11 @@ func Resolve(net *graph.Network, routers map[string]*route.Router, all []roadops
 			}
 			segs = max(segs, len(pieces))
 			results[i].Detail = detail
+			for _, p := range pieces {
+				drawn[p.seg] = true
+			}
 		}
+		results[i].Segs = slices.Sorted(maps.Keys(drawn))
 		results[i].Resolved, results[i].Segments = segs > 0, segs
 		if segs == 0 && results[i].Detail == "" {
 			results[i].Detail = "no road of the profiles it names is there"

@@ -3,7 +3,7 @@
 // and draw its answers. The map shows the mode in use only; the address
 // holds the mode's query (link.js).
 import { get, hasKey, keyHint, setKey } from './api.js';
-import { createMap, describeRoads, fitLine, placeLabels } from './map.js';
+import { createMap, describeRoads, fitLine, placeLabels, roadOperations } from './map.js';
 import { routeMode } from './route.js';
 import { isochroneMode } from './isochrone.js';
 import { matrixMode } from './matrix.js';
@@ -126,7 +126,7 @@ async function start() {
   }
   restoring = false;
   changed();
-  await placeLabels(map, get);
+  await Promise.all([placeLabels(map, get), roadOperations(map, get, $('roadops-state'), $('roadops-show'))]);
   // For tests and the curious: the map, once its first tiles are drawn.
   window.playground = { map };
   map.once('idle', () => {

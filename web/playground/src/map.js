@@ -24,6 +24,45 @@ function roadLayers() {
   ];
 }
 
+// operationLayers draw the road operations in force over the roads and
+// under every answer: closures red, slowdowns orange and dashed.
+function operationLayers() {
+  const op = (id, kind, color, extra = {}) => ({
+    id, type: 'line', source: 'roadops', filter: ['==', ['get', 'kind'], kind],
+    layout: { 'line-cap': 'round', 'line-join': 'round' },
+    paint: { 'line-color': color, 'line-width': ['interpolate', ['linear'], ['zoom'], 8, 3, 14, 6, 18, 12], 'line-opacity': 0.85, ...extra },
+  });
+  return [op('roadops-slowdown', 'slowdown', '#f08c00', { 'line-dasharray': [1.5, 1] }), op('roadops-closure', 'closure', '#d62828')];
+}
+
+/**
+ * roadOperations keeps the operations layer to what is in force (the free
+ * /roadops/active.geojson, asked again every 15 s), counts them in out, and
+ * lets the checkbox show or hide them.
+ */
+export function roadOperations(map, getJSON, out, toggle) {
+  async function update() {
+    let fc;
+    try {
+      fc = await getJSON('/roadops/active.geojson');
+    } catch {
+      return;
+    }
+    map.getSource('roadops').setData(fc);
+    const n = fc.features.length;
+    const closed = fc.features.filter((f) => f.properties.kind === 'closure').length;
+    out.textContent = !fc.served ? 'this server reads no road operations' : n === 0 ? 'none in force' : `${n} in force (${closed} closed)`;
+    map.getContainer().dataset.roadops = String(n); // for tests
+  }
+  toggle.addEventListener('change', () => {
+    for (const id of ['roadops-slowdown', 'roadops-closure']) {
+      map.setLayoutProperty(id, 'visibility', toggle.checked ? 'visible' : 'none');
+    }
+  });
+  setInterval(update, 15000);
+  return update();
+}
+
 /**
  * createMap draws the release's roads in #map, framed on their bounds, or
  * on view ({center, zoom}) when a permalink gives one.
@@ -44,8 +83,9 @@ export function createMap(tileJSON, view = null) {
           type: 'vector', tiles, minzoom: tileJSON.minzoom, maxzoom: tileJSON.maxzoom,
           bounds: tileJSON.bounds, attribution: tileJSON.attribution,
         },
+        roadops: { type: 'geojson', data: { type: 'FeatureCollection', features: [] } },
       },
-      layers: [{ id: 'land', type: 'background', paint: { 'background-color': '#efece4' } }, ...roadLayers()],
+      layers: [{ id: 'land', type: 'background', paint: { 'background-color': '#efece4' } }, ...roadLayers(), ...operationLayers()],
     },
   });
   map.addControl(new maplibregl.NavigationControl({ showCompass: false }));
@@ -162,6 +202,13 @@ export function placeLabels(map, getJSON) {
 export function describeRoads(map, out) {
   const layers = ['roads-paths', 'roads-minor', 'roads-middle', 'roads-major'];
   map.on('mousemove', (e) => {
+    const op = map.queryRenderedFeatures(e.point, { layers: ['roadops-closure', 'roadops-slowdown'] })[0];
+    if (op) {
+      const p = op.properties;
+      const what = p.kind === 'closure' ? 'Closed' : `Slowed${p.factor ? ` ×${p.factor}` : ''}${p.speed_kph ? ` to ${p.speed_kph} km/h` : ''}`;
+      out.textContent = `${what}: ${p.reason} (${p.id}${p.valid_until ? `, until ${p.valid_until}` : ''})`;
+      return;
+    }
     const f = map.queryRenderedFeatures(e.point, { layers })[0];
     if (!f) {
       out.textContent = 'Point at a road to see what the router knows of it.';
