@@ -39,12 +39,24 @@ func TestPlaygroundInABrowser(t *testing.T) {
 			t.Fatalf("%s is missing: run scripts/setup (it installs Chromium and the page's npm packages)", need)
 		}
 	}
-	s := startMapd(t, "--data", compiletest.Andorra(t), "--playground")
+	metered, key := meteringArgs(t)
+	if len(metered) < 2 || metered[0] != "--ledger" {
+		t.Fatal("the browser test needs a metered mapd (its ledger keeps the road operation it draws)")
+	}
+	s := startServe(t, mapdBin, key, append(metered, "--data", compiletest.Andorra(t), "--playground")...)
+	// A closure of the Envalira tunnel, for the page's operations layer.
+	var op roadops.Operation
+	if err := json.Unmarshal(mustCLI(t, "operations", "add", "--kind", "closure", "--way", envaliraWay,
+		"--reason", "accident in the tunnel", "--ledger", metered[1]), &op); err != nil {
+		t.Fatal(err)
+	}
+	mustCLI(t, "operations", "review", op.ID, "--ledger", metered[1])
+	awaitRoadops(t, s.base, func(l roadopsLayer) bool { return len(l.Features) == 1 })
 	out := os.Getenv("PLAYGROUND_SCREENSHOTS")
 	if out == "" {
 		out = t.TempDir()
 	}
-	cmd := exec.Command("node", "test/browser.mjs", "--url", s.base+"/playground/", "--key", s.key, "--out", out)
+	cmd := exec.Command("node", "test/browser.mjs", "--url", s.base+"/playground/", "--key", s.key, "--out", out, "--roadops", op.ID)
 	cmd.Dir = web
 	done := make(chan struct{})
 	go func() {
@@ -60,7 +72,7 @@ func TestPlaygroundInABrowser(t *testing.T) {
 		t.Fatalf("the playground failed in the browser: %v\n%s\nmapd's log:\n%s", err, b, s.logs)
 	}
 	t.Logf("checked in Chromium: %s", strings.TrimSpace(string(b)))
-	for _, name := range []string{"playground-route.png", "playground-isochrone.png"} {
+	for _, name := range []string{"playground-route.png", "playground-isochrone.png", "playground-phone.png"} {
 		if st, err := os.Stat(filepath.Join(out, name)); err != nil || st.Size() < 10000 {
 			t.Errorf("screenshot %s: %v", name, err)
 		}

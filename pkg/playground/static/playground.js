@@ -211,7 +211,7 @@ function describeRoads(map, out) {
     if (op) {
       const p2 = op.properties;
       const what = p2.kind === "closure" ? "Closed" : `Slowed${p2.factor ? ` ×${p2.factor}` : ""}${p2.speed_kph ? ` to ${p2.speed_kph} km/h` : ""}`;
-      out.textContent = `${what}: ${p2.reason} (${op.id ?? ""}${p2.valid_until ? `, until ${p2.valid_until}` : ""})`;
+      out.textContent = `${what}: ${p2.reason} (${p2.id}${p2.valid_until ? `, until ${p2.valid_until}` : ""})`;
       return;
     }
     const f = map.queryRenderedFeatures(e.point, { layers })[0];

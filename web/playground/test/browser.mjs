@@ -22,6 +22,7 @@ const { values: args } = parseArgs({
     url: { type: 'string' },
     key: { type: 'string' },
     out: { type: 'string' },
+    roadops: { type: 'string' }, // the id of a road operation in force, drawn as a layer
     chromium: { type: 'string', default: '/usr/bin/chromium' },
   },
 });
@@ -85,6 +86,10 @@ try {
   check(loaded?.ok(), `page load: ${loaded?.status()}`);
   await page.waitForSelector('body[data-ready]', { timeout: 30000 });
   check(await page.getAttribute('body', 'data-ready') === 'true', 'the page did not start');
+  // settle waits for the map to stop and draw its tiles: moving it earlier
+  // cancels the tile requests in flight, which would count as failures.
+  const settle = (p = page) => p.waitForFunction(() => window.playground.map.areTilesLoaded() && !window.playground.map.isMoving());
+  await settle();
   summary.roads = await page.evaluate(() => window.playground.map.queryRenderedFeatures({ layers: ['roads-major', 'roads-middle', 'roads-minor'] }).length);
   check(summary.roads > 0, 'no road drawn from the tiles');
 
@@ -92,6 +97,27 @@ try {
   const labels = await page.locator('.place-label').allTextContents();
   check(labels.includes('Andorra la Vella') && labels.includes('Encamp'), `the map names ${JSON.stringify(labels.slice(0, 8))}…`);
   summary.labels = labels.length;
+
+  // The road operation in force, drawn where it was placed, named on hover.
+  if (args.roadops) {
+    await page.waitForFunction(() => document.getElementById('map').dataset.roadops === '1');
+    const layer = await page.evaluate(async () => (await window.playground.map.getSource('roadops').getData()).features);
+    check(layer.length === 1 && layer[0].properties.id === args.roadops && layer[0].properties.kind === 'closure',
+      `the operations layer holds ${JSON.stringify(layer.map((f) => f.properties))}`);
+    check((await page.textContent('#roadops-state')) === '1 in force (1 closed)', 'the operations are not counted');
+    const mid = layer[0].geometry.coordinates[0][Math.floor(layer[0].geometry.coordinates[0].length / 2)];
+    await settle();
+    await page.evaluate((c) => window.playground.map.jumpTo({ center: c, zoom: 14 }), mid);
+    await settle();
+    await page.waitForTimeout(200);
+    const drawn = await page.evaluate(() => window.playground.map.queryRenderedFeatures({ layers: ['roadops-closure'] }).length);
+    check(drawn > 0, 'the closure is not rendered');
+    const box = await page.locator('#map canvas').boundingBox();
+    const px = await page.evaluate((c) => window.playground.map.project(c), mid);
+    await page.mouse.move(box.x + px.x, box.y + px.y);
+    await page.waitForFunction(() => document.getElementById('road').textContent.startsWith('Closed: accident in the tunnel'));
+    summary.roadops = { id: args.roadops, segments: layer[0].geometry.coordinates.length };
+  }
 
   // The search box, free and keyless: a typo finds Encamp, choosing it flies there.
   const [found] = await Promise.all([
@@ -103,6 +129,7 @@ try {
     `searching "Encmp": ${found.status()} ${JSON.stringify(results.slice(0, 2))}`);
   await page.waitForFunction(() => document.body.dataset.search === 'encmp');
   check((await page.locator('#search-results li button.place span:first-child').first().textContent()) === 'Encamp', 'Encamp is not listed first');
+  await settle();
   await page.locator('#search-results button.place').first().click();
   await page.waitForFunction(() => !window.playground.map.isMoving() && window.playground.map.getZoom() > 13.5);
   const centre = await page.evaluate(() => window.playground.map.getCenter().toArray());
@@ -129,8 +156,9 @@ try {
 
   // A route: two clicks, the line drawn, the steps listed. Zoomed in
   // first, so that the screenshot shows the streets too.
+  await settle();
   await page.evaluate(() => window.playground.map.jumpTo({ center: [1.553, 42.521], zoom: 12.6 }));
-  await page.waitForFunction(() => window.playground.map.areTilesLoaded());
+  await settle();
   const a = await clickAt(laVella);
   const [directions, profile] = await Promise.all([
     page.waitForResponse((r) => r.url().endsWith('/v1/directions')),
@@ -168,9 +196,11 @@ try {
   const bestLine = JSON.parse(answer.routes[0].geometry).coordinates;
 
   // Fit: from elsewhere, the button frames the whole best route.
+  await settle();
   await page.evaluate(() => window.playground.map.jumpTo({ center: [1.70, 42.60], zoom: 15 }));
+  await settle();
   await page.click('#route-fit');
-  await page.waitForFunction(() => !window.playground.map.isMoving());
+  await settle();
   const framed = await page.evaluate((line) => {
     const b = window.playground.map.getBounds();
     return line.every((c) => b.contains(c));
@@ -269,7 +299,9 @@ try {
   await page.click('#modes button[data-mode=matrix]');
   let matrixAsked = 0;
   page.on('request', (r) => { matrixAsked += r.url().endsWith('/v1/matrix') ? 1 : 0; });
+  await settle();
   await page.evaluate(() => window.playground.map.jumpTo({ center: [1.553, 42.521], zoom: 11.5 }));
+  await settle();
   for (const p of [laVella, encamp, ordino, escaldes, [1.5450, 42.5450], [1.5600, 42.5200]]) {
     await clickAt(p);
   }
@@ -289,6 +321,7 @@ try {
   });
   check(fits, 'the heat table of 6 points wraps or overflows the panel');
   summary.matrix = { request_id: m.request_id, cells: cells.length };
+  await settle();
   await page.close();
 
   // The permalink in a new page: the route's waypoints and choices are back,
@@ -306,6 +339,7 @@ try {
   check(restoredPts.length === 2 && restoredPts.every((p, i) => Math.abs(p[0] - linkPts[i][0]) < 1e-9 && Math.abs(p[1] - linkPts[i][1]) < 1e-9),
     `the permalink routed ${JSON.stringify(restoredPts)}, linked ${JSON.stringify(linkPts)}`);
   await again.waitForFunction((id) => document.body.dataset.route === id, (await restored.json()).request_id);
+  await settle(again);
   await again.close();
 
   // A phone, 390 px wide: nothing wider than the screen, the map on top
@@ -314,6 +348,7 @@ try {
   await phone.setViewportSize({ width: 390, height: 844 });
   await phone.goto(link);
   await phone.waitForSelector('body[data-ready]', { timeout: 30000 });
+  await settle(phone);
   const layout = await phone.evaluate(() => {
     const r = (id) => document.getElementById(id).getBoundingClientRect();
     return { width: document.documentElement.scrollWidth, map: r('map'), side: r('side'), tabs: r('modes'), search: r('search') };
