@@ -72,7 +72,7 @@ func TestPlaygroundInABrowser(t *testing.T) {
 		t.Fatalf("the playground failed in the browser: %v\n%s\nmapd's log:\n%s", err, b, s.logs)
 	}
 	t.Logf("checked in Chromium: %s", strings.TrimSpace(string(b)))
-	for _, name := range []string{"playground-route.png", "playground-isochrone.png", "playground-phone.png"} {
+	for _, name := range []string{"playground-route.png", "playground-isochrone.png", "playground-phone.png", "playground-match.png"} {
 		if st, err := os.Stat(filepath.Join(out, name)); err != nil || st.Size() < 10000 {
 			t.Errorf("screenshot %s: %v", name, err)
 		}

@@ -1,5 +1,5 @@
 // The playground page: a map of the served release's roads and places, a
-// search box, and four modes that call the /v1 API with the key typed in
+// search box, and five modes that call the /v1 API with the key typed in
 // and draw its answers. The map shows the mode in use only; the address
 // holds the mode's query (link.js).
 import { get, hasKey, keyHint, setKey } from './api.js';
@@ -8,6 +8,7 @@ import { routeMode } from './route.js';
 import { isochroneMode } from './isochrone.js';
 import { matrixMode } from './matrix.js';
 import { elevationMode } from './elevation.js';
+import { matchMode } from './match.js';
 import { searchBox } from './search.js';
 import { readLink, writeLink } from './link.js';
 
@@ -93,6 +94,10 @@ function makeModes(map, changed) {
       answers: $('matrix-answers'), changed,
     }),
     elevation: elevationMode(map, { value: $('elevation-value'), answers: $('elevation-answers'), changed }),
+    match: matchMode(map, {
+      profile: $('match-profile'), compute: $('match-compute'), clear: $('match-clear'), file: $('match-file'),
+      summary: $('match-summary'), answers: $('match-answers'), changed,
+    }),
   };
 }
 

@@ -321,6 +321,45 @@ try {
   });
   check(fits, 'the heat table of 6 points wraps or overflows the panel');
   summary.matrix = { request_id: m.request_id, cells: cells.length };
+
+  // Match: the route's GPX read back as a trace (not matched: 4 credits),
+  // then ten fixes clicked along Avinguda de Joan Martí (docs/matching.md)
+  // and matched once on the button.
+  await page.click('#modes button[data-mode=match]');
+  check(await page.evaluate(() => [...document.querySelectorAll('.pin')].every((p) => p.hidden)), 'the matrix pins stay on the match map');
+  await settle();
+  await page.setInputFiles('#match-file', { name: 'route.gpx', mimeType: 'application/gpx+xml', buffer: Buffer.from(gpx.text) });
+  await page.waitForFunction(() => document.getElementById('match-compute').textContent.includes('fixes'));
+  await page.waitForTimeout(100); // the map starts framing the trace
+  await settle();
+  const gpxFixes = await page.evaluate(async () => (await window.playground.map.getSource('match-trace').getData()).features.filter((f) => f.geometry.type === 'Point').length);
+  check(gpxFixes === trkpts.length && await page.textContent('#match-compute') === `Match ${trkpts.length} fixes (${Math.ceil(trkpts.length / 100)} credits)`,
+    `the GPX loaded ${gpxFixes} fixes of ${trkpts.length}`);
+  await page.click('#match-clear');
+  const trace = [[1.58075, 42.53482], [1.58072, 42.53434], [1.57981, 42.53342], [1.5785, 42.533], [1.57678, 42.53286],
+    [1.57533, 42.53254], [1.57386, 42.53199], [1.57282, 42.53109], [1.57206, 42.52998], [1.5711, 42.52916]];
+  await page.evaluate(() => window.playground.map.jumpTo({ center: [1.5759, 42.532], zoom: 15 }));
+  await settle();
+  const fixed = [];
+  for (const p of trace) {
+    fixed.push(await clickAt(p));
+  }
+  check(matrixAsked === 1, 'a click in match mode asked for a matrix');
+  const [matched] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/v1/match')), page.click('#match-compute')]);
+  const mAnswer = await matched.json();
+  const mSent = matched.request().postDataJSON().coordinates;
+  check(matched.status() === 200 && mSent.length === 10 && mSent.every((c, i) => Math.abs(c[0] - fixed[i][0]) < 1e-6 && Math.abs(c[1] - fixed[i][1]) < 1e-6),
+    `match: ${matched.status()}, sent ${JSON.stringify(mSent)}`);
+  await page.waitForFunction((id) => document.body.dataset.match === id, mAnswer.request_id);
+  const result = await page.evaluate(async () => (await window.playground.map.getSource('match-result').getData()).features);
+  const lines = result.filter((f) => f.properties.part === 'matching');
+  check(lines.length === mAnswer.matchings.length && lines.every((f, i) => JSON.stringify(f.geometry) === JSON.stringify(JSON.parse(mAnswer.matchings[i].geometry))),
+    'the drawn matchings are not the answer\'s');
+  check(result.filter((f) => f.properties.part === 'snap').length === mAnswer.tracepoints.filter((tp) => tp !== null).length, 'a placed fix is not joined to its road');
+  check(await page.evaluate(() => window.playground.map.queryRenderedFeatures({ layers: ['match-route'] }).length) > 0, 'the matching is not rendered');
+  check(await page.isDisabled('#match-compute'), 'Match stays enabled for the trace just matched');
+  summary.match = { request_id: mAnswer.request_id, matchings: mAnswer.matchings.length, distance_m: mAnswer.matchings[0].summary.distance_m };
+  await page.screenshot({ path: join(args.out, 'playground-match.png') });
   await settle();
   await page.close();
 
