@@ -60,6 +60,8 @@ func (k Kind) MinZoom() float64 {
 		return 11
 	case k <= Quarter:
 		return 13
+	case k == Street:
+		return 16
 	default:
 		return 14.5
 	}

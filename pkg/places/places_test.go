@@ -88,7 +88,7 @@ func TestSearchRanksAndBounds(t *testing.T) {
 }
 
 // TestWithinLabelsByZoom: the whole country at zoom 9 shows its towns only;
-// zoom 13 adds villages and suburbs; streets are never labels.
+// zoom 13 adds villages and suburbs; streets are labels from zoom 16.
 func TestWithinLabelsByZoom(t *testing.T) {
 	x := compiletest.OpenAndorra(t).Places
 	low := x.Within(1.40, 42.42, 1.80, 42.66, 9, 200)
@@ -108,8 +108,17 @@ func TestWithinLabelsByZoom(t *testing.T) {
 	}
 	for _, e := range high {
 		if e.Kind == places.Street {
-			t.Errorf("a street is a label: %q", e.Name)
+			t.Errorf("a street is a label at zoom 13: %q", e.Name)
 		}
+	}
+	streets := 0
+	for _, e := range x.Within(1.515, 42.503, 1.530, 42.512, 16, 200) { // Andorra la Vella's centre
+		if e.Kind == places.Street {
+			streets++
+		}
+	}
+	if streets < 10 {
+		t.Errorf("Andorra la Vella's centre at zoom 16: %d streets named, want many", streets)
 	}
 	if got := x.Within(1.40, 42.42, 1.80, 42.66, 13, 3); len(got) != 3 || got[0].Kind > places.Town {
 		t.Errorf("limit 3: %+v, want the 3 largest", got)

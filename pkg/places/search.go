@@ -86,14 +86,15 @@ func match(q string, key []byte, rows *[3][]int) (how, typos int, ok bool) {
 	return matchTypo, best, best <= limit
 }
 
-// Within returns up to limit places (not streets) inside the box whose kind
-// a map at zoom labels (Kind.MinZoom), the largest kinds first: the names
-// the playground draws on its map.
+// Within returns up to limit entries inside the box whose kind a map at
+// zoom labels (Kind.MinZoom: streets from 16, by their representative
+// point), the largest kinds first: the names the playground draws on its
+// map.
 func (x *Index) Within(west, south, east, north, zoom float64, limit int) []Entry {
 	var in []int
 	for i := range x.Len() {
 		k := x.kind(i)
-		if k == Street || k.MinZoom() > zoom {
+		if k.MinZoom() > zoom {
 			continue
 		}
 		if lon, lat := x.point(i); lon >= west && lon <= east && lat >= south && lat <= north {
