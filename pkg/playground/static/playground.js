@@ -182,8 +182,12 @@ function placeLabels(map, getJSON) {
       return;
     }
     const next = /* @__PURE__ */ new Map();
+    const taken = [];
     for (const p of body.places) {
       const k = `${p.name}|${p.lon}|${p.lat}`;
+      if (!roomFor(map.project([p.lon, p.lat]), p, taken)) {
+        continue;
+      }
       let m = shown.get(k);
       if (!m) {
         const e = document.createElement("div");
@@ -203,6 +207,17 @@ function placeLabels(map, getJSON) {
   }
   map.on("moveend", update);
   return update();
+}
+function roomFor(pt, p, taken) {
+  const size = p.kind === "city" || p.kind === "town" ? 15 : p.kind === "street" ? 10 : 12;
+  const w = p.name.length * size * 0.55 / 2 + 2;
+  const h = size / 2 + 2;
+  const box = [pt.x - w, pt.y - h, pt.x + w, pt.y + h];
+  if (taken.some((b) => box[0] < b[2] && b[0] < box[2] && box[1] < b[3] && b[1] < box[3])) {
+    return false;
+  }
+  taken.push(box);
+  return true;
 }
 function describeRoads(map, out) {
   const layers2 = ["roads-paths", "roads-minor", "roads-middle", "roads-major"];

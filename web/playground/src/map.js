@@ -175,8 +175,12 @@ export function placeLabels(map, getJSON) {
       return;
     }
     const next = new Map();
+    const taken = []; // screen boxes of the labels placed, largest places first
     for (const p of body.places) {
       const k = `${p.name}|${p.lon}|${p.lat}`;
+      if (!roomFor(map.project([p.lon, p.lat]), p, taken)) {
+        continue;
+      }
       let m = shown.get(k);
       if (!m) {
         const e = document.createElement('div');
@@ -196,6 +200,22 @@ export function placeLabels(map, getJSON) {
   }
   map.on('moveend', update);
   return update();
+}
+
+// roomFor reports whether p's label, centred on pt, overlaps none of the
+// boxes taken (a greedy placement: the server sends larger places first),
+// and takes its box when it does not. Widths are estimated from the name's
+// length at the label's font size.
+function roomFor(pt, p, taken) {
+  const size = p.kind === 'city' || p.kind === 'town' ? 15 : p.kind === 'street' ? 10 : 12;
+  const w = (p.name.length * size * 0.55) / 2 + 2;
+  const h = size / 2 + 2;
+  const box = [pt.x - w, pt.y - h, pt.x + w, pt.y + h];
+  if (taken.some((b) => box[0] < b[2] && b[0] < box[2] && box[1] < b[3] && b[1] < box[3])) {
+    return false;
+  }
+  taken.push(box);
+  return true;
 }
 
 /** describeRoads tells, in the footer, what the router knows of the road under the pointer. */
