@@ -6,6 +6,7 @@ import (
 
 	"github.com/mapsco/maps/pkg/api"
 	"github.com/mapsco/maps/pkg/playground"
+	opsresolve "github.com/mapsco/maps/pkg/roadops/resolve"
 	"github.com/mapsco/maps/pkg/serving"
 )
 
@@ -15,8 +16,15 @@ import (
 // playground on an address other than loopback is logged as a warning.
 // Tiles not yet cached are computed at the lowest priority of srv's
 // admission; srv is set once the server exists, before it serves.
-func playgroundMounts(log *slog.Logger, listen string, holder *serving.Holder, srv **api.Server) ([]api.Mount, error) {
-	pg, err := playground.New(holder, playground.Options{Admit: func() (func(), bool) { return (*srv).AdmitLow() }})
+//
+// live (nil when serve reads no road operations) gives the page the
+// operations in force, drawn as a layer.
+func playgroundMounts(log *slog.Logger, listen string, holder *serving.Holder, srv **api.Server, live *opsresolve.Live) ([]api.Mount, error) {
+	opts := playground.Options{Admit: func() (func(), bool) { return (*srv).AdmitLow() }}
+	if live != nil {
+		opts.Operations = live.Placed
+	}
+	pg, err := playground.New(holder, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -27,5 +35,7 @@ func playgroundMounts(log *slog.Logger, listen string, holder *serving.Holder, s
 	return []api.Mount{
 		{Prefix: playground.PagePrefix, Operation: "playground", Handler: pg.Page},
 		{Prefix: playground.TilesPrefix, Operation: "tiles", Handler: pg.Tiles},
+		{Prefix: playground.PlacesPrefix, Operation: "places", Handler: pg.Places},
+		{Prefix: playground.OperationsPrefix, Operation: "roadops", Handler: pg.Operations},
 	}, nil
 }

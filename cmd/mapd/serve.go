@@ -117,7 +117,7 @@ func serve(ctx context.Context, log *slog.Logger, o serveOptions) error {
 	}
 	var srv *api.Server
 	if o.playground {
-		if cfg.Mounts, err = playgroundMounts(log, o.listen, holder, &srv); err != nil {
+		if cfg.Mounts, err = playgroundMounts(log, o.listen, holder, &srv, live); err != nil {
 			return err
 		}
 	}

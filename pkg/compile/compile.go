@@ -18,6 +18,7 @@ import (
 	"github.com/mapsco/maps/pkg/artifact"
 	"github.com/mapsco/maps/pkg/ch"
 	"github.com/mapsco/maps/pkg/graph"
+	"github.com/mapsco/maps/pkg/places"
 	"github.com/mapsco/maps/pkg/profile"
 	"github.com/mapsco/maps/pkg/release"
 	"github.com/mapsco/maps/pkg/snap"
@@ -128,7 +129,7 @@ func build(ctx context.Context, o Options, profiles []*profile.Profile, dir stri
 	}
 	defer dem.close()
 	cond := newConditions()
-	in, stats, err := extract(ctx, o, profiles, cond)
+	in, placeNodes, stats, err := extract(ctx, o, profiles, cond)
 	if err != nil {
 		return nil, err
 	}
@@ -159,13 +160,16 @@ func build(ctx context.Context, o Options, profiles []*profile.Profile, dir stri
 			return nil, err
 		}
 	}
+	gazetteer := places.Build(placeNodes, places.Segments(net))
+	stats["places"] = int64(len(gazetteer))
+	o.Log.Info("place index built", "place_nodes", len(placeNodes), "entries", len(gazetteer))
 	in = graph.Input{} // let the extracted ways go before the index is built
 	debug.FreeOSMemory()
 	ix, hierarchies, err := indexAndContract(ctx, o, net, graphs)
 	if err != nil {
 		return nil, err
 	}
-	if err := writeGraph(o, dir, net, graphs, hierarchies, ix, terr); err != nil {
+	if err := writeGraph(o, dir, net, graphs, hierarchies, ix, terr, gazetteer); err != nil {
 		return nil, err
 	}
 	stats["nodes"], stats["segments"] = int64(net.NumNodes()), int64(net.NumSegments())
@@ -214,7 +218,7 @@ func indexAndContract(ctx context.Context, o Options, net *graph.Network, graphs
 	return ix, hierarchies, nil
 }
 
-func writeGraph(o Options, dir string, net *graph.Network, graphs []*graph.Graph, hs []*ch.Hierarchy, ix *snap.Index, terr *terrain) error {
+func writeGraph(o Options, dir string, net *graph.Network, graphs []*graph.Graph, hs []*ch.Hierarchy, ix *snap.Index, terr *terrain, gazetteer []places.Entry) error {
 	t := time.Now()
 	w, err := artifact.NewWriter("graph", o.DataVersion)
 	if err != nil {
@@ -229,6 +233,9 @@ func writeGraph(o Options, dir string, net *graph.Network, graphs []*graph.Graph
 		}
 	}
 	if err := ix.Write(w); err != nil {
+		return err
+	}
+	if err := places.Write(w, gazetteer); err != nil {
 		return err
 	}
 	if terr != nil && terr.net == net {

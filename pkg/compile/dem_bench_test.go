@@ -48,7 +48,7 @@ func BenchmarkTerrainProfile(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	in, _, err := extract(context.Background(), o, profiles, newConditions())
+	in, _, _, err := extract(context.Background(), o, profiles, newConditions())
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -9,12 +9,14 @@ import (
 	"github.com/mapsco/maps/pkg/geo"
 	"github.com/mapsco/maps/pkg/graph"
 	"github.com/mapsco/maps/pkg/osm"
+	"github.com/mapsco/maps/pkg/places"
 	"github.com/mapsco/maps/pkg/profile"
 )
 
 // extract reads the PBF twice: ways first, keeping those some profile may
-// use, then the nodes those ways need.
-func extract(ctx context.Context, o Options, profiles []*profile.Profile, cond *conditions) (graph.Input, map[string]int64, error) {
+// use, then the nodes those ways need and the named place=* nodes (for the
+// place index), which it returns apart.
+func extract(ctx context.Context, o Options, profiles []*profile.Profile, cond *conditions) (graph.Input, []places.Entry, map[string]int64, error) {
 	names := make([]string, len(profiles))
 	for i, p := range profiles {
 		names[i] = p.Name
@@ -46,7 +48,7 @@ func extract(ctx context.Context, o Options, profiles []*profile.Profile, cond *
 	}})
 	o.Progress.Done()
 	if err != nil {
-		return in, nil, fmt.Errorf("compile: read ways: %w", err)
+		return in, nil, nil, fmt.Errorf("compile: read ways: %w", err)
 	}
 	stats["routable_ways"] = int64(len(in.Ways))
 	o.Log.Info("ways read", "ways", stats["osm_ways"], "routable", len(in.Ways), "elapsed", since(t))
@@ -54,9 +56,13 @@ func extract(ctx context.Context, o Options, profiles []*profile.Profile, cond *
 	t = time.Now()
 	coords := make(map[int64][2]int32, len(needed))
 	barriers := map[int64]uint32{}
+	var named []places.Entry
 	o.Progress.Start("nodes", 0)
 	err = osm.Scan(ctx, o.OSM, osm.Handlers{Node: func(n *osm.Node) error {
 		o.Progress.Add(1)
+		if kind, ok := places.PlaceKind(n.Tags["place"]); ok && n.Tags["name"] != "" {
+			named = append(named, places.Entry{Name: n.Tags["name"], Kind: kind, Lon: n.Lon, Lat: n.Lat})
+		}
 		if _, ok := needed[n.ID]; !ok {
 			return nil
 		}
@@ -68,17 +74,18 @@ func extract(ctx context.Context, o Options, profiles []*profile.Profile, cond *
 	}})
 	o.Progress.Done()
 	if err != nil {
-		return in, nil, fmt.Errorf("compile: read nodes: %w", err)
+		return in, nil, nil, fmt.Errorf("compile: read nodes: %w", err)
 	}
 	stats["missing_nodes"] = int64(len(needed) - len(coords))
 	stats["barrier_nodes"] = int64(len(barriers))
+	stats["place_nodes"] = int64(len(named))
 	o.Log.Info("nodes read", "needed", len(needed), "found", len(coords), "barriers", len(barriers), "elapsed", since(t))
 	in.Coord = func(id int64) (int32, int32, bool) {
 		c, ok := coords[id]
 		return c[0], c[1], ok
 	}
 	in.Barrier = func(id int64) uint32 { return barriers[id] }
-	return in, stats, nil
+	return in, named, stats, nil
 }
 
 // evaluateWay asks every profile about a way, in every state of its time

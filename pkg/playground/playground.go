@@ -1,7 +1,9 @@
 // Package playground serves mapd's playground (mapd serve --playground): a
 // page for operators and developers on a trusted network that calls the
-// /v1 API with a key they type in and draws the answers on a map, and the
-// vector tiles of the served release's roads it draws them on.
+// /v1 API with a key they type in and draws the answers on a map, and what
+// that map is made of: the vector tiles of the served release's roads, its
+// place names and search (from the release's place index, package
+// places), and the road operations in force.
 //
 // The page's files are built from web/playground by esbuild (MapLibre GL JS
 // and the page's own code) into static/, committed, and compiled in: mapd
@@ -9,8 +11,9 @@
 // rebuilds them and fails if they differ from what is committed
 // (scripts/web-check).
 //
-// Neither the page nor the tiles take a key or cost credits; the API calls
-// the page makes are metered like any other (docs/playground.md says why).
+// Neither the page nor the tiles, names or operations take a key or cost
+// credits; the API calls the page makes are metered like any other
+// (docs/playground.md says why).
 // A Playground is safe for concurrent use; it follows release swaps.
 package playground
 
@@ -28,6 +31,7 @@ import (
 
 	"github.com/valyala/fasthttp"
 
+	"github.com/mapsco/maps/pkg/roadops/resolve"
 	"github.com/mapsco/maps/pkg/serving"
 )
 
@@ -65,6 +69,10 @@ type Options struct {
 	// clients together; more wait their turn (up to 5 s, then 503).
 	// 0 means DefaultTileRate; negative, no pacing.
 	TileRate int
+	// Operations returns the road operations in force at now, placed on
+	// the release of the data version returned; nil when mapd reads no
+	// operations (the layer is then empty).
+	Operations func(now time.Time) (dataVersion string, placed []resolve.Placed)
 }
 
 // New returns a Playground over the releases mapd serves.

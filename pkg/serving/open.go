@@ -10,6 +10,7 @@ import (
 	"github.com/mapsco/maps/pkg/artifact"
 	"github.com/mapsco/maps/pkg/elevation"
 	"github.com/mapsco/maps/pkg/graph"
+	"github.com/mapsco/maps/pkg/places"
 	"github.com/mapsco/maps/pkg/release"
 	"github.com/mapsco/maps/pkg/route"
 	"github.com/mapsco/maps/pkg/snap"
@@ -28,7 +29,10 @@ type Release struct {
 	// Terrain holds the height samples along every segment (nil when the
 	// release was built without a DEM, or before they were stored).
 	Terrain *elevation.Samples
-	files   []*artifact.File
+	// Places is the release's place index (named places and streets), nil
+	// when the release was built before mapc wrote one.
+	Places *places.Index
+	files  []*artifact.File
 
 	closeOnce sync.Once
 	unmapped  chan struct{} // closed by Close
@@ -62,6 +66,10 @@ func Open(dir string) (*Release, error) {
 	}
 	r.Network, r.Snap = net, ix
 	if r.Terrain, err = elevation.OpenSamples(f, net.NumSegments()); err != nil {
+		r.Close()
+		return nil, fmt.Errorf("release %s: %w", dir, err)
+	}
+	if r.Places, err = places.Load(f); err != nil {
 		r.Close()
 		return nil, fmt.Errorf("release %s: %w", dir, err)
 	}

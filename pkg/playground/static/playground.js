@@ -63,14 +63,46 @@ function roadLayers() {
     road("roads-major", ["in", cls, ["literal", major]], "#e8945a", 2.4)
   ];
 }
-function createMap(tileJSON) {
+function operationLayers() {
+  const op = (id, kind, color, extra = {}) => ({
+    id,
+    type: "line",
+    source: "roadops",
+    filter: ["==", ["get", "kind"], kind],
+    layout: { "line-cap": "round", "line-join": "round" },
+    paint: { "line-color": color, "line-width": ["interpolate", ["linear"], ["zoom"], 8, 3, 14, 6, 18, 12], "line-opacity": 0.85, ...extra }
+  });
+  return [op("roadops-slowdown", "slowdown", "#f08c00", { "line-dasharray": [1.5, 1] }), op("roadops-closure", "closure", "#d62828")];
+}
+function roadOperations(map, getJSON, out, toggle) {
+  async function update() {
+    let fc;
+    try {
+      fc = await getJSON("/roadops/active.geojson");
+    } catch {
+      return;
+    }
+    map.getSource("roadops").setData(fc);
+    const n = fc.features.length;
+    const closed = fc.features.filter((f) => f.properties.kind === "closure").length;
+    out.textContent = !fc.served ? "this server reads no road operations" : n === 0 ? "none in force" : `${n} in force (${closed} closed)`;
+    map.getContainer().dataset.roadops = String(n);
+  }
+  toggle.addEventListener("change", () => {
+    for (const id of ["roadops-slowdown", "roadops-closure"]) {
+      map.setLayoutProperty(id, "visibility", toggle.checked ? "visible" : "none");
+    }
+  });
+  setInterval(update, 15e3);
+  return update();
+}
+function createMap(tileJSON, view = null) {
   maplibregl.setWorkerUrl(new URL("maplibre-gl-worker.js", import.meta.url).href);
   const tiles = tileJSON.tiles.map((t) => decodeURI(new URL(t, window.location.href).href));
   const [w, s, e, n] = tileJSON.bounds;
   const map = new maplibregl.Map({
     container: "map",
-    bounds: [[w, s], [e, n]],
-    fitBoundsOptions: { padding: 20 },
+    ...view ? { center: view.center, zoom: view.zoom } : { bounds: [[w, s], [e, n]], fitBoundsOptions: { padding: 20 } },
     maxBounds: [[w - 1, s - 1], [e + 1, n + 1]],
     attributionControl: { compact: false },
     style: {
@@ -83,9 +115,10 @@ function createMap(tileJSON) {
           maxzoom: tileJSON.maxzoom,
           bounds: tileJSON.bounds,
           attribution: tileJSON.attribution
-        }
+        },
+        roadops: { type: "geojson", data: { type: "FeatureCollection", features: [] } }
       },
-      layers: [{ id: "land", type: "background", paint: { "background-color": "#efece4" } }, ...roadLayers()]
+      layers: [{ id: "land", type: "background", paint: { "background-color": "#efece4" } }, ...roadLayers(), ...operationLayers()]
     }
   });
   map.addControl(new maplibregl.NavigationControl({ showCompass: false }));
@@ -102,20 +135,101 @@ function geojsonSource(map, id) {
 function setData(map, id, features) {
   geojsonSource(map, id).setData({ type: "FeatureCollection", features });
 }
-function marker(map, lngLat, label, color = "#1f5fbf") {
+function marker(map, lngLat, label, color = "#1f5fbf", onDrag = null) {
   const e = document.createElement("div");
   e.className = "pin";
   e.textContent = label;
   e.style.background = color;
-  return new maplibregl.Marker({ element: e }).setLngLat(lngLat).addTo(map);
+  const m = new maplibregl.Marker({ element: e, draggable: onDrag !== null }).setLngLat(lngLat).addTo(map);
+  if (onDrag !== null) {
+    e.title = "drag to move";
+    m.on("dragend", () => onDrag(m.getLngLat()));
+  }
+  return m;
+}
+function showLayers(map, layers2, pins, visible) {
+  for (const id of layers2) {
+    map.setLayoutProperty(id, "visibility", visible ? "visible" : "none");
+  }
+  for (const p of pins) {
+    p.getElement().hidden = !visible;
+  }
+}
+function fitLine(map, coords, animate = true) {
+  const b = new maplibregl.LngLatBounds(coords[0], coords[0]);
+  for (const c of coords) {
+    b.extend(c);
+  }
+  map.fitBounds(b, { padding: 40, maxZoom: 16, animate });
 }
 function popup(map, lngLat, text) {
   return new maplibregl.Popup({ closeButton: false }).setLngLat(lngLat).setText(text).addTo(map);
 }
+function placeLabels(map, getJSON) {
+  let shown = /* @__PURE__ */ new Map();
+  let asked = 0;
+  async function update() {
+    const id = ++asked;
+    const b = map.getBounds();
+    const bbox = [b.getWest(), b.getSouth(), b.getEast(), b.getNorth()].map((v) => v.toFixed(5)).join(",");
+    let body;
+    try {
+      body = await getJSON(`/places/labels?bbox=${bbox}&zoom=${map.getZoom().toFixed(2)}`);
+    } catch {
+      return;
+    }
+    if (id !== asked) {
+      return;
+    }
+    const next = /* @__PURE__ */ new Map();
+    const taken = [];
+    for (const p of body.places) {
+      const k = `${p.name}|${p.lon}|${p.lat}`;
+      if (!roomFor(map.project([p.lon, p.lat]), p, taken)) {
+        continue;
+      }
+      let m = shown.get(k);
+      if (!m) {
+        const e = document.createElement("div");
+        e.className = `place-label kind-${p.kind}`;
+        e.textContent = p.name;
+        m = new maplibregl.Marker({ element: e }).setLngLat([p.lon, p.lat]).addTo(map);
+      }
+      next.set(k, m);
+    }
+    for (const [k, m] of shown) {
+      if (!next.has(k)) {
+        m.remove();
+      }
+    }
+    shown = next;
+    map.getContainer().dataset.labels = String(shown.size);
+  }
+  map.on("moveend", update);
+  return update();
+}
+function roomFor(pt, p, taken) {
+  const size = p.kind === "city" || p.kind === "town" ? 15 : p.kind === "street" ? 10 : 12;
+  const w = p.name.length * size * 0.55 / 2 + 2;
+  const h = size / 2 + 2;
+  const box = [pt.x - w, pt.y - h, pt.x + w, pt.y + h];
+  if (taken.some((b) => box[0] < b[2] && b[0] < box[2] && box[1] < b[3] && b[1] < box[3])) {
+    return false;
+  }
+  taken.push(box);
+  return true;
+}
 function describeRoads(map, out) {
-  const layers = ["roads-paths", "roads-minor", "roads-middle", "roads-major"];
+  const layers2 = ["roads-paths", "roads-minor", "roads-middle", "roads-major"];
   map.on("mousemove", (e) => {
-    const f = map.queryRenderedFeatures(e.point, { layers })[0];
+    const op = map.queryRenderedFeatures(e.point, { layers: ["roadops-closure", "roadops-slowdown"] })[0];
+    if (op) {
+      const p2 = op.properties;
+      const what = p2.kind === "closure" ? "Closed" : `Slowed${p2.factor ? ` ×${p2.factor}` : ""}${p2.speed_kph ? ` to ${p2.speed_kph} km/h` : ""}`;
+      out.textContent = `${what}: ${p2.reason} (${p2.id}${p2.valid_until ? `, until ${p2.valid_until}` : ""})`;
+      return;
+    }
+    const f = map.queryRenderedFeatures(e.point, { layers: layers2 })[0];
     if (!f) {
       out.textContent = "Point at a road to see what the router knows of it.";
       return;
@@ -267,12 +381,44 @@ function svgEl(tag, attrs, text) {
   return e;
 }
 
+// src/export.js
+function download(name, type, text) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1e3);
+}
+var xml = (s) => String(s).replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
+function toGPX(answer2, points) {
+  const out = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<gpx version="1.1" creator="mapd playground" xmlns="http://www.topografix.com/GPX/1/1">',
+    `<metadata><desc>${xml(`request_id ${answer2.request_id}, data_version ${answer2.data_version}`)}</desc></metadata>`
+  ];
+  points.forEach((p, i) => out.push(`<wpt lat="${p.lat.toFixed(6)}" lon="${p.lng.toFixed(6)}"><name>${i + 1}</name></wpt>`));
+  for (const rt of answer2.routes) {
+    out.push(`<trk><name>${rt.id === 0 ? "best" : `alternative ${rt.id}`}</name><trkseg>`);
+    for (const [lon, lat] of JSON.parse(rt.geometry).coordinates) {
+      out.push(`<trkpt lat="${lat}" lon="${lon}"/>`);
+    }
+    out.push("</trkseg></trk>");
+  }
+  out.push("</gpx>", "");
+  return out.join("\n");
+}
+
 // src/route.js
 var maxWaypoints = 50;
 function routeMode(map, ui) {
   const points = [];
   const pins = [];
   let pending = 0;
+  let answer2 = null;
+  const layers2 = ["route-alternatives", "route-best", "route-maneuvers"];
   map.addLayer({
     id: "route-alternatives",
     type: "line",
@@ -311,8 +457,22 @@ function routeMode(map, ui) {
     ui.stepsTitle.hidden = true;
     ui.chartBox.hidden = true;
     ui.answers.replaceChildren();
+    ui.tools.hidden = true;
+    answer2 = null;
+    ui.changed();
   }
-  async function request() {
+  function addPoint(lngLat) {
+    const i = points.length;
+    points.push(lngLat);
+    pins.push(marker(map, lngLat, String(i + 1), "#1f5fbf", (to) => {
+      points[i] = to;
+      ui.changed();
+      if (points.length >= 2) {
+        request();
+      }
+    }));
+  }
+  async function request(fit = false) {
     const id = ++pending;
     const req = {
       coordinates: points.map((p) => [p.lng, p.lat]),
@@ -335,12 +495,17 @@ function routeMode(map, ui) {
       showAnswers(ui.answers, replies);
       return;
     }
+    answer2 = r.body;
+    ui.tools.hidden = false;
     const routes = r.body.routes;
     const features = routes.map((rt) => ({ type: "Feature", properties: { id: rt.id }, geometry: JSON.parse(rt.geometry) }));
     setData(map, "routes", features);
     showSummary(ui.summary, routes);
     showSteps(map, ui, routes[0]);
     showAnswers(ui.answers, replies);
+    if (fit) {
+      fitLine(map, features[0].geometry.coordinates);
+    }
     const profile = await post("/v1/elevation", { coordinates: samplePoints(features[0].geometry.coordinates) });
     if (id !== pending) {
       return;
@@ -351,26 +516,81 @@ function routeMode(map, ui) {
       ui.chartBox.hidden = false;
       drawProfile(ui.chart, features[0].geometry.coordinates, profile.body.elevations_m);
       const c = routes[0].elevation;
-      ui.climb.textContent = c ? `Climb ${Math.round(c.ascent_m)} m, descent ${Math.round(c.descent_m)} m, steepest ${(c.max_grade * 100).toFixed(1)} %` : "";
+      ui.climb.textContent = c ? `Climb ${Math.round(c.ascent_m)} m, descent ${Math.round(c.descent_m)} m, steepest ${(c.max_grade * 100).toFixed(1)} %*` : "";
+      ui.caveat.hidden = !c;
     }
     document.body.dataset.route = r.body.request_id;
   }
+  const again = (enough) => () => {
+    ui.changed();
+    if (enough()) {
+      request();
+    }
+  };
   ui.clear.addEventListener("click", clear);
-  ui.profile.addEventListener("change", () => points.length >= 2 && request());
-  ui.alternatives.addEventListener("change", () => points.length === 2 && request());
-  ui.language.addEventListener("change", () => points.length >= 2 && request());
+  ui.profile.addEventListener("change", again(() => points.length >= 2));
+  ui.alternatives.addEventListener("change", again(() => points.length === 2));
+  ui.language.addEventListener("change", again(() => points.length >= 2));
+  ui.fit.addEventListener("click", () => answer2 && fitLine(map, JSON.parse(answer2.routes[0].geometry).coordinates));
+  ui.geojson.addEventListener("click", () => answer2 && download("route.geojson", "application/geo+json", JSON.stringify(routeGeoJSON(answer2, points), null, 1)));
+  ui.gpx.addEventListener("click", () => answer2 && download("route.gpx", "application/gpx+xml", toGPX(answer2, points)));
   return {
     click(lngLat) {
       if (points.length >= maxWaypoints) {
         return;
       }
-      points.push(lngLat);
-      pins.push(marker(map, lngLat, String(points.length)));
+      addPoint(lngLat);
+      ui.changed();
       if (points.length >= 2) {
         request();
       }
     },
-    clear
+    clear,
+    show(visible) {
+      showLayers(map, layers2, pins, visible);
+    },
+    // link is the mode's part of the permalink.
+    link() {
+      return { profile: ui.profile.value, alt: ui.alternatives.value, lang: ui.language.value, pts: points };
+    },
+    // restore puts back the waypoints and choices of a permalink, and routes
+    // them at once if a key is in use (else when one is entered: keyed).
+    restore(link) {
+      setSelect(ui.profile, link.get("profile"));
+      setSelect(ui.alternatives, link.get("alt"));
+      setSelect(ui.language, link.get("lang"));
+      link.points.slice(0, maxWaypoints).forEach(addPoint);
+      if (points.length >= 2 && hasKey()) {
+        request(true);
+      }
+    },
+    keyed() {
+      if (points.length >= 2 && answer2 === null) {
+        request(true);
+      }
+    }
+  };
+}
+function setSelect(select, value) {
+  if (value !== null && [...select.options].some((o) => o.value === value)) {
+    select.value = value;
+  }
+}
+function routeGeoJSON(answer2, points) {
+  const routes = answer2.routes.map((rt) => ({
+    type: "Feature",
+    properties: { route: rt.id === 0 ? "best" : `alternative ${rt.id}`, distance_m: rt.summary.distance_m, duration_s: rt.summary.duration_s },
+    geometry: JSON.parse(rt.geometry)
+  }));
+  const stops = points.map((p, i) => ({
+    type: "Feature",
+    properties: { waypoint: i + 1 },
+    geometry: { type: "Point", coordinates: [p.lng, p.lat] }
+  }));
+  return {
+    type: "FeatureCollection",
+    properties: { request_id: answer2.request_id, data_version: answer2.data_version },
+    features: [...routes, ...stops]
   };
 }
 function setSource(map, id) {
@@ -437,6 +657,7 @@ function isochroneMode(map, ui) {
   let origin = null;
   let pin = null;
   let pending = 0;
+  let answer2 = null;
   setData(map, "isochrone", []);
   map.addLayer({
     id: "isochrone-fill",
@@ -464,6 +685,7 @@ function isochroneMode(map, ui) {
           box.checked = false;
         }
         p.picked = budgets();
+        ui.changed();
         request();
       });
       const label = el("label");
@@ -492,6 +714,8 @@ function isochroneMode(map, ui) {
       setData(map, "isochrone", []);
       return;
     }
+    answer2 = r.body;
+    ui.geojson.hidden = false;
     const fs = r.body.features.features.map((f, i) => ({ ...f, properties: { ...f.properties, color: colors[i % colors.length] } }));
     fs.sort((a, b) => b.properties.contour - a.properties.contour);
     setData(map, "isochrone", fs);
@@ -504,16 +728,60 @@ function isochroneMode(map, ui) {
   }
   ui.unit.addEventListener("change", () => {
     showPresets();
+    ui.changed();
     request();
   });
-  ui.profile.addEventListener("change", request);
+  ui.profile.addEventListener("change", () => {
+    ui.changed();
+    request();
+  });
+  ui.geojson.addEventListener("click", () => answer2 && download("isochrone.geojson", "application/geo+json", JSON.stringify(answer2.features, null, 1)));
   showPresets();
+  function place(lngLat) {
+    origin = lngLat;
+    pin?.remove();
+    pin = marker(map, lngLat, "●", "#264653", (to) => {
+      origin = to;
+      ui.changed();
+      request();
+    });
+    ui.changed();
+  }
   return {
     click(lngLat) {
-      origin = lngLat;
-      pin?.remove();
-      pin = marker(map, lngLat, "●", "#264653");
+      place(lngLat);
       request();
+    },
+    show(visible) {
+      showLayers(map, ["isochrone-fill", "isochrone-line"], pin ? [pin] : [], visible);
+    },
+    link() {
+      return { profile: ui.profile.value, unit: ui.unit.value, b: budgets().join(","), pts: origin ? [origin] : [] };
+    },
+    restore(link) {
+      if (link.get("profile") !== null && [...ui.profile.options].some((o) => o.value === link.get("profile"))) {
+        ui.profile.value = link.get("profile");
+      }
+      if (presets[link.get("unit")]) {
+        ui.unit.value = link.get("unit");
+      }
+      const p = presets[ui.unit.value];
+      const picked = (link.get("b") ?? "").split(",").map(Number).filter((v) => p.values.includes(v)).slice(0, maxContours);
+      if (picked.length > 0) {
+        p.picked = picked;
+      }
+      showPresets();
+      if (link.points.length > 0) {
+        place(link.points[0]);
+        if (hasKey()) {
+          request();
+        }
+      }
+    },
+    keyed() {
+      if (origin !== null && answer2 === null) {
+        request();
+      }
     }
   };
 }
@@ -524,6 +792,7 @@ function matrixMode(map, ui) {
   const points = [];
   const pins = [];
   let pending = 0;
+  let computed = "";
   const name = (i) => String.fromCharCode(65 + i);
   function clear() {
     points.length = 0;
@@ -531,33 +800,72 @@ function matrixMode(map, ui) {
     pending++;
     ui.table.replaceChildren();
     ui.answers.replaceChildren();
+    computed = "";
+    changed();
+  }
+  function asked() {
+    const coords = points.map((p) => [+p.lng.toFixed(6), +p.lat.toFixed(6)]);
+    return { sources: coords, targets: coords, profile: ui.profile.value };
+  }
+  function changed() {
+    const n = points.length;
+    ui.compute.disabled = n < 2 || JSON.stringify(asked()) === computed;
+    ui.compute.textContent = n < 2 ? "Compute" : `Compute ${n}×${n} (${Math.ceil(n * n / 10)} credits)`;
+    ui.changed();
   }
   async function request() {
     const id = ++pending;
-    const coords = points.map((p) => [p.lng, p.lat]);
+    const req = asked();
     busy(ui.answers, "Computing the matrix");
-    const r = await post("/v1/matrix", { sources: coords, targets: coords, profile: ui.profile.value });
+    const r = await post("/v1/matrix", req);
     if (id !== pending) {
       return;
     }
     showAnswers(ui.answers, [["matrix", r]]);
     if (r.ok) {
+      computed = JSON.stringify(req);
       heatTable(ui.table, r.body, name);
       document.body.dataset.matrix = r.body.request_id;
     }
+    changed();
+  }
+  function addPoint(lngLat) {
+    const i = points.length;
+    points.push(lngLat);
+    pins.push(marker(map, lngLat, name(i), "#6a4c93", (to) => {
+      points[i] = to;
+      changed();
+    }));
   }
   ui.clear.addEventListener("click", clear);
-  ui.profile.addEventListener("change", () => points.length > 0 && request());
+  ui.profile.addEventListener("change", changed);
+  ui.compute.addEventListener("click", request);
+  changed();
   return {
     click(lngLat) {
       if (points.length >= maxPoints) {
         return;
       }
-      points.push(lngLat);
-      pins.push(marker(map, lngLat, name(points.length - 1), "#6a4c93"));
-      request();
+      addPoint(lngLat);
+      changed();
     },
-    clear
+    clear,
+    show(visible) {
+      showLayers(map, [], pins, visible);
+    },
+    link() {
+      return { profile: ui.profile.value, pts: points };
+    },
+    restore(link) {
+      if (link.get("profile") !== null && [...ui.profile.options].some((o) => o.value === link.get("profile"))) {
+        ui.profile.value = link.get("profile");
+      }
+      link.points.slice(0, maxPoints).forEach(addPoint);
+      changed();
+    },
+    keyed() {
+    }
+    // a table is computed only when asked for
   };
 }
 function heatTable(table, body, name) {
@@ -587,8 +895,12 @@ function heatTable(table, body, name) {
 function elevationMode(map, ui) {
   let shown = null;
   let pending = 0;
-  return {
+  let at = null;
+  let answered = false;
+  const mode = {
     async click(lngLat) {
+      at = lngLat;
+      ui.changed();
       const id = ++pending;
       busy(ui.answers, "Sampling");
       const r = await post("/v1/elevation", { coordinates: [[lngLat.lng, lngLat.lat]] });
@@ -601,21 +913,306 @@ function elevationMode(map, ui) {
         ui.value.textContent = "";
         return;
       }
+      answered = true;
       const v = r.body.elevations_m[0];
       const text = v === null ? "outside elevation coverage" : `${Math.round(v)} m above sea level`;
       ui.value.textContent = text;
       shown = popup(map, lngLat, text);
       document.body.dataset.elevation = r.body.request_id;
+    },
+    show(visible) {
+      if (shown) {
+        shown.getElement().hidden = !visible;
+      }
+    },
+    link() {
+      return { pts: at ? [at] : [] };
+    },
+    restore(link) {
+      at = link.points[0] ?? null;
+      if (at && hasKey()) {
+        mode.click(at);
+      }
+    },
+    keyed() {
+      if (at && !answered) {
+        mode.click(at);
+      }
     }
   };
+  return mode;
+}
+
+// src/match.js
+var maxFixes = 2e3;
+var linkFixes = 100;
+var layers = ["match-trace", "match-fixes", "match-snaps", "match-route"];
+function matchMode(map, ui) {
+  let fixes = [];
+  let pending = 0;
+  let computed = "";
+  setData(map, "match-trace", []);
+  setData(map, "match-result", []);
+  map.addLayer({
+    id: "match-trace",
+    type: "line",
+    source: "match-trace",
+    filter: ["==", ["geometry-type"], "LineString"],
+    paint: { "line-color": "#555", "line-width": 2, "line-dasharray": [2, 2] }
+  });
+  map.addLayer({
+    id: "match-route",
+    type: "line",
+    source: "match-result",
+    filter: ["==", ["get", "part"], "matching"],
+    layout: { "line-cap": "round", "line-join": "round" },
+    paint: { "line-color": "#2b9348", "line-width": 6, "line-opacity": 0.85 }
+  });
+  map.addLayer({
+    id: "match-snaps",
+    type: "line",
+    source: "match-result",
+    filter: ["==", ["get", "part"], "snap"],
+    paint: { "line-color": "#c1121f", "line-width": 1.5 }
+  });
+  map.addLayer({
+    id: "match-fixes",
+    type: "circle",
+    source: "match-trace",
+    filter: ["==", ["geometry-type"], "Point"],
+    paint: { "circle-radius": 4, "circle-color": ["case", ["get", "dropped"], "#c1121f", "#ffffff"], "circle-stroke-color": "#555", "circle-stroke-width": 1.5 }
+  });
+  function asked() {
+    const req = { coordinates: fixes.map((f) => [+f.lng.toFixed(6), +f.lat.toFixed(6)]), profile: ui.profile.value, geometry_format: "geojson" };
+    if (fixes.length > 0 && fixes.every((f) => f.t !== null)) {
+      req.timestamps = fixes.map((f) => f.t);
+    }
+    return req;
+  }
+  function drawTrace(dropped = /* @__PURE__ */ new Set()) {
+    const pts = fixes.map((f, i) => ({ type: "Feature", properties: { dropped: dropped.has(i) }, geometry: { type: "Point", coordinates: [f.lng, f.lat] } }));
+    const line = fixes.length >= 2 ? [{ type: "Feature", properties: {}, geometry: { type: "LineString", coordinates: fixes.map((f) => [f.lng, f.lat]) } }] : [];
+    setData(map, "match-trace", [...line, ...pts]);
+  }
+  function changed() {
+    const n = fixes.length;
+    ui.compute.disabled = n < 2 || JSON.stringify(asked()) === computed;
+    ui.compute.textContent = n < 2 ? "Match" : `Match ${n} fixes (${Math.ceil(n / 100)} credit${n > 100 ? "s" : ""})`;
+    ui.changed();
+  }
+  function clear() {
+    fixes = [];
+    pending++;
+    computed = "";
+    drawTrace();
+    setData(map, "match-result", []);
+    ui.summary.replaceChildren();
+    ui.answers.replaceChildren();
+    changed();
+  }
+  async function request() {
+    const id = ++pending;
+    const req = asked();
+    busy(ui.answers, "Matching the trace");
+    const r = await post("/v1/match", req);
+    if (id !== pending) {
+      return;
+    }
+    showAnswers(ui.answers, [["match", r]]);
+    if (!r.ok) {
+      setData(map, "match-result", []);
+      changed();
+      return;
+    }
+    computed = JSON.stringify(req);
+    const b = r.body;
+    const routes = b.matchings.map((m, i) => ({ type: "Feature", properties: { part: "matching", matching: i }, geometry: JSON.parse(m.geometry) }));
+    const snaps = [];
+    const dropped = /* @__PURE__ */ new Set();
+    b.tracepoints.forEach((tp, i) => {
+      if (tp === null) {
+        dropped.add(i);
+        return;
+      }
+      snaps.push({ type: "Feature", properties: { part: "snap", fix: i }, geometry: { type: "LineString", coordinates: [[fixes[i].lng, fixes[i].lat], tp.location] } });
+    });
+    setData(map, "match-result", [...routes, ...snaps]);
+    drawTrace(dropped);
+    showSummary2(ui.summary, b, dropped.size);
+    document.body.dataset.match = b.request_id;
+    changed();
+  }
+  ui.compute.addEventListener("click", request);
+  ui.clear.addEventListener("click", clear);
+  ui.profile.addEventListener("change", changed);
+  ui.file.addEventListener("change", async () => {
+    const file = ui.file.files[0];
+    if (!file) {
+      return;
+    }
+    const read = readGPX(await file.text());
+    ui.file.value = "";
+    if (read.length < 2) {
+      ui.answers.replaceChildren(el("p", `${file.name}: no track of 2 or more points (GPX <trkpt> or <rtept>)`, { class: "note" }));
+      return;
+    }
+    clear();
+    fixes = read.slice(0, maxFixes);
+    drawTrace();
+    fitLine(map, fixes.map((f) => [f.lng, f.lat]));
+    changed();
+  });
+  changed();
+  return {
+    click(lngLat) {
+      if (fixes.length >= maxFixes) {
+        return;
+      }
+      fixes.push({ lng: lngLat.lng, lat: lngLat.lat, t: null });
+      drawTrace();
+      changed();
+    },
+    show(visible) {
+      showLayers(map, layers, [], visible);
+    },
+    link() {
+      return { profile: ui.profile.value, pts: fixes.length <= linkFixes ? fixes : [] };
+    },
+    restore(link) {
+      if (link.get("profile") !== null && [...ui.profile.options].some((o) => o.value === link.get("profile"))) {
+        ui.profile.value = link.get("profile");
+      }
+      fixes = link.points.slice(0, maxFixes).map((p) => ({ ...p, t: null }));
+      drawTrace();
+      changed();
+    },
+    keyed() {
+    }
+    // a trace is matched only when asked for
+  };
+}
+function showSummary2(table, b, dropped) {
+  table.replaceChildren(el("tr"));
+  table.firstChild.append(el("th", "matching"), el("th", "distance"), el("th", "time"), el("th", "confidence"));
+  b.matchings.forEach((m, i) => {
+    const tr2 = el("tr");
+    tr2.append(
+      el("td", String(i + 1)),
+      el("td", formatDistance(m.summary.distance_m)),
+      el("td", formatDuration(m.summary.duration_s)),
+      el("td", m.confidence.toFixed(2))
+    );
+    table.append(tr2);
+  });
+  const tr = el("tr");
+  tr.append(el("td", `GPS error ${b.gps_error_m} m; ${dropped} of ${b.tracepoints.length} fixes dropped`, { colspan: "4", class: "note" }));
+  table.append(tr);
+}
+function readGPX(text) {
+  const doc = new DOMParser().parseFromString(text, "application/xml");
+  let pts = [...doc.getElementsByTagName("trkpt")];
+  if (pts.length === 0) {
+    pts = [...doc.getElementsByTagName("rtept")];
+  }
+  const out = pts.map((p) => {
+    const time = p.getElementsByTagName("time")[0]?.textContent;
+    const t = time ? Date.parse(time) / 1e3 : NaN;
+    return { lng: Number(p.getAttribute("lon")), lat: Number(p.getAttribute("lat")), t: Number.isFinite(t) ? t : null };
+  }).filter((f) => Number.isFinite(f.lng) && Number.isFinite(f.lat));
+  if (out.some((f) => f.t === null)) {
+    out.forEach((f) => {
+      f.t = null;
+    });
+  }
+  return out;
+}
+
+// src/search.js
+var pause = 250;
+var zoomFor = { city: 13, town: 14, village: 15, street: 17 };
+function searchBox(map, ui, addPoint) {
+  let timer = 0;
+  let asked = 0;
+  async function search() {
+    const q = ui.input.value.trim();
+    const id = ++asked;
+    if (q === "") {
+      ui.results.replaceChildren();
+      return;
+    }
+    let body;
+    try {
+      body = await get(`/places/search?q=${encodeURIComponent(q.slice(0, 64))}&limit=8`);
+    } catch (err) {
+      ui.results.replaceChildren(el("li", `search unavailable: ${err.message}`, { class: "note" }));
+      return;
+    }
+    if (id !== asked) {
+      return;
+    }
+    if (body.results.length === 0) {
+      ui.results.replaceChildren(el("li", `no place or street matches "${body.query}"`, { class: "note" }));
+      return;
+    }
+    ui.results.replaceChildren(...body.results.map(result));
+    document.body.dataset.search = body.query;
+  }
+  function result(p) {
+    const li = el("li", null, { "data-kind": p.kind });
+    const go = el("button", null, { type: "button", class: "place" });
+    go.append(el("span", p.name), el("span", ` ${p.kind}${p.near ? `, ${p.near}` : ""}`, { class: "note" }));
+    go.addEventListener("click", () => {
+      map.flyTo({ center: [p.lon, p.lat], zoom: zoomFor[p.kind] ?? 15.5, duration: 600 });
+      ui.results.replaceChildren();
+      ui.input.value = p.name;
+    });
+    const add = el("button", "+", { type: "button", class: "add", title: "add as a point of this mode" });
+    add.addEventListener("click", () => addPoint({ lng: p.lon, lat: p.lat }));
+    li.append(go, add);
+    return li;
+  }
+  ui.input.addEventListener("input", () => {
+    clearTimeout(timer);
+    timer = setTimeout(search, pause);
+  });
+  ui.form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    clearTimeout(timer);
+    search();
+  });
+}
+
+// src/link.js
+function readLink() {
+  const params = new URLSearchParams(window.location.hash.slice(1));
+  params.points = (params.get("pts") ?? "").split(";").map((p) => p.split(",").map(Number)).filter((p) => p.length === 2 && p.every(Number.isFinite) && Math.abs(p[0]) <= 180 && Math.abs(p[1]) <= 90).map(([lng, lat]) => ({ lng, lat }));
+  const at = (params.get("at") ?? "").split("/").map(Number);
+  params.view = at.length === 3 && at.every(Number.isFinite) ? { zoom: at[0], center: [at[2], at[1]] } : null;
+  return params;
+}
+function writeLink(mode, state, map) {
+  const params = new URLSearchParams({ mode });
+  for (const [k, v] of Object.entries(state)) {
+    if (k === "pts") {
+      if (v.length > 0) {
+        params.set("pts", v.map((p) => `${p.lng.toFixed(6)},${p.lat.toFixed(6)}`).join(";"));
+      }
+    } else if (v !== "" && v !== null && v !== void 0) {
+      params.set(k, v);
+    }
+  }
+  const c = map.getCenter();
+  params.set("at", `${map.getZoom().toFixed(2)}/${c.lat.toFixed(5)}/${c.lng.toFixed(5)}`);
+  const hash = params.toString().replaceAll("%2C", ",").replaceAll("%3B", ";").replaceAll("%2F", "/");
+  window.history.replaceState(null, "", `#${hash}`);
 }
 
 // src/main.js
 var $ = (id) => document.getElementById(id);
 var profiles = ["car", "moto", "truck", "bicycle", "pedestrian", "pedestrian_loaded"];
-function keyForm() {
+function keyForm(onKey) {
   const state = () => {
-    $("key-state").textContent = hasKey() ? `Key ${keyHint()} in use, in this tab only.` : "No key: the map and its roads are free, answers need a key.";
+    $("key-state").textContent = hasKey() ? `Key ${keyHint()} in use, in this tab only.` : "No key: the map, names and search are free; answers need a key.";
     $("key-state").classList.toggle("warning", !hasKey());
   };
   $("key-form").addEventListener("submit", (e) => {
@@ -627,6 +1224,9 @@ function keyForm() {
     if (k !== "" && !k.startsWith("sk_")) {
       $("key-state").textContent += " Only secret keys (sk_…) may call compute endpoints.";
     }
+    if (k !== "") {
+      onKey();
+    }
   });
   $("forget").addEventListener("click", () => {
     setKey("");
@@ -634,20 +1234,27 @@ function keyForm() {
   });
   state();
 }
-function tabs(modes) {
+function tabs(modes, changed) {
   let current = "route";
+  const select = (name) => {
+    modes[current].show(false);
+    current = name;
+    modes[current].show(true);
+    for (const o of document.querySelectorAll("#modes button")) {
+      o.setAttribute("aria-selected", String(o.dataset.mode === current));
+    }
+    for (const s of document.querySelectorAll("section.mode")) {
+      s.hidden = s.id !== `mode-${current}`;
+    }
+    document.body.dataset.mode = current;
+  };
   for (const b of document.querySelectorAll("#modes button")) {
     b.addEventListener("click", () => {
-      current = b.dataset.mode;
-      for (const o of document.querySelectorAll("#modes button")) {
-        o.setAttribute("aria-selected", String(o === b));
-      }
-      for (const s of document.querySelectorAll("section.mode")) {
-        s.hidden = s.id !== `mode-${current}`;
-      }
+      select(b.dataset.mode);
+      changed();
     });
   }
-  return () => modes[current];
+  return { current: () => current, select };
 }
 function fillProfiles(available) {
   for (const select of document.querySelectorAll("select.profile")) {
@@ -656,15 +1263,8 @@ function fillProfiles(available) {
     }
   }
 }
-async function start() {
-  keyForm();
-  const [status, tileJSON] = await Promise.all([get("/v1/status"), get("/tiles/tiles.json")]);
-  $("data-version").textContent = status.data_version;
-  fillProfiles(status.profiles.map((p) => p.name));
-  const map = createMap(tileJSON);
-  await map.once("load");
-  describeRoads(map, $("road"));
-  const modes = {
+function makeModes(map, changed) {
+  return {
     route: routeMode(map, {
       profile: $("route-profile"),
       alternatives: $("route-alternatives"),
@@ -673,23 +1273,76 @@ async function start() {
       summary: $("route-summary"),
       steps: $("steps"),
       stepsTitle: $("steps-title"),
+      tools: $("route-tools"),
+      fit: $("route-fit"),
+      geojson: $("route-geojson"),
+      gpx: $("route-gpx"),
+      caveat: $("chart-caveat"),
       chartBox: $("route-chart"),
       chart: $("chart"),
       climb: $("chart-climb"),
-      answers: $("route-answers")
+      answers: $("route-answers"),
+      changed
     }),
     isochrone: isochroneMode(map, {
       profile: $("iso-profile"),
       unit: $("iso-unit"),
       budgets: $("iso-budgets"),
       legend: $("iso-legend"),
-      answers: $("isochrone-answers")
+      geojson: $("iso-geojson"),
+      answers: $("isochrone-answers"),
+      changed
     }),
-    matrix: matrixMode(map, { profile: $("matrix-profile"), clear: $("matrix-clear"), table: $("matrix-table"), answers: $("matrix-answers") }),
-    elevation: elevationMode(map, { value: $("elevation-value"), answers: $("elevation-answers") })
+    matrix: matrixMode(map, {
+      profile: $("matrix-profile"),
+      clear: $("matrix-clear"),
+      compute: $("matrix-compute"),
+      table: $("matrix-table"),
+      answers: $("matrix-answers"),
+      changed
+    }),
+    elevation: elevationMode(map, { value: $("elevation-value"), answers: $("elevation-answers"), changed }),
+    match: matchMode(map, {
+      profile: $("match-profile"),
+      compute: $("match-compute"),
+      clear: $("match-clear"),
+      file: $("match-file"),
+      summary: $("match-summary"),
+      answers: $("match-answers"),
+      changed
+    })
   };
-  const mode = tabs(modes);
-  map.on("click", (e) => mode().click(e.lngLat));
+}
+async function start() {
+  const [status, tileJSON] = await Promise.all([get("/v1/status"), get("/tiles/tiles.json")]);
+  $("data-version").textContent = status.data_version;
+  fillProfiles(status.profiles.map((p) => p.name));
+  const link = readLink();
+  const map = createMap(tileJSON, link.view);
+  await map.once("load");
+  describeRoads(map, $("road"));
+  let restoring = true;
+  const changed = () => !restoring && writeLink(tab.current(), modes[tab.current()].link(), map);
+  const modes = makeModes(map, changed);
+  const tab = tabs(modes, changed);
+  for (const name of Object.keys(modes)) {
+    modes[name].show(name === "route");
+  }
+  keyForm(() => modes[tab.current()].keyed());
+  searchBox(map, { form: $("search-form"), input: $("search"), results: $("search-results") }, (p) => modes[tab.current()].click(p));
+  map.on("click", (e) => modes[tab.current()].click(e.lngLat));
+  map.on("moveend", changed);
+  if (modes[link.get("mode")]) {
+    tab.select(link.get("mode"));
+    modes[link.get("mode")].restore(link);
+    const b = map.getBounds();
+    if (link.points.some((p) => !b.contains([p.lng, p.lat]))) {
+      fitLine(map, link.points.map((p) => [p.lng, p.lat]), false);
+    }
+  }
+  restoring = false;
+  changed();
+  await Promise.all([placeLabels(map, get), roadOperations(map, get, $("roadops-state"), $("roadops-show"))]);
   window.playground = { map };
   map.once("idle", () => {
     document.body.dataset.ready = "true";

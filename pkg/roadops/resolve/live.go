@@ -31,6 +31,9 @@ type Live struct {
 	// store's reports (another replica's, or before a restart).
 	shapes Shapes
 	stored bool // the store's shapes were read
+	// placed are the reviewed operations that resolved onto rel, with
+	// their segments, for the playground's map (Placed).
+	placed []Placed
 }
 
 // Applied counts one resolution of the operations onto a release: those
@@ -49,6 +52,29 @@ func (l *Live) SetReporter(f func(Applied)) {
 	if l.rel != nil {
 		f(l.last)
 	}
+}
+
+// Placed is a reviewed operation and the segments of a release it was
+// placed on.
+type Placed struct {
+	Op   roadops.Operation
+	Segs []uint32
+}
+
+// Placed returns the data version of the release the operations were last
+// resolved onto and those of them active at now that resolved there.
+func (l *Live) Placed(now time.Time) (dataVersion string, active []Placed) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.rel == nil {
+		return "", nil
+	}
+	for _, p := range l.placed {
+		if p.Op.Active(now) {
+			active = append(active, p)
+		}
+	}
+	return l.rel.Manifest.DataVersion, active
 }
 
 // NewLive returns a Live reporting to store (nil for none) and logging to
@@ -95,7 +121,15 @@ func (l *Live) apply(rel *serving.Release) {
 	version := rel.Manifest.DataVersion
 	unresolved := 0
 	reports := make([]roadops.Resolution, len(results))
+	byID := map[string]roadops.Operation{}
+	for _, op := range l.ops {
+		byID[op.ID] = op
+	}
+	l.placed = l.placed[:0:0]
 	for i, r := range results {
+		if r.Resolved {
+			l.placed = append(l.placed, Placed{Op: byID[r.ID], Segs: r.Segs})
+		}
 		reports[i] = roadops.Resolution{ID: r.ID, DataVersion: version, Resolved: r.Resolved, Segments: r.Segments, Detail: r.Detail, Shape: r.Shape}
 		if r.Shape != nil {
 			l.shapes[r.ID] = r.Shape

@@ -19,7 +19,9 @@ package resolve
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 
 	"github.com/mapsco/maps/pkg/graph"
 	"github.com/mapsco/maps/pkg/roadops"
@@ -36,6 +38,9 @@ type Result struct {
 	// by that id, [lon, lat] along the way; nil otherwise. Kept with the
 	// resolution (roadops.Resolution.Shape) for the releases to come.
 	Shape [][2]float64
+	// Segs are the segments it was placed on for any profile, in order:
+	// what a map draws of it.
+	Segs []uint32
 }
 
 // Shapes are the shapes operations by way id had where they last resolved
@@ -86,6 +91,7 @@ func Resolve(net *graph.Network, routers map[string]*route.Router, all []roadops
 			continue
 		}
 		segs := 0
+		drawn := map[uint32]bool{}
 		for name, r := range routers {
 			if !op.ForProfile(name) {
 				continue
@@ -103,7 +109,11 @@ func Resolve(net *graph.Network, routers map[string]*route.Router, all []roadops
 			}
 			segs = max(segs, len(pieces))
 			results[i].Detail = detail
+			for _, p := range pieces {
+				drawn[p.seg] = true
+			}
 		}
+		results[i].Segs = slices.Sorted(maps.Keys(drawn))
 		results[i].Resolved, results[i].Segments = segs > 0, segs
 		if segs == 0 && results[i].Detail == "" {
 			results[i].Detail = "no road of the profiles it names is there"

@@ -1,8 +1,9 @@
 // Isochrone mode: an origin clicked on the map, the budgets picked from
 // presets (1 to 4), the contours drawn nested, the largest underneath.
-import { post } from './api.js';
-import { marker, setData } from './map.js';
+import { hasKey, post } from './api.js';
+import { marker, setData, showLayers } from './map.js';
 import { busy, el, showAnswers } from './panel.js';
+import { download } from './export.js';
 
 const presets = {
   time_minutes: { values: [5, 10, 15, 20, 30, 45, 60, 90, 120], picked: [10, 20, 30], unit: 'min' },
@@ -15,6 +16,7 @@ export function isochroneMode(map, ui) {
   let origin = null;
   let pin = null;
   let pending = 0;
+  let answer = null;
 
   setData(map, 'isochrone', []);
   map.addLayer({
@@ -41,6 +43,7 @@ export function isochroneMode(map, ui) {
           box.checked = false;
         }
         p.picked = budgets();
+        ui.changed();
         request();
       });
       const label = el('label');
@@ -70,6 +73,8 @@ export function isochroneMode(map, ui) {
       setData(map, 'isochrone', []);
       return;
     }
+    answer = r.body;
+    ui.geojson.hidden = false;
     // Largest first, so the smaller contours are drawn over it.
     const fs = r.body.features.features.map((f, i) => ({ ...f, properties: { ...f.properties, color: colors[i % colors.length] } }));
     fs.sort((a, b) => b.properties.contour - a.properties.contour);
@@ -84,17 +89,63 @@ export function isochroneMode(map, ui) {
 
   ui.unit.addEventListener('change', () => {
     showPresets();
+    ui.changed();
     request();
   });
-  ui.profile.addEventListener('change', request);
+  ui.profile.addEventListener('change', () => {
+    ui.changed();
+    request();
+  });
+  ui.geojson.addEventListener('click', () => answer && download('isochrone.geojson', 'application/geo+json', JSON.stringify(answer.features, null, 1)));
   showPresets();
+
+  // place sets the origin, a pin that can be dragged elsewhere.
+  function place(lngLat) {
+    origin = lngLat;
+    pin?.remove();
+    pin = marker(map, lngLat, '●', '#264653', (to) => {
+      origin = to;
+      ui.changed();
+      request();
+    });
+    ui.changed();
+  }
 
   return {
     click(lngLat) {
-      origin = lngLat;
-      pin?.remove();
-      pin = marker(map, lngLat, '●', '#264653');
+      place(lngLat);
       request();
+    },
+    show(visible) {
+      showLayers(map, ['isochrone-fill', 'isochrone-line'], pin ? [pin] : [], visible);
+    },
+    link() {
+      return { profile: ui.profile.value, unit: ui.unit.value, b: budgets().join(','), pts: origin ? [origin] : [] };
+    },
+    restore(link) {
+      if (link.get('profile') !== null && [...ui.profile.options].some((o) => o.value === link.get('profile'))) {
+        ui.profile.value = link.get('profile');
+      }
+      if (presets[link.get('unit')]) {
+        ui.unit.value = link.get('unit');
+      }
+      const p = presets[ui.unit.value];
+      const picked = (link.get('b') ?? '').split(',').map(Number).filter((v) => p.values.includes(v)).slice(0, maxContours);
+      if (picked.length > 0) {
+        p.picked = picked;
+      }
+      showPresets();
+      if (link.points.length > 0) {
+        place(link.points[0]);
+        if (hasKey()) {
+          request();
+        }
+      }
+    },
+    keyed() {
+      if (origin !== null && answer === null) {
+        request();
+      }
     },
   };
 }

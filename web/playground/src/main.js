@@ -1,22 +1,27 @@
-// The playground page: a map of the served release's roads, and four modes
-// that call the /v1 API with the key typed in and draw its answers.
+// The playground page: a map of the served release's roads and places, a
+// search box, and five modes that call the /v1 API with the key typed in
+// and draw its answers. The map shows the mode in use only; the address
+// holds the mode's query (link.js).
 import { get, hasKey, keyHint, setKey } from './api.js';
-import { createMap, describeRoads } from './map.js';
+import { createMap, describeRoads, fitLine, placeLabels, roadOperations } from './map.js';
 import { routeMode } from './route.js';
 import { isochroneMode } from './isochrone.js';
 import { matrixMode } from './matrix.js';
 import { elevationMode } from './elevation.js';
+import { matchMode } from './match.js';
+import { searchBox } from './search.js';
+import { readLink, writeLink } from './link.js';
 
 const $ = (id) => document.getElementById(id);
 
 // profiles are the API's (Profile in /v1/openapi.json), car first.
 const profiles = ['car', 'moto', 'truck', 'bicycle', 'pedestrian', 'pedestrian_loaded'];
 
-function keyForm() {
+function keyForm(onKey) {
   const state = () => {
     $('key-state').textContent = hasKey()
       ? `Key ${keyHint()} in use, in this tab only.`
-      : 'No key: the map and its roads are free, answers need a key.';
+      : 'No key: the map, names and search are free; answers need a key.';
     $('key-state').classList.toggle('warning', !hasKey());
   };
   $('key-form').addEventListener('submit', (e) => {
@@ -28,6 +33,9 @@ function keyForm() {
     if (k !== '' && !k.startsWith('sk_')) {
       $('key-state').textContent += ' Only secret keys (sk_…) may call compute endpoints.';
     }
+    if (k !== '') {
+      onKey();
+    }
   });
   $('forget').addEventListener('click', () => {
     setKey('');
@@ -36,20 +44,29 @@ function keyForm() {
   state();
 }
 
-function tabs(modes) {
+// tabs switches modes: the one left hides its layers and pins, the one
+// chosen shows its own, so the map holds one mode's answers at a time.
+function tabs(modes, changed) {
   let current = 'route';
+  const select = (name) => {
+    modes[current].show(false);
+    current = name;
+    modes[current].show(true);
+    for (const o of document.querySelectorAll('#modes button')) {
+      o.setAttribute('aria-selected', String(o.dataset.mode === current));
+    }
+    for (const s of document.querySelectorAll('section.mode')) {
+      s.hidden = s.id !== `mode-${current}`;
+    }
+    document.body.dataset.mode = current;
+  };
   for (const b of document.querySelectorAll('#modes button')) {
     b.addEventListener('click', () => {
-      current = b.dataset.mode;
-      for (const o of document.querySelectorAll('#modes button')) {
-        o.setAttribute('aria-selected', String(o === b));
-      }
-      for (const s of document.querySelectorAll('section.mode')) {
-        s.hidden = s.id !== `mode-${current}`;
-      }
+      select(b.dataset.mode);
+      changed();
     });
   }
-  return () => modes[current];
+  return { current: () => current, select };
 }
 
 function fillProfiles(available) {
@@ -60,29 +77,61 @@ function fillProfiles(available) {
   }
 }
 
-async function start() {
-  keyForm();
-  const [status, tileJSON] = await Promise.all([get('/v1/status'), get('/tiles/tiles.json')]);
-  $('data-version').textContent = status.data_version;
-  fillProfiles(status.profiles.map((p) => p.name));
-  const map = createMap(tileJSON);
-  await map.once('load');
-  describeRoads(map, $('road'));
-  const modes = {
+function makeModes(map, changed) {
+  return {
     route: routeMode(map, {
       profile: $('route-profile'), alternatives: $('route-alternatives'), language: $('route-language'), clear: $('route-clear'),
-      summary: $('route-summary'), steps: $('steps'), stepsTitle: $('steps-title'),
-      chartBox: $('route-chart'), chart: $('chart'), climb: $('chart-climb'), answers: $('route-answers'),
+      summary: $('route-summary'), steps: $('steps'), stepsTitle: $('steps-title'), tools: $('route-tools'),
+      fit: $('route-fit'), geojson: $('route-geojson'), gpx: $('route-gpx'), caveat: $('chart-caveat'),
+      chartBox: $('route-chart'), chart: $('chart'), climb: $('chart-climb'), answers: $('route-answers'), changed,
     }),
     isochrone: isochroneMode(map, {
       profile: $('iso-profile'), unit: $('iso-unit'), budgets: $('iso-budgets'), legend: $('iso-legend'),
-      answers: $('isochrone-answers'),
+      geojson: $('iso-geojson'), answers: $('isochrone-answers'), changed,
     }),
-    matrix: matrixMode(map, { profile: $('matrix-profile'), clear: $('matrix-clear'), table: $('matrix-table'), answers: $('matrix-answers') }),
-    elevation: elevationMode(map, { value: $('elevation-value'), answers: $('elevation-answers') }),
+    matrix: matrixMode(map, {
+      profile: $('matrix-profile'), clear: $('matrix-clear'), compute: $('matrix-compute'), table: $('matrix-table'),
+      answers: $('matrix-answers'), changed,
+    }),
+    elevation: elevationMode(map, { value: $('elevation-value'), answers: $('elevation-answers'), changed }),
+    match: matchMode(map, {
+      profile: $('match-profile'), compute: $('match-compute'), clear: $('match-clear'), file: $('match-file'),
+      summary: $('match-summary'), answers: $('match-answers'), changed,
+    }),
   };
-  const mode = tabs(modes);
-  map.on('click', (e) => mode().click(e.lngLat));
+}
+
+async function start() {
+  const [status, tileJSON] = await Promise.all([get('/v1/status'), get('/tiles/tiles.json')]);
+  $('data-version').textContent = status.data_version;
+  fillProfiles(status.profiles.map((p) => p.name));
+  const link = readLink();
+  const map = createMap(tileJSON, link.view);
+  await map.once('load');
+  describeRoads(map, $('road'));
+  let restoring = true; // the link is not rewritten while it is read
+  const changed = () => !restoring && writeLink(tab.current(), modes[tab.current()].link(), map);
+  const modes = makeModes(map, changed);
+  const tab = tabs(modes, changed);
+  for (const name of Object.keys(modes)) {
+    modes[name].show(name === 'route');
+  }
+  keyForm(() => modes[tab.current()].keyed());
+  searchBox(map, { form: $('search-form'), input: $('search'), results: $('search-results') }, (p) => modes[tab.current()].click(p));
+  map.on('click', (e) => modes[tab.current()].click(e.lngLat));
+  map.on('moveend', changed);
+  if (modes[link.get('mode')]) {
+    tab.select(link.get('mode'));
+    modes[link.get('mode')].restore(link);
+    // A link opened on a smaller screen may leave its points out of view.
+    const b = map.getBounds();
+    if (link.points.some((p) => !b.contains([p.lng, p.lat]))) {
+      fitLine(map, link.points.map((p) => [p.lng, p.lat]), false);
+    }
+  }
+  restoring = false;
+  changed();
+  await Promise.all([placeLabels(map, get), roadOperations(map, get, $('roadops-state'), $('roadops-show'))]);
   // For tests and the curious: the map, once its first tiles are drawn.
   window.playground = { map };
   map.once('idle', () => {

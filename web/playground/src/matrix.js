@@ -1,7 +1,9 @@
 // Matrix mode: points clicked on the map, every pair's time and distance
-// in a heat table (rows are sources, columns targets).
+// in a heat table (rows are sources, columns targets). Clicks and drags
+// only place the points: the table is asked for, and charged, when
+// "Compute" is pressed, and only when the points or profile changed.
 import { post } from './api.js';
-import { marker } from './map.js';
+import { marker, showLayers } from './map.js';
 import { busy, el, formatDistance, formatDuration, showAnswers } from './panel.js';
 
 const maxPoints = 10; // 100 elements: 10 credits
@@ -10,6 +12,7 @@ export function matrixMode(map, ui) {
   const points = [];
   const pins = [];
   let pending = 0;
+  let computed = ''; // the request last answered, to compute each table once
 
   const name = (i) => String.fromCharCode(65 + i);
 
@@ -19,36 +22,78 @@ export function matrixMode(map, ui) {
     pending++;
     ui.table.replaceChildren();
     ui.answers.replaceChildren();
+    computed = '';
+    changed();
+  }
+
+  function asked() {
+    const coords = points.map((p) => [+p.lng.toFixed(6), +p.lat.toFixed(6)]);
+    return { sources: coords, targets: coords, profile: ui.profile.value };
+  }
+
+  // changed updates the button: what a table of these points would cost
+  // (a credit per 10 cells), disabled when there is nothing new to ask.
+  function changed() {
+    const n = points.length;
+    ui.compute.disabled = n < 2 || JSON.stringify(asked()) === computed;
+    ui.compute.textContent = n < 2 ? 'Compute' : `Compute ${n}×${n} (${Math.ceil((n * n) / 10)} credits)`;
+    ui.changed();
   }
 
   async function request() {
     const id = ++pending;
-    const coords = points.map((p) => [p.lng, p.lat]);
+    const req = asked();
     busy(ui.answers, 'Computing the matrix');
-    const r = await post('/v1/matrix', { sources: coords, targets: coords, profile: ui.profile.value });
+    const r = await post('/v1/matrix', req);
     if (id !== pending) {
       return;
     }
     showAnswers(ui.answers, [['matrix', r]]);
     if (r.ok) {
+      computed = JSON.stringify(req);
       heatTable(ui.table, r.body, name);
       document.body.dataset.matrix = r.body.request_id; // for tests: this answer is drawn
     }
+    changed();
+  }
+
+  function addPoint(lngLat) {
+    const i = points.length;
+    points.push(lngLat);
+    pins.push(marker(map, lngLat, name(i), '#6a4c93', (to) => {
+      points[i] = to;
+      changed();
+    }));
   }
 
   ui.clear.addEventListener('click', clear);
-  ui.profile.addEventListener('change', () => points.length > 0 && request());
+  ui.profile.addEventListener('change', changed);
+  ui.compute.addEventListener('click', request);
+  changed();
 
   return {
     click(lngLat) {
       if (points.length >= maxPoints) {
         return;
       }
-      points.push(lngLat);
-      pins.push(marker(map, lngLat, name(points.length - 1), '#6a4c93'));
-      request();
+      addPoint(lngLat);
+      changed();
     },
     clear,
+    show(visible) {
+      showLayers(map, [], pins, visible);
+    },
+    link() {
+      return { profile: ui.profile.value, pts: points };
+    },
+    restore(link) {
+      if (link.get('profile') !== null && [...ui.profile.options].some((o) => o.value === link.get('profile'))) {
+        ui.profile.value = link.get('profile');
+      }
+      link.points.slice(0, maxPoints).forEach(addPoint);
+      changed();
+    },
+    keyed() {}, // a table is computed only when asked for
   };
 }
 

@@ -2,11 +2,13 @@
 // top of its alternatives), a summary per route, the best route's steps in
 // the chosen language with each maneuver drawn on the map (a point at its
 // location; hovering or clicking a step shows it), and its elevation
-// profile.
-import { post } from './api.js';
-import { setData, marker, popup } from './map.js';
+// profile. Waypoints can be dragged; the routes can be framed on the map and
+// downloaded as GeoJSON or GPX.
+import { hasKey, post } from './api.js';
+import { fitLine, setData, marker, popup, showLayers } from './map.js';
 import { busy, el, formatDistance, formatDuration, showAnswers } from './panel.js';
 import { drawProfile, samplePoints } from './chart.js';
+import { download, toGPX } from './export.js';
 
 const maxWaypoints = 50;
 
@@ -14,6 +16,8 @@ export function routeMode(map, ui) {
   const points = [];
   const pins = [];
   let pending = 0; // answers to older clicks are dropped
+  let answer = null; // the last directions answer drawn
+  const layers = ['route-alternatives', 'route-best', 'route-maneuvers'];
 
   map.addLayer({
     id: 'route-alternatives', type: 'line', source: setSource(map, 'routes'),
@@ -45,9 +49,25 @@ export function routeMode(map, ui) {
     ui.stepsTitle.hidden = true;
     ui.chartBox.hidden = true;
     ui.answers.replaceChildren();
+    ui.tools.hidden = true;
+    answer = null;
+    ui.changed();
   }
 
-  async function request() {
+  // addPoint pins a waypoint that can be dragged elsewhere (routed again).
+  function addPoint(lngLat) {
+    const i = points.length;
+    points.push(lngLat);
+    pins.push(marker(map, lngLat, String(i + 1), '#1f5fbf', (to) => {
+      points[i] = to;
+      ui.changed();
+      if (points.length >= 2) {
+        request();
+      }
+    }));
+  }
+
+  async function request(fit = false) {
     const id = ++pending;
     const req = {
       coordinates: points.map((p) => [p.lng, p.lat]),
@@ -70,6 +90,8 @@ export function routeMode(map, ui) {
       showAnswers(ui.answers, replies);
       return;
     }
+    answer = r.body;
+    ui.tools.hidden = false;
     const routes = r.body.routes;
     // Alternatives first, so that the best route is drawn last, on top.
     const features = routes.map((rt) => ({ type: 'Feature', properties: { id: rt.id }, geometry: JSON.parse(rt.geometry) }));
@@ -77,6 +99,9 @@ export function routeMode(map, ui) {
     showSummary(ui.summary, routes);
     showSteps(map, ui, routes[0]);
     showAnswers(ui.answers, replies);
+    if (fit) {
+      fitLine(map, features[0].geometry.coordinates);
+    }
     const profile = await post('/v1/elevation', { coordinates: samplePoints(features[0].geometry.coordinates) });
     if (id !== pending) {
       return;
@@ -87,28 +112,89 @@ export function routeMode(map, ui) {
       ui.chartBox.hidden = false;
       drawProfile(ui.chart, features[0].geometry.coordinates, profile.body.elevations_m);
       const c = routes[0].elevation;
-      ui.climb.textContent = c ? `Climb ${Math.round(c.ascent_m)} m, descent ${Math.round(c.descent_m)} m, steepest ${(c.max_grade * 100).toFixed(1)} %` : '';
+      // Both the climb and the chart read the surface model (SRTM, 30 m,
+      // with buildings and trees): a bridge, tunnel or cutting reads as a
+      // slope, so a car route may show "steepest 31 %" on a road that has
+      // no such grade. Say so beside the figures.
+      ui.climb.textContent = c ? `Climb ${Math.round(c.ascent_m)} m, descent ${Math.round(c.descent_m)} m, steepest ${(c.max_grade * 100).toFixed(1)} %*` : '';
+      ui.caveat.hidden = !c;
     }
     document.body.dataset.route = r.body.request_id; // for tests: this answer is drawn
   }
 
+  const again = (enough) => () => {
+    ui.changed();
+    if (enough()) {
+      request();
+    }
+  };
   ui.clear.addEventListener('click', clear);
-  ui.profile.addEventListener('change', () => points.length >= 2 && request());
-  ui.alternatives.addEventListener('change', () => points.length === 2 && request());
-  ui.language.addEventListener('change', () => points.length >= 2 && request());
+  ui.profile.addEventListener('change', again(() => points.length >= 2));
+  ui.alternatives.addEventListener('change', again(() => points.length === 2));
+  ui.language.addEventListener('change', again(() => points.length >= 2));
+  ui.fit.addEventListener('click', () => answer && fitLine(map, JSON.parse(answer.routes[0].geometry).coordinates));
+  ui.geojson.addEventListener('click', () => answer && download('route.geojson', 'application/geo+json', JSON.stringify(routeGeoJSON(answer, points), null, 1)));
+  ui.gpx.addEventListener('click', () => answer && download('route.gpx', 'application/gpx+xml', toGPX(answer, points)));
 
   return {
     click(lngLat) {
       if (points.length >= maxWaypoints) {
         return;
       }
-      points.push(lngLat);
-      pins.push(marker(map, lngLat, String(points.length)));
+      addPoint(lngLat);
+      ui.changed();
       if (points.length >= 2) {
         request();
       }
     },
     clear,
+    show(visible) {
+      showLayers(map, layers, pins, visible);
+    },
+    // link is the mode's part of the permalink.
+    link() {
+      return { profile: ui.profile.value, alt: ui.alternatives.value, lang: ui.language.value, pts: points };
+    },
+    // restore puts back the waypoints and choices of a permalink, and routes
+    // them at once if a key is in use (else when one is entered: keyed).
+    restore(link) {
+      setSelect(ui.profile, link.get('profile'));
+      setSelect(ui.alternatives, link.get('alt'));
+      setSelect(ui.language, link.get('lang'));
+      link.points.slice(0, maxWaypoints).forEach(addPoint);
+      if (points.length >= 2 && hasKey()) {
+        request(true);
+      }
+    },
+    keyed() {
+      if (points.length >= 2 && answer === null) {
+        request(true);
+      }
+    },
+  };
+}
+
+function setSelect(select, value) {
+  if (value !== null && [...select.options].some((o) => o.value === value)) {
+    select.value = value;
+  }
+}
+
+// routeGeoJSON is the answer as a FeatureCollection: each route as a
+// LineString with its summary, the waypoints as Points.
+function routeGeoJSON(answer, points) {
+  const routes = answer.routes.map((rt) => ({
+    type: 'Feature',
+    properties: { route: rt.id === 0 ? 'best' : `alternative ${rt.id}`, distance_m: rt.summary.distance_m, duration_s: rt.summary.duration_s },
+    geometry: JSON.parse(rt.geometry),
+  }));
+  const stops = points.map((p, i) => ({
+    type: 'Feature', properties: { waypoint: i + 1 }, geometry: { type: 'Point', coordinates: [p.lng, p.lat] },
+  }));
+  return {
+    type: 'FeatureCollection',
+    properties: { request_id: answer.request_id, data_version: answer.data_version },
+    features: [...routes, ...stops],
   };
 }
 
