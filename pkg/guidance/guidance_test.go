@@ -82,7 +82,7 @@ func TestGoldenItineraries(t *testing.T) {
 		{"a walk in Andorra la Vella", "pedestrian", route.Point{1.5218, 42.5063}, route.Point{1.5270, 42.5080},
 			[]string{"Head", "arrived"}},
 		{"Encamp to Pas de la Casa by truck", "truck", route.Point{1.5800, 42.5340}, route.Point{1.7333, 42.5425},
-			[]string{"Head", "CG-2", "Port d'Envalira (CG-2)", "arrived"}},
+			[]string{"Head", "CG-2", "CG-2a", "arrived"}}, // through the Envalira tunnel since truck-2026.11-grade-3
 		{"bicycle Escaldes to Andorra la Vella", "bicycle", route.Point{1.5340, 42.5100}, route.Point{1.5218, 42.5063},
 			[]string{"Head", "arrived"}},
 		{"Arinsal to Andorra la Vella", "car", route.Point{1.4840, 42.5720}, route.Point{1.5218, 42.5063},
