@@ -116,8 +116,10 @@ func TestEditedExtractNamesChangedRoutes(t *testing.T) {
 	if seen[removedWay] == 0 || seen[flippedWay] == 0 {
 		t.Errorf("changed routes over the removed bridge: %d, over the reversed tunnel: %d; want both", seen[removedWay], seen[flippedWay])
 	}
-	// The changes name the edited roads, not only coordinates.
-	named := map[string]int{}
+	// The changes name the edited roads, not only coordinates, and the
+	// reversed tunnel by its OSM way id (the removed bridge is shorter than
+	// the 50 m a road must differ by to be listed).
+	named, byID := map[string]int{}, 0
 	for _, s := range rep.Routes {
 		for _, c := range s.Worst {
 			for _, r := range c.RoadsLeft {
@@ -126,8 +128,14 @@ func TestEditedExtractNamesChangedRoutes(t *testing.T) {
 						named[edited]++
 					}
 				}
+				if slices.Contains(r.Ways, flippedWay) {
+					byID++
+				}
 			}
 		}
+	}
+	if byID == 0 {
+		t.Errorf("no change names the reversed way %d among the ways its route left", flippedWay)
 	}
 	if named["Santa Caterina"] == 0 || named["dos Valires"] == 0 {
 		t.Errorf("changes naming the removed bridge as a road left: %d, the reversed tunnel: %d; want both", named["Santa Caterina"], named["dos Valires"])
