@@ -182,19 +182,3 @@ func placedUnder(t *testing.T, rng *rand.Rand, r *route.Router, st *graph.State)
 	t.Fatal("no placeable point in 1000 tries")
 	return snap.Result{}
 }
-
-// onlyUnpavedAround reports whether every segment meeting s's ends is
-// unpaved.
-func onlyUnpavedAround(g *graph.Graph, s uint32) bool {
-	net := g.Net
-	for _, v := range [2]uint32{net.SegFrom[s], net.SegTo[s]} {
-		begin, end := g.Fwd.Out(v)
-		for i := begin; i < end; i++ {
-			t, _ := g.ArcSegment(i)
-			if net.SegFlags[t]&graph.FlagUnpaved == 0 {
-				return false
-			}
-		}
-	}
-	return true
-}
