@@ -132,3 +132,51 @@ func withState(r *route.Router, st *graph.State) *ch.Query {
 	q.SetState(st)
 	return q
 }
+
+// TestTableExcluding: with a request's exclusions (tunnels, unpaved roads),
+// every cell of a random table equals the directions answer under the same
+// exclusions (route's TestExcludeMatchesDijkstra proves those equal to
+// Dijkstra), some cells changed, and the table says no road operation
+// applied.
+func TestTableExcluding(t *testing.T) {
+	rel := openAndorra(t)
+	n := 16
+	if testing.Short() {
+		n = 8
+	}
+	x := route.ExcludeTunnel | route.ExcludeUnpaved
+	for _, profile := range []string{"car", "bicycle"} {
+		r := rel.Routers[profile]
+		rng := rand.New(rand.NewPCG(12, uint64(len(profile))))
+		src, dst := randomPoints(rng, r, n), randomPoints(rng, r, n)
+		st := r.StateExcluding(time.Time{}, x)
+		tab, err := matrix.ComputeWith(context.Background(), r, withState(r, st), src, dst, nil, nil)
+		if err != nil || tab.OperationsApplied {
+			t.Fatalf("%s: %v, operations_applied %v with no operation in force", profile, err, tab.OperationsApplied)
+		}
+		plain := matrix.Compute(r, withState(r, nil), src, dst)
+		changed := 0
+		for i := range src {
+			for j := range dst {
+				d, err := r.Directions(context.Background(), route.Request{Points: []route.Point{src[i], dst[j]}, Exclude: x})
+				got := tab.Durations[i][j]
+				if err != nil {
+					if !math.IsNaN(got) {
+						t.Fatalf("%s [%d][%d]: table %.3f s, directions: %v", profile, i, j, got, err)
+					}
+					continue
+				}
+				if want := d.Routes[0].DurationS; math.IsNaN(got) || math.Abs(got-want) > 0.0005 {
+					t.Fatalf("%s [%d][%d]: table %.3f s, directions without tunnels and unpaved roads %.3f s", profile, i, j, got, want)
+				}
+				if got != plain.Durations[i][j] {
+					changed++
+				}
+			}
+		}
+		t.Logf("%s: %d×%d without tunnels and unpaved roads equal directions; %d cells changed", profile, n, n, changed)
+		if changed == 0 {
+			t.Errorf("%s: no cell changed: the test proves nothing", profile)
+		}
+	}
+}
