@@ -29,17 +29,20 @@ import (
 // unpack the path across the core from the table's via entries.
 
 // maxCoreNodes bounds the cores searches cross by a distance table: its
-// memory is 16 bytes per pair (1.5 MiB for the 3M country's 312 car core
-// nodes, 16 MiB at this bound; a hierarchy keeps up to keptTables)
-// and its computation one search of the core per node. A larger core is
-// explored by each search as before.
-const maxCoreNodes = 1024
+// memory is 16 bytes per pair (18 MiB for the 3M country's 1,080 car core
+// nodes, 64 MiB at this bound; a hierarchy keeps up to keptTables, only
+// its last past keptBytes) and its computation one search of the core per
+// node. A larger core is explored by each search as before, at many times
+// the cost: the 3M country's car core was 312 nodes until destination-only
+// roads joined the conditions (issue 36), and at 1,080 over the old bound
+// of 1,024 a 20×20 table took 110 ms instead of 4.5.
+const maxCoreNodes = 2048
 
 // A coreTable's via entry packs the core index of a path's last core node
-// before its end (10 bits: maxCoreNodes) with the offset, in that node's Up
-// list, of the edge from it (22 bits); noVia where there is none.
+// before its end (11 bits: maxCoreNodes) with the offset, in that node's Up
+// list, of the edge from it (21 bits); noVia where there is none.
 const (
-	viaShift = 22
+	viaShift = 21
 	viaMask  = 1<<viaShift - 1
 	noVia    = ^uint32(0)
 )
