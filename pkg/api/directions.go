@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/valyala/fasthttp"
 
@@ -102,7 +101,7 @@ func routeFailure(ctx context.Context, router *route.Router, q route.Request, er
 	var ex *route.ExcludedError
 	if errors.As(err, &ex) {
 		return &failure{kind: KindUnroutable, detail: fmt.Sprintf("no %s route from waypoint %d to waypoint %d without %s roads: the exclusion leaves none (there is one with them)",
-			router.Graph().Profile, ex.Index, ex.Index+1, strings.ReplaceAll(ex.Exclude.String(), ",", ", "))}
+			router.Graph().Profile, ex.Index, ex.Index+1, ex.Exclude.Phrase())}
 	}
 	var we *route.WaypointError
 	if !errors.As(err, &we) {

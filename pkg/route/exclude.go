@@ -49,6 +49,9 @@ func (x Exclude) String() string {
 	return strings.Join(names, ",")
 }
 
+// Phrase lists the kinds for a message: "toll, tunnel".
+func (x Exclude) Phrase() string { return strings.ReplaceAll(x.String(), ",", ", ") }
+
 // excludes reports whether x forbids segment s.
 func (x Exclude) excludes(net *graph.Network, s uint32) bool {
 	f := net.SegFlags[s]
@@ -99,5 +102,5 @@ type ExcludedError struct {
 }
 
 func (e *ExcludedError) Error() string {
-	return fmt.Sprintf("no route from waypoint %d to waypoint %d without %s roads", e.Index, e.Index+1, strings.ReplaceAll(e.Exclude.String(), ",", ", "))
+	return fmt.Sprintf("no route from waypoint %d to waypoint %d without %s roads", e.Index, e.Index+1, e.Exclude.Phrase())
 }
