@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
 	"runtime"
+	"slices"
 	"syscall"
 	"time"
 
@@ -88,6 +90,7 @@ func serve(ctx context.Context, log *slog.Logger, o serveOptions) error {
 	if err != nil {
 		return err
 	}
+	logHierarchies(log, rel)
 	live, stopOperations, err := startOperations(ctx, log, o, rel)
 	if err != nil {
 		rel.Close()
@@ -255,4 +258,16 @@ func rssMiB() int64 {
 	var size, resident int64
 	fmt.Sscan(string(b), &size, &resident)
 	return resident * int64(os.Getpagesize()) >> 20
+}
+
+// logHierarchies says, per profile, what a departure time costs it: the
+// conditional arcs and the hierarchy's shortcuts over them, weighed once
+// per distinct state (docs/conditions.md); also in /v1/status.
+func logHierarchies(log *slog.Logger, rel *serving.Release) {
+	for _, name := range slices.Sorted(maps.Keys(rel.Routers)) {
+		r := rel.Routers[name]
+		shortcuts, candidates := r.Hierarchy().NumVariable()
+		log.Info("hierarchy", "profile", name, "arcs", r.Graph().NumArcs(), "conditional_arcs", len(r.Graph().Cond.Arcs),
+			"variable_shortcuts", shortcuts, "candidates", candidates)
+	}
 }

@@ -86,6 +86,12 @@ type ProfileStatus struct {
 	Name              string `json:"name"`
 	SpeedModelVersion string `json:"speed_model_version"`
 	SpeedModelStatus  string `json:"speed_model_status"`
+	// ConditionalArcs and VariableShortcuts size what a departure time
+	// costs the profile: the arcs whose time a schedule changes, and the
+	// hierarchy's shortcuts over them, weighed once per distinct state
+	// (docs/conditions.md). Absent for a profile without conditions.
+	ConditionalArcs   int `json:"conditional_arcs,omitempty"`
+	VariableShortcuts int `json:"variable_shortcuts,omitempty"`
 }
 
 // BuildStatus describes the mapd binary.
@@ -119,13 +125,19 @@ var dataSources = []DataSource{
 func (s *Server) status(ctx *fasthttp.RequestCtx) {
 	rel, done := s.cfg.Releases.Acquire()
 	m := rel.Manifest // the manifest outlives the mapping
+	conditional, variable := map[string]int{}, map[string]int{}
+	for name, r := range rel.Routers {
+		conditional[name] = len(r.Graph().Cond.Arcs)
+		variable[name], _ = r.Hierarchy().NumVariable()
+	}
 	done()
 	st := Status{DataVersion: m.DataVersion, BuildTime: m.BuildTime, FormatVersion: m.FormatVersion,
 		Profiles: make([]ProfileStatus, 0, len(m.Profiles)), StartedAt: s.cfg.Started.UTC(),
 		UptimeS: time.Since(s.cfg.Started).Round(time.Millisecond).Seconds(), Build: buildStatus(),
 		DataSources: dataSources}
 	for _, p := range m.Profiles {
-		st.Profiles = append(st.Profiles, ProfileStatus(p))
+		st.Profiles = append(st.Profiles, ProfileStatus{Name: p.Name, SpeedModelVersion: p.SpeedModelVersion,
+			SpeedModelStatus: p.SpeedModelStatus, ConditionalArcs: conditional[p.Name], VariableShortcuts: variable[p.Name]})
 	}
 	writeJSON(ctx, st)
 }

@@ -59,8 +59,7 @@ func BenchmarkSynthBuild(b *testing.B) {
 }
 
 // upwardReach returns the average number of nodes reachable from n random
-// arcs of g's main network over h's upward edges, stopping at the core as
-// the queries do.
+// arcs of g's main network over h's upward edges.
 func upwardReach(h *ch.Hierarchy, g *graph.Graph, n int) float64 {
 	rng := rand.New(rand.NewPCG(1, 2))
 	seen := make([]int, h.NumNodes())
@@ -77,9 +76,6 @@ func upwardReach(h *ch.Hierarchy, g *graph.Graph, n int) float64 {
 			u := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
 			total++
-			if g.Marked(u) {
-				continue
-			}
 			for e := h.UpFirst[u]; e < h.UpFirst[u+1]; e++ {
 				if v := h.Up[4*e]; seen[v] != i {
 					seen[v] = i

@@ -11,11 +11,12 @@ type middleIndex struct {
 }
 
 // shortcut is an entry of Up (up) or Dn at index i, stored at owner, from
-// from to to.
+// from to to, with its stored middle and weight.
 type shortcut struct {
 	up       bool
 	i, owner uint32
 	from, to uint32
+	middle   uint32
 	weight   uint32
 }
 
@@ -36,12 +37,16 @@ func buildMiddleIndex(h *Hierarchy) *middleIndex {
 		for u := range uint32(n) {
 			for i := h.UpFirst[u]; i < h.UpFirst[u+1]; i++ {
 				if e := at(h.Up, i); e.middle != NoMiddle {
-					fn(shortcut{up: true, i: i, owner: u, from: u, to: e.other, weight: e.weight}, e.middle)
+					h.eachMiddle(e.middle, func(m uint32) {
+						fn(shortcut{up: true, i: i, owner: u, from: u, to: e.other, middle: e.middle, weight: e.weight}, m)
+					})
 				}
 			}
 			for i := h.DnFirst[u]; i < h.DnFirst[u+1]; i++ {
 				if e := at(h.Dn, i); e.middle != NoMiddle {
-					fn(shortcut{i: i, owner: u, from: e.other, to: u, weight: e.weight}, e.middle)
+					h.eachMiddle(e.middle, func(m uint32) {
+						fn(shortcut{i: i, owner: u, from: e.other, to: u, middle: e.middle, weight: e.weight}, m)
+					})
 				}
 			}
 		}
@@ -56,4 +61,17 @@ func buildMiddleIndex(h *Hierarchy) *middleIndex {
 		ix.first[m+1]++
 	})
 	return ix
+}
+
+// eachMiddle calls fn with each node a shortcut with the given middle may
+// bypass: its middle, or each of a variable shortcut's candidates'.
+func (h *Hierarchy) eachMiddle(middle uint32, fn func(m uint32)) {
+	if !isVary(middle) {
+		fn(middle)
+		return
+	}
+	k := middle &^ varyBit
+	for c := h.VaryFirst[k]; c < h.VaryFirst[k+1]; c++ {
+		fn(h.Vary[3*c])
+	}
 }

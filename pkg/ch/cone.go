@@ -59,7 +59,7 @@ type preLabel struct {
 // come from, then a linear sweep gives each node the best of its upward
 // search label (when the search settled it, see markSettled) and of its
 // edges from nodes before it. An edge back to a node still open closes a
-// cycle (only a core has them): its node keeps its upward label, which
+// cycle (only uncontracted nodes have them): its node keeps its upward label, which
 // the upward search makes exact, as PHAST does. Both passes read the same
 // few kilobytes of the hierarchy, so the second finds them in cache.
 func (q *Query) sweep(c *cone, seeds []uint32) {
@@ -170,7 +170,7 @@ func (q *Query) through(i int32, middle uint32, backward bool) int32 {
 	if middle >= seedMark {
 		return i
 	}
-	if r := q.via.marks.get(middle, markRoute); r >= 0 && r != i && (r > i) != backward {
+	if r := q.via.marks.get(q.middleOf(middle), markRoute); r >= 0 && r != i && (r > i) != backward {
 		return r
 	}
 	return i

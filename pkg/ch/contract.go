@@ -4,21 +4,25 @@ import (
 	"context"
 	"runtime"
 
+	"github.com/mapsco/maps/pkg/graph"
 	"github.com/mapsco/maps/pkg/search"
 )
 
 // Input is the graph to contract: node n's edges are Edges[First[n]:First[n+1]].
 //
-// Core, when not nil, names nodes to leave uncontracted because the weights
-// of their incoming edges, or their turns between each other, change at
-// query time (graph.Conditions). They stay on top of the hierarchy with
-// all their edges among themselves, no witness path passes through them,
-// and an original edge between two of them is never merged with a shortcut,
-// so any state of those weights gives exact answers (a core-based CH).
+// Marked, when not nil, names the nodes whose incoming edges weigh more at
+// some times of day (graph.Conditions), Worst gives the most a time adds to
+// an edge into a marked node (NoWay when a time closes it), and Turn, among
+// edges between two of them, those a time may forbid or make dearer; the
+// edge weights given are the least of any time. Marked nodes are contracted
+// like any other, and the hierarchy stays exact under every state of those
+// weights (see vary.go).
 type Input struct {
-	First []uint32
-	Edges []InputEdge
-	Core  func(v uint32) bool
+	First  []uint32
+	Edges  []InputEdge
+	Marked func(v uint32) bool
+	Worst  func(v uint32) uint32
+	Turn   func(tail, head uint32) bool
 }
 
 // InputEdge is an edge of the graph to contract.
@@ -36,9 +40,13 @@ type dynEdge struct {
 type contractor struct {
 	out, in    [][]dynEdge
 	done       []bool
-	neighbours []uint32 // contracted neighbours, a priority term
-	level      []uint32 // depth in the hierarchy, a priority term
-	core       []bool   // Input.Core read once: witness searches ask per settled node
+	neighbours []uint32                     // contracted neighbours, a priority term
+	level      []uint32                     // depth in the hierarchy, a priority term
+	marked     []bool                       // Input.Marked read once: witness searches ask per settled node
+	worst      map[uint32]uint32            // Input.Worst of the marked nodes, where it is not 0
+	turn       func(tail, head uint32) bool // Input.Turn, nil for none
+	records    []varyRecord                 // the variable shortcuts made so far
+	finalized  int                          // of them, those whose lower end is contracted
 	sim        *simulation
 }
 
@@ -50,6 +58,8 @@ type simulation struct {
 	budget    int       // nodes a witness search may settle
 	shortcuts []dynEdge // the shortcuts needed by the node examined
 	sources   []uint32  // their tails
+	halves    []uint64  // their halves' indexes in the node's in<<32 | out lists
+	uppers    []uint32  // their most at any time (contractor.upper)
 	cut       bool      // a search ran out of budget: shortcuts may be superfluous
 }
 
@@ -83,9 +93,7 @@ func build(ctx context.Context, g Input, workers int) (*Hierarchy, error) {
 	c := newContractor(g)
 	var queue search.Heap
 	for v, p := range c.initialPriorities(ctx, workers) {
-		if !c.isCore(uint32(v)) {
-			queue.Push(p, uint32(v))
-		}
+		queue.Push(p, uint32(v))
 	}
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
@@ -111,24 +119,29 @@ func build(ctx context.Context, g Input, workers int) (*Hierarchy, error) {
 		}
 		up[v], dn[v] = c.contract(v) // with the shortcuts just found
 	}
-	for v := range uint32(n) {
-		if c.isCore(v) {
-			up[v], dn[v] = c.out[v], c.in[v] // every edge left joins two core nodes
-		}
-	}
-	return pack(up, dn), nil
+	return pack(up, dn, c.records), nil
 }
 
-func (c *contractor) isCore(v uint32) bool { return c.core != nil && c.core[v] }
+func (c *contractor) isMarked(v uint32) bool { return c.marked != nil && c.marked[v] }
 
 func newContractor(g Input) *contractor {
 	n := len(g.First) - 1
 	c := &contractor{out: make([][]dynEdge, n), in: make([][]dynEdge, n), done: make([]bool, n),
 		neighbours: make([]uint32, n), level: make([]uint32, n), sim: newSimulation(n)}
-	if g.Core != nil {
-		c.core = make([]bool, n)
+	if n >= varyBit {
+		panic("ch: too many nodes for a middle's vary bit")
+	}
+	c.turn = g.Turn
+	if g.Marked != nil {
+		c.marked, c.worst = make([]bool, n), map[uint32]uint32{}
 		for v := range uint32(n) {
-			c.core[v] = g.Core(v)
+			if c.marked[v] = g.Marked(v); c.marked[v] && g.Worst != nil {
+				if w := g.Worst(v); w != 0 {
+					c.worst[v] = w
+				}
+			} else if c.marked[v] {
+				c.worst[v] = graph.NoWay
+			}
 		}
 	}
 	for u := range uint32(n) {
@@ -142,32 +155,99 @@ func newContractor(g Input) *contractor {
 	return c
 }
 
-// addEdge inserts u→e.other, keeping only the cheapest of parallel edges,
-// except that between core nodes an original edge (which a restriction may
-// forbid at query time) and a shortcut are both kept.
+// addEdge inserts u→e.other, a fixed edge or an original one. Of parallel
+// fixed edges it keeps only the cheapest. A turn a time may forbid or make
+// dearer (see varies) is kept beside the others.
 func (c *contractor) addEdge(u uint32, e dynEdge) {
 	v := e.other
-	separate := c.isCore(u) && c.isCore(v)
-	for i, old := range c.out[u] {
-		if old.other != v || separate && !sameKind(old, e) {
-			continue
-		}
-		if e.weight < old.weight {
-			c.out[u][i] = e
-			for j, in := range c.in[v] {
-				if in.other == u && sameKind(in, old) {
-					c.in[v][j] = dynEdge{other: u, weight: e.weight, middle: e.middle, dist: e.dist}
-				}
+	if !c.varies(u, e) {
+		for i, old := range c.out[u] {
+			if old.other != v || c.varies(u, old) {
+				continue
 			}
+			if e.weight < old.weight {
+				c.out[u][i] = e
+				c.setIn(v, u, old.middle, e)
+			}
+			return
 		}
-		return
 	}
 	c.out[u] = append(c.out[u], e)
 	c.in[v] = append(c.in[v], dynEdge{other: u, weight: e.weight, middle: e.middle, dist: e.dist})
 }
 
-// sameKind reports whether both edges are original or both shortcuts.
-func sameKind(a, b dynEdge) bool { return (a.middle == NoMiddle) == (b.middle == NoMiddle) }
+// addVary adds candidate cand to the variable shortcut u→e.other, making
+// it unless one exists; the shortcut weighs its least candidate. A fixed
+// parallel edge that costs no more than cand at its fastest is at least as
+// good at every time, and cand is dropped.
+func (c *contractor) addVary(u uint32, e dynEdge, cand varyCandidate, upper uint32) {
+	v := e.other
+	at := -1
+	for i, old := range c.out[u] {
+		switch {
+		case old.other != v:
+		case isVary(old.middle):
+			at = i
+		case !c.varies(u, old) && old.weight <= e.weight:
+			return
+		}
+	}
+	if at < 0 {
+		e.middle = varyBit | uint32(len(c.records))
+		c.records = append(c.records, varyRecord{candidates: []varyCandidate{cand}, upper: upper, order: -1})
+		c.out[u] = append(c.out[u], e)
+		c.in[v] = append(c.in[v], dynEdge{other: u, weight: e.weight, middle: e.middle, dist: e.dist})
+		return
+	}
+	old := c.out[u][at]
+	rec := &c.records[old.middle&^varyBit]
+	rec.candidates = append(rec.candidates, cand)
+	rec.upper = min(rec.upper, upper)
+	if e.weight < old.weight {
+		e.middle = old.middle
+		c.out[u][at] = e
+		c.setIn(v, u, old.middle, e)
+	}
+}
+
+// setIn rewrites v's incoming copy of the edge u→v with the given middle
+// to e's weight, middle and distance.
+func (c *contractor) setIn(v, u, middle uint32, e dynEdge) {
+	for j, in := range c.in[v] {
+		if in.other == u && in.middle == middle {
+			c.in[v][j] = dynEdge{other: u, weight: e.weight, middle: e.middle, dist: e.dist}
+			return
+		}
+	}
+}
+
+// varies reports whether edge e from u may weigh more than its weight at
+// some time, beyond what its head's own time adds (which every edge into
+// the head shares): a turn between two marked nodes which a time may
+// forbid or penalise (Input.Turn), or a shortcut whose path passes through a marked node
+// or over such a turn. Witnesses never use one.
+func (c *contractor) varies(u uint32, e dynEdge) bool { return c.variable(u, e.other, e.middle) }
+
+// upper returns the most edge e from u may weigh at any time, beyond its
+// head's own time (see varies), NoWay when a time may forbid it: what a
+// witness may count on.
+func (c *contractor) upper(u uint32, e dynEdge) uint32 {
+	switch {
+	case isVary(e.middle):
+		return c.records[e.middle&^varyBit].upper
+	case c.varies(u, e):
+		return graph.NoWay
+	}
+	return e.weight
+}
+
+// variable is varies for the edge tail→head with the given middle.
+func (c *contractor) variable(tail, head, middle uint32) bool {
+	if middle == NoMiddle {
+		return c.turn != nil && c.isMarked(tail) && c.isMarked(head) && c.turn(tail, head)
+	}
+	return middle&varyBit != 0
+}
 
 func newSimulation(n int) *simulation {
 	return &simulation{witness: newWitnessSearch(n), budget: simulationBudget}
@@ -181,12 +261,13 @@ func (c *contractor) priority(sim *simulation, v uint32) uint32 {
 	return uint32(p + 1<<20) // keep it non-negative for the heap
 }
 
-// findShortcuts fills sim.shortcuts/sim.sources with the shortcuts
-// contracting v needs and returns how many. It only reads the graph.
+// findShortcuts fills sim.shortcuts/sim.sources/sim.halves with the
+// shortcuts contracting v needs and returns how many. It only reads the
+// graph.
 func (c *contractor) findShortcuts(sim *simulation, v uint32) int {
-	sim.shortcuts, sim.sources = sim.shortcuts[:0], sim.sources[:0]
+	sim.shortcuts, sim.sources, sim.halves, sim.uppers = sim.shortcuts[:0], sim.sources[:0], sim.halves[:0], sim.uppers[:0]
 	sim.cut = false
-	for _, in := range c.in[v] {
+	for i, in := range c.in[v] {
 		u := in.other
 		limit, through := uint32(0), false
 		for _, out := range c.out[v] {
@@ -200,7 +281,8 @@ func (c *contractor) findShortcuts(sim *simulation, v uint32) int {
 		if sim.witness.run(c, u, v, limit, c.out[v], sim.budget) {
 			sim.cut = true
 		}
-		for _, out := range c.out[v] {
+		vary := c.isMarked(v) || c.varies(u, in)
+		for j, out := range c.out[v] {
 			w := out.other
 			if w == u {
 				continue
@@ -209,8 +291,15 @@ func (c *contractor) findShortcuts(sim *simulation, v uint32) int {
 			if sim.witness.cost(w) <= via {
 				continue
 			}
-			sim.shortcuts = append(sim.shortcuts, dynEdge{other: w, weight: via, middle: v, dist: in.dist + out.dist})
+			middle, upper := v, via
+			if vary || c.varies(v, out) {
+				middle = varyBit // numbered when contract adds it
+				upper = addOrNone(addOrNone(c.upper(u, in), c.worst[v]), c.upper(v, out))
+			}
+			sim.shortcuts = append(sim.shortcuts, dynEdge{other: w, weight: via, middle: middle, dist: in.dist + out.dist})
 			sim.sources = append(sim.sources, u)
+			sim.halves = append(sim.halves, uint64(i)<<32|uint64(j))
+			sim.uppers = append(sim.uppers, upper)
 		}
 	}
 	return len(sim.shortcuts)
@@ -225,6 +314,14 @@ func (c *contractor) findShortcuts(sim *simulation, v uint32) int {
 func (c *contractor) contract(v uint32) (up, dn []dynEdge) {
 	up, dn = c.out[v], c.in[v]
 	c.done[v] = true
+	for _, list := range [][]dynEdge{up, dn} {
+		for _, e := range list { // v is the lower end of its edges: their candidates are final
+			if isVary(e.middle) {
+				c.records[e.middle&^varyBit].order = int32(c.finalized)
+				c.finalized++
+			}
+		}
+	}
 	for _, e := range up {
 		c.in[e.other] = removeEdge(c.in[e.other], v)
 		c.touch(v, e.other)
@@ -234,6 +331,11 @@ func (c *contractor) contract(v uint32) (up, dn []dynEdge) {
 		c.touch(v, e.other)
 	}
 	for i, s := range c.sim.shortcuts {
+		if s.middle == varyBit {
+			h := c.sim.halves[i]
+			c.addVary(c.sim.sources[i], s, varyCandidate{middle: v, in: uint32(h >> 32), out: uint32(h), weight: s.weight, dist: s.dist}, c.sim.uppers[i])
+			continue
+		}
 		c.addEdge(c.sim.sources[i], s)
 	}
 	c.out[v], c.in[v] = nil, nil
@@ -255,11 +357,13 @@ func removeEdge(list []dynEdge, v uint32) []dynEdge {
 	return list
 }
 
-// pack lays the per-node edge lists out as the Hierarchy's flat arrays.
-func pack(up, dn [][]dynEdge) *Hierarchy {
-	h := &Hierarchy{taints: new(taints)}
+// pack lays the per-node edge lists out as the Hierarchy's flat arrays,
+// with the variable shortcuts' table (see packVaries).
+func pack(up, dn [][]dynEdge, varies []varyRecord) *Hierarchy {
+	h := &Hierarchy{metrics: new(metrics), taints: new(taints)}
 	h.UpFirst, h.Up = flatten(up)
 	h.DnFirst, h.Dn = flatten(dn)
+	h.VaryFirst, h.Vary = packVaries(h, varies)
 	return h
 }
 
@@ -275,4 +379,12 @@ func flatten(lists [][]dynEdge) (first, flat []uint32) {
 		}
 	}
 	return first, flat
+}
+
+// addOrNone adds two weights, NoWay when either is or the sum is not below.
+func addOrNone(a, b uint32) uint32 {
+	if s := uint64(a) + uint64(b); s < uint64(graph.NoWay) {
+		return uint32(s)
+	}
+	return graph.NoWay
 }

@@ -10,13 +10,13 @@ import (
 // TestBuildSameForAnyWorkers: the first priorities are simulated on several
 // goroutines, block by block; the hierarchy must not depend on how many
 // (mapc build promises identical artifacts on any machine). The graphs
-// span several blocks and have a core.
+// span several blocks and have marked nodes.
 func TestBuildSameForAnyWorkers(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for round := range 3 {
 		in := randomGraph(rng, 9000+rng.IntN(4000))
 		if round > 0 {
-			in.Core = func(v uint32) bool { return v%97 == uint32(round) }
+			in.Marked = func(v uint32) bool { return v%97 == uint32(round) }
 		}
 		one, err := build(context.Background(), in, 1)
 		if err != nil {
@@ -28,7 +28,7 @@ func TestBuildSameForAnyWorkers(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !slices.Equal(h.UpFirst, one.UpFirst) || !slices.Equal(h.Up, one.Up) ||
-				!slices.Equal(h.DnFirst, one.DnFirst) || !slices.Equal(h.Dn, one.Dn) {
+				!slices.Equal(h.DnFirst, one.DnFirst) || !slices.Equal(h.Dn, one.Dn) || !slices.Equal(h.Vary, one.Vary) {
 				t.Fatalf("round %d: %d workers built another hierarchy than one worker", round, workers)
 			}
 		}

@@ -14,10 +14,12 @@
 //	<profile>.ch_up         uint32 ×4 per edge: head, weight (ms), middle, distance (cm)
 //	<profile>.ch_dn_first   uint32, nodes+1
 //	<profile>.ch_dn         uint32 ×4 per edge: tail, weight, middle, distance
+//	<profile>.ch_vary_first, <profile>.ch_vary: variable shortcuts (vary.go)
 //
 // Up[u] lists edges u→v to more important nodes; Dn[u] lists edges v→u from
 // more important nodes. middle is the contracted node a shortcut bypasses,
-// or NoMiddle for an edge of the original graph. Distance is carried so
+// or NoMiddle for an edge of the original graph (a variable shortcut's
+// names it through the vary table, see vary.go). Distance is carried so
 // that a matrix cell's length needs no path unpacking.
 //
 // Besides point-to-point queries (query.go) and tables (manytomany.go), a
@@ -37,8 +39,11 @@ const NoMiddle = ^uint32(0)
 type Hierarchy struct {
 	UpFirst, Up []uint32
 	DnFirst, Dn []uint32
-	core        *core   // the nodes left uncontracted, nil for none (see SetCore)
-	taints      *taints // the latest road-operations overlays' taints (taint.go)
+	// VaryFirst and Vary are the variable shortcuts' table (vary.go),
+	// empty when the graph has no conditions.
+	VaryFirst, Vary []uint32
+	metrics         *metrics // the latest states' weights of Vary (vary.go)
+	taints          *taints  // the latest road-operations overlays' taints (taint.go)
 }
 
 // NumNodes returns the number of nodes.

@@ -33,9 +33,7 @@ func (c *contractor) initialPriorities(ctx context.Context, workers int) []uint3
 					return
 				}
 				for v := b * block; v < min(n, (b+1)*block); v++ {
-					if !c.isCore(uint32(v)) {
-						prio[v] = c.priority(sim, uint32(v))
-					}
+					prio[v] = c.priority(sim, uint32(v))
 				}
 			}
 		})

@@ -1,7 +1,6 @@
 package ch
 
 import (
-	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -66,18 +65,10 @@ func ParallelTable(qs []*Query, sources, targets []Endpoint, out []Cell) {
 	for i := range out {
 		out[i] = Cell{Cost: search.Unreached}
 	}
-	ct := qs[0].h.coreTable(qs[0].st)
-	if qs[0].taint != nil {
-		// Under road operations the searches count tainted edges in their
-		// distances (Taint), which the core table's precomputed paths
-		// cannot: they cross the core edge by edge instead.
-		ct = nil
-	}
-	cols := qs[0].columns(ct, len(targets))
 	lists := make([][]bucket, len(qs))
 	var next atomic.Int64
 	each(qs, func(w int, q *Query) {
-		q.filled = q.fillBuckets(targets, ct, cols, &next, q.filled[:0])
+		q.filled = q.fillBuckets(targets, &next, q.filled[:0])
 		lists[w] = q.filled
 	})
 	ix := &qs[0].buckets
@@ -89,66 +80,9 @@ func ParallelTable(qs []*Query, sources, targets []Endpoint, out []Cell) {
 	next.Store(0)
 	each(qs, func(_ int, q *Query) {
 		for i := int(next.Add(1) - 1); i < len(sources); i = int(next.Add(1) - 1) {
-			row := out[i*len(targets) : (i+1)*len(targets)]
-			q.scanBuckets(sources[i], ix, ct, biases, row)
-			if ct != nil {
-				cols.cross(ct.prune(q.hits, true), biases, row)
-			}
+			q.scanBuckets(sources[i], ix, biases, out[i*len(targets):(i+1)*len(targets)])
 		}
 	})
-}
-
-// coreColumns are, for each target of a table, the cost and distance from
-// every core node to it (coreTable.column), held by the table's first
-// query and reused; least[j] is the least of column j.
-type coreColumns struct {
-	k     int
-	cost  []uint32
-	dist  []int64
-	least []uint32
-}
-
-// columns readies q's columns for n targets across ct's core.
-func (q *Query) columns(ct *coreTable, n int) *coreColumns {
-	c := &q.cols
-	if ct == nil {
-		return c
-	}
-	c.k = ct.k
-	if cap(c.cost) < n*ct.k {
-		c.cost, c.dist = make([]uint32, n*ct.k), make([]int64, n*ct.k)
-	}
-	if cap(c.least) < n {
-		c.least = make([]uint32, n)
-	}
-	c.cost, c.dist, c.least = c.cost[:n*ct.k], c.dist[:n*ct.k], c.least[:n]
-	return c
-}
-
-// cross improves a source's row with the paths across the core: the
-// source's search reached the core at hits, by ascending cost, target j
-// reaches core node a at column j's cost. A cell keeps a bucket's answer on
-// a tie. A target's hits stop at the first whose cost plus the least of
-// the column cannot beat the cell.
-func (c *coreColumns) cross(hits []coreHit, biases []uint32, row []Cell) {
-	for j := range row {
-		col := c.cost[j*c.k : (j+1)*c.k]
-		bias, cell := uint64(biases[j]), &row[j]
-		least := uint64(c.least[j])
-		for _, h := range hits {
-			if uint64(h.cost)+least >= bias+uint64(cell.Cost) {
-				break
-			}
-			cj := col[h.index]
-			if cj == search.Unreached {
-				continue
-			}
-			total := uint64(h.cost) + uint64(cj)
-			if total >= bias && total-bias < uint64(cell.Cost) {
-				cell.Cost, cell.DistCM = uint32(total-bias), h.dist+c.dist[j*c.k+int(h.index)]
-			}
-		}
-	}
 }
 
 // each runs fn once per query, on its own goroutine but for the first,
@@ -171,28 +105,21 @@ func bias(seeds []search.Seed) uint32 {
 }
 
 // fillBuckets runs the backward searches of the targets it takes from next
-// and appends their labels to buf. With a core table ct, the searches stop
-// at the core and fill the targets' columns of cols instead.
-func (q *Query) fillBuckets(targets []Endpoint, ct *coreTable, cols *coreColumns, next *atomic.Int64, buf []bucket) []bucket {
+// and appends their labels to buf.
+func (q *Query) fillBuckets(targets []Endpoint, next *atomic.Int64, buf []bucket) []bucket {
 	for j := int(next.Add(1) - 1); j < len(targets); j = int(next.Add(1) - 1) {
-		t, start := targets[j], len(buf)
-		q.upward(&q.bwd, t, bias(t.Seeds), ct, func(u, cost uint32, dist int64) {
+		t := targets[j]
+		q.upward(&q.bwd, t, bias(t.Seeds), func(u, cost uint32, dist int64) {
 			buf = append(buf, bucket{node: u, target: uint32(j), cost: cost, dist: dist})
 		})
-		if ct != nil {
-			col := cols.cost[j*ct.k : (j+1)*ct.k]
-			cols.least[j] = ct.column(q.hits, col, cols.dist[j*ct.k:(j+1)*ct.k])
-			buf = append(buf[:start], ct.uncrossed(buf[start:], col)...)
-		}
 	}
 	return buf
 }
 
 // scanBuckets runs the forward search of one source and improves its row
-// of the table with the buckets of every node it settles (below the core
-// when there is a core table).
-func (q *Query) scanBuckets(s Endpoint, ix *bucketIndex, ct *coreTable, biases []uint32, row []Cell) {
-	q.upward(&q.fwd, s, 0, ct, func(u, cost uint32, dist int64) {
+// of the table with the buckets of every node it settles.
+func (q *Query) scanBuckets(s Endpoint, ix *bucketIndex, biases []uint32, row []Cell) {
+	q.upward(&q.fwd, s, 0, func(u, cost uint32, dist int64) {
 		span := ix.spans.Get(u)
 		if span == nil {
 			return
@@ -213,46 +140,19 @@ func (q *Query) scanBuckets(s Endpoint, ix *bucketIndex, ct *coreTable, biases [
 // visit for every node it settles. Target seeds enter at bias − cost (see
 // Shortest) and with negated distances.
 //
-// With a core table ct, the search stops at the core: a core node it
-// reaches is neither queued, visited nor explored, and q.hits lists them
-// by ascending cost once it is done (see coretable.go). Three quarters of
-// the edges such a search relaxes on the 3M synthetic country lead into
-// the core (2,773 of 3,672, into 136 core nodes), so their labels are kept
-// apart, in an array by core index (coreReach), not in the hash table, and
-// the nodes that have them have their edges split in two in advance
-// (fringe.go): the search asks nothing of any edge. Below the core no arc
-// is marked, so the state changes no edge there but those into the core,
-// which ct holds weighed under it (coreArcs; the core is the marked arcs,
-// and a turn a state forbids joins two of them).
-//
 // Like Shortest it does not stall on demand: without it, 100×100 tables
 // took three quarters of the time on the 3M synthetic country and the same
 // on Andorra (docs/benchmarks-history.md, "Stall-on-demand"); the via-node
 // candidates of alternatives want every node the search reaches anyway.
-// Stalling only below the core, once tables stopped there, cost a tenth
-// more CPU too (docs/benchmarks-history.md, 2026-11-25 "Tables across the
-// core").
-func (q *Query) upward(s *side, e Endpoint, bias uint32, ct *coreTable, visit func(u, cost uint32, dist int64)) {
+func (q *Query) upward(s *side, e Endpoint, bias uint32, visit func(u, cost uint32, dist int64)) {
 	s.reset()
-	core := q.h.core
-	var f *fringe
-	var arcs *coreArcs
-	if ct != nil {
-		q.reach.reset(ct.k)
-		f, arcs = ct.dn, &ct.dnArcs
-		if s.up {
-			f, arcs = ct.up, &ct.upArcs
-		}
-	}
 	backward := s == &q.bwd
 	for i, sd := range e.Seeds {
 		c, d := sd.Cost, e.Dists[i]
 		if backward {
 			c, d = bias-sd.Cost, -d
 		}
-		if ct != nil && core.in(sd.Node) {
-			q.reach.lower(core.index(sd.Node), c, d)
-		} else if l := q.improve(s, sd.Node, c, uint32(i), seedMark, 0); l != nil {
+		if l := q.improve(s, sd.Node, c, uint32(i), seedMark, 0); l != nil {
 			l.dist = d
 		}
 	}
@@ -264,22 +164,7 @@ func (q *Query) upward(s *side, e Endpoint, bias uint32, ct *coreTable, visit fu
 		}
 		du := lu.dist // lu moves when a label is added
 		visit(u, c, du)
-		if ct == nil {
-			q.relaxWithDist(s, u, c, du)
-			continue
-		}
-		list, lo, hi := s.list, s.first[u], s.first[u+1]
-		if i, below, blo, bhi, ok := f.edges(u); ok {
-			q.enterCore(arcs.of(i), c, du)
-			list, lo, hi = below, blo, bhi
-		}
-		for i := lo; i < hi; i++ {
-			e := at(list, i)
-			q.improveDist(s, e.other, search.Add(c, e.weight), du+int64(e.dist))
-		}
-	}
-	if ct != nil {
-		q.hits = q.reach.sorted(q.hits[:0])
+		q.relaxWithDist(s, u, c, du)
 	}
 }
 
@@ -306,98 +191,10 @@ func (q *Query) relaxWithDist(s *side, u, c uint32, du int64) {
 			continue
 		}
 		if l := q.improve(s, e.other, search.Add(c, w), u, e.middle, e.weight); l != nil {
-			l.dist = du + int64(e.dist)
+			l.dist = du + int64(q.distOf(e))
 			if q.taint != nil && q.taint.at(s.up, i) {
 				l.dist += TaintMark
 			}
-		}
-	}
-}
-
-// enterCore offers q.reach a fringe node's edges into the core under the
-// table's state (coreArcs), the node settled at cost c and distance du.
-func (q *Query) enterCore(into []coreArc, c uint32, du int64) {
-	for _, a := range into {
-		q.reach.lower(a.index, search.Add(c, a.weight), du+int64(a.dist))
-	}
-}
-
-// coreReach is the cost and distance at which a table's search reaches
-// each core node, by core index, valid where its stamp is the current
-// generation (one 16-byte entry a node: one cache line a relaxation);
-// touched lists those reached.
-type coreReach struct {
-	gen     uint32
-	at      []reached
-	touched []uint32
-	keys    []uint64 // sorted's
-}
-
-type reached struct {
-	stamp, cost uint32
-	dist        int64
-}
-
-// reset forgets every core node reached, for a core of k nodes.
-func (r *coreReach) reset(k int) {
-	if len(r.at) < k {
-		*r = coreReach{at: make([]reached, k), touched: r.touched, keys: r.keys}
-	}
-	r.touched = r.touched[:0]
-	if r.gen++; r.gen == 0 {
-		clear(r.at)
-		r.gen = 1
-	}
-}
-
-// lower records that the search reaches core node a at cost c and
-// distance d, if that is the first or a cheaper way.
-func (r *coreReach) lower(a, c uint32, d int64) {
-	x := &r.at[a]
-	switch {
-	case x.stamp != r.gen:
-		r.touched = append(r.touched, a)
-	case c >= x.cost:
-		return
-	}
-	*x = reached{stamp: r.gen, cost: c, dist: d}
-}
-
-// sorted appends to hits the core nodes reached, by ascending cost (then
-// index, so that the order is the same whatever order they were reached
-// in), and returns it. It sorts cost<<32 | index keys, which the sort
-// compares without calling back (a sort by comparison function was a tenth
-// of the table's CPU), by sortNearly.
-func (r *coreReach) sorted(hits []coreHit) []coreHit {
-	keys := r.keys[:0]
-	for _, a := range r.touched {
-		keys = append(keys, uint64(r.at[a].cost)<<32|uint64(a))
-	}
-	sortNearly(keys)
-	for _, k := range keys {
-		a := uint32(k)
-		hits = append(hits, coreHit{index: a, cost: r.at[a].cost, dist: r.at[a].dist})
-	}
-	r.keys = keys
-	return hits
-}
-
-// sortNearly sorts keys, which a search lists nearly in order: it reaches
-// the core nodes roughly by ascending cost, in the order touched keeps. An
-// insertion sort then moves few keys, and took 4 to 8 % off a 3M 100×100
-// table's CPU against slices.Sort; one that has moved more than 8 a key
-// hands over to slices.Sort, so that no order costs it n².
-func sortNearly(keys []uint64) {
-	budget := 8 * len(keys)
-	for i := 1; i < len(keys); i++ {
-		k, j := keys[i], i
-		for ; j > 0 && keys[j-1] > k; j-- {
-			keys[j] = keys[j-1]
-		}
-		keys[j] = k
-		if budget -= i - j; budget < 0 {
-			slices.Sort(keys)
-			return
 		}
 	}
 }

@@ -3,7 +3,6 @@ package ch
 import (
 	"context"
 	"math/rand/v2"
-	"slices"
 	"testing"
 
 	"github.com/mapsco/maps/pkg/search"
@@ -66,27 +65,4 @@ func firstDiff(a, b []Cell) int {
 		return min(len(a), len(b))
 	}
 	return -1
-}
-
-// TestSortNearlySorts: keys nearly in order (few moved), in reverse order
-// (past the insertion sort's budget) and at random come out sorted.
-func TestSortNearlySorts(t *testing.T) {
-	rng := rand.New(rand.NewPCG(51, 52))
-	for round := range 300 {
-		keys := make([]uint64, rng.IntN(400))
-		for i := range keys {
-			keys[i] = uint64(i)*1000 + rng.Uint64N(5000) // nearly in order
-		}
-		switch round % 3 {
-		case 1:
-			slices.Reverse(keys)
-		case 2:
-			rng.Shuffle(len(keys), func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
-		}
-		want := slices.Sorted(slices.Values(keys))
-		sortNearly(keys)
-		if !slices.Equal(keys, want) {
-			t.Fatalf("round %d: %v, want %v", round, keys, want)
-		}
-	}
 }

@@ -13,8 +13,9 @@ import "github.com/mapsco/maps/pkg/search"
 // The sweep needs an order in which every node follows the tails of its
 // downward edges. Node ids here are arcs, not ranks, and the contraction
 // order is not stored, so NewSweep derives one from the hierarchy itself.
-// A core left uncontracted (Input.Core) is searched whole by the upward
-// phase and skipped by the sweep's pulls where its edges form cycles.
+// Nodes left uncontracted (a graph viewed as its own hierarchy, as tests
+// do) are searched whole by the upward phase and skipped by the sweep's
+// pulls where their edges form cycles; Build leaves none.
 // Weights are the hierarchy's own: conditions a Query can be given
 // (graph.State) are not applied.
 
@@ -26,8 +27,8 @@ type Sweep struct {
 	order []uint32
 }
 
-// onCycle marks, in Sweep.order, a node on a cycle of Dn edges. Only a
-// core (nodes left uncontracted, see Input.Core) has such cycles, and an
+// onCycle marks, in Sweep.order, a node on a cycle of Dn edges. Only nodes
+// left uncontracted have such cycles (Build leaves none), and an
 // upward search explores the core whole, so these nodes' upward labels are
 // exact and the sweep must not read their tails, which may not be final.
 // Node ids stay below it: a country has tens of millions of arcs at most.
@@ -35,8 +36,8 @@ const onCycle = 1 << 31
 
 // NewSweep orders h's nodes by height: a node without Dn edges has height
 // 0, any other node 1 + the greatest height of its Dn tails, which are all more important, so the recursion ends (a depth-first
-// search; an edge back to a node still open closes a cycle, found only in
-// a core, and is left out). Sorting by height puts every tail before its
+// search; an edge back to a node still open closes a cycle, found only
+// among uncontracted nodes, and is left out). Sorting by height puts every tail before its
 // heads; within a height, ids stay ascending, which keeps neighbouring arcs
 // close in memory. It costs a pass over Dn and about 12 bytes per node
 // while it runs, 4 bytes per node after.

@@ -33,10 +33,10 @@ func randomTurns(rng *rand.Rand, n int) *graph.Graph {
 	return g
 }
 
-// contract builds the hierarchy of g's turn graph, leaving the nodes core
-// names uncontracted (none if nil).
-func contract(t *testing.T, g *graph.Graph, core func(uint32) bool) *ch.Hierarchy {
-	in := ch.Input{First: g.Turns.First, Edges: make([]ch.InputEdge, len(g.Turns.Edges)/3), Core: core}
+// contract builds the hierarchy of g's turn graph with the nodes marked
+// names marked (none if nil).
+func contract(t *testing.T, g *graph.Graph, marked func(uint32) bool) *ch.Hierarchy {
+	in := ch.Input{First: g.Turns.First, Edges: make([]ch.InputEdge, len(g.Turns.Edges)/3), Marked: marked}
 	for i := range in.Edges {
 		e := g.Turns.At(uint32(i))
 		in.Edges[i] = ch.InputEdge{Head: e.Head, Weight: e.Weight}
@@ -128,18 +128,18 @@ func TestPHASTCore(t *testing.T) {
 	}
 }
 
-// TestPHASTContractedCore: random graphs contracted around a random core
-// (as conditional arcs are), PHAST against Dijkstra.
-func TestPHASTContractedCore(t *testing.T) {
+// TestPHASTMarked: random graphs with a tenth of their nodes marked (as
+// conditional arcs are), PHAST against Dijkstra.
+func TestPHASTMarked(t *testing.T) {
 	rng := rand.New(rand.NewPCG(6, 6))
 	for range 6 {
 		n := 200 + rng.IntN(400)
 		g := randomTurns(rng, n)
-		inCore := make([]bool, n)
-		for v := range inCore {
-			inCore[v] = rng.IntN(10) == 0
+		marked := make([]bool, n)
+		for v := range marked {
+			marked[v] = rng.IntN(10) == 0
 		}
-		h := contract(t, g, func(v uint32) bool { return inCore[v] })
+		h := contract(t, g, func(v uint32) bool { return marked[v] })
 		p := ch.NewPHAST(h, ch.NewSweep(h))
 		for range 40 {
 			checkPHAST(t, p, g, randomSeeds(rng, n), search.Unreached)
@@ -148,7 +148,7 @@ func TestPHASTContractedCore(t *testing.T) {
 }
 
 // TestPHASTTimedTown: on a compiled town whose conditional streets and
-// turns form the car hierarchy's core, PHAST agrees with Dijkstra on every
+// turns are marked in the car hierarchy, PHAST agrees with Dijkstra on every
 // arc (both without the conditions applied).
 func TestPHASTTimedTown(t *testing.T) {
 	rel := compiletest.TimedTown{W: 16, H: 16, Random: 10, Seed: 9}.Open(t)
@@ -156,7 +156,7 @@ func TestPHASTTimedTown(t *testing.T) {
 	r := rel.Routers["car"]
 	g, h := r.Graph(), r.Hierarchy()
 	if g.Cond.Empty() {
-		t.Fatal("the town has no conditions: its hierarchy has no core")
+		t.Fatal("the town has no conditions: its hierarchy has no marked node")
 	}
 	p := ch.NewPHAST(h, ch.NewSweep(h))
 	for range 50 {

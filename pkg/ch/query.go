@@ -1,8 +1,6 @@
 package ch
 
 import (
-	"slices"
-
 	"github.com/mapsco/maps/pkg/graph"
 	"github.com/mapsco/maps/pkg/search"
 )
@@ -24,10 +22,7 @@ type side struct {
 	heap   search.Heap
 	list   []uint32 // Up for the forward side, Dn for the backward side
 	first  []uint32
-	up     bool     // list is Up: an entry of node u is an edge u→other
-	core   []uint32 // the core nodes it reached, when it stops at the core
-	keys   []uint64 // coreHits'
-	hits   []coreHit
+	up     bool // list is Up: an entry of node u is an edge u→other
 }
 
 func (s *side) cost(v uint32) uint32 {
@@ -41,7 +36,6 @@ func (s *side) cost(v uint32) uint32 {
 func (s *side) reset() {
 	s.labels.Reset()
 	s.heap.Reset()
-	s.core = s.core[:0]
 }
 
 // Query runs point-to-point searches on one hierarchy; it is reusable but
@@ -54,10 +48,8 @@ type Query struct {
 	fwd, bwd side
 	buckets  bucketIndex  // a table's buckets, while ParallelTable runs
 	filled   []bucket     // the buckets its backward searches left, reused
-	hits     []coreHit    // where a table's search reached the core
-	reach    coreReach    // the same while it runs
-	cols     coreColumns  // a table's targets' columns across the core
 	st       *graph.State // conditions in force, nil for none: the base of full
+	metric   *metric      // h's variable shortcuts weighed under st, nil for none
 	full     *graph.State // the state set, road operations' overlay included
 	taint    *Taint       // the edges whose path full's overlay changes, nil for none
 	via      *viaScratch  // for Vias, allocated on first use
@@ -89,6 +81,7 @@ func NewQuery(h *Hierarchy) *Query {
 // exactly, as package route does for a path.
 func (q *Query) SetState(st *graph.State) {
 	q.full, q.st = st, st.Base()
+	q.metric = q.h.metricOf(q.st)
 	q.taint = nil
 	if ov := st.Overlay(); ov != nil {
 		q.taint = q.h.taintOf(ov)
@@ -108,13 +101,20 @@ func (q *Query) now(u uint32, e edge, up bool) uint32 {
 	return q.nowIn(u, e, up)
 }
 
-// nowIn is now under a state.
+// nowIn is now under a state: a variable shortcut weighs what the state's
+// metric says (see vary.go), and every edge gets its head's time now.
 func (q *Query) nowIn(u uint32, e edge, up bool) uint32 {
 	tail, head := u, e.other
 	if !up {
 		tail, head = e.other, u
 	}
-	return q.st.Edge(tail, head, e.weight, e.middle == NoMiddle)
+	w := e.weight
+	if isVary(e.middle) && q.metric != nil {
+		if w = q.metric.weight[e.middle&^varyBit]; w == graph.NoWay {
+			return w
+		}
+	}
+	return q.st.Edge(tail, head, w, e.middle == NoMiddle)
 }
 
 // Result is a shortest path found by a query.
@@ -147,10 +147,7 @@ func (q *Query) Shortest(sources, targets []search.Seed, buf []uint32) (Result, 
 	if m.best == search.Unreached || m.best < m.shift {
 		return Result{}, false
 	}
-	if m.from != m.to {
-		return q.unpackAcross(m, buf), true
-	}
-	return q.unpackPath(m.best-m.shift, m.from, buf), true
+	return q.unpackPath(m.best-m.shift, m.at, buf), true
 }
 
 // Cost is Shortest's cost alone, without unpacking the path.
@@ -162,34 +159,20 @@ func (q *Query) Cost(sources, targets []search.Seed) (uint32, bool) {
 	return m.best - m.shift, true
 }
 
-// meeting is where Shortest's two searches meet: at node from (= to), or
-// across the core from core node from to core node to, by table ct.
+// meeting is where Shortest's two searches meet: at node at, at cost
+// best, shifted by the targets' bias.
 type meeting struct {
-	best, shift uint32 // the meeting's cost, shifted by the targets' bias
-	from, to    uint32
-	ct          *coreTable
+	best, shift uint32
+	at          uint32
 }
 
 // meet runs Shortest's search and returns the best meeting.
-//
-// With a core table (see coretable.go), both searches stop at the core, as
-// a table's do: a path that enters the core goes up to a core node a, across
-// to a core node b, and up from the target's side to b, so the best
-// meeting is the best of those below the core and of f(a) + D(a, b) + g(b)
-// over the core nodes a and b the two searches reach. Every search used to
-// explore the whole core (on the 3M synthetic country's car hierarchy 312
-// nodes and about 23,000 edges); now each settles what lies below it.
-// The searches below the core stop as before at the best meeting found
-// there; a core node a reached at f(a) no lower than it cannot improve it
-// (g ≥ 0), and one reached below it was reached from settled nodes only,
-// so at its exact cost.
 func (q *Query) meet(sources, targets []search.Seed) meeting {
-	ct := q.h.coreTable(q.st)
-	m := meeting{best: search.Unreached, from: search.Unreached, to: search.Unreached, ct: ct}
-	m.shift = q.seedAt(sources, targets, ct)
+	m := meeting{best: search.Unreached, at: search.Unreached}
+	m.shift = q.seed(sources, targets)
 	for _, s := range sources {
 		if c := search.Add(q.fwd.cost(s.Node), q.bwd.cost(s.Node)); c < m.best {
-			m.best, m.from, m.to = c, s.Node, s.Node
+			m.best, m.at = c, s.Node
 		}
 	}
 	for {
@@ -204,9 +187,6 @@ func (q *Query) meet(sources, targets []search.Seed) meeting {
 			q.step(&q.bwd, &q.fwd, &m)
 		}
 	}
-	if ct != nil {
-		q.cross(&m)
-	}
 	return m
 }
 
@@ -214,30 +194,16 @@ func (q *Query) meet(sources, targets []search.Seed) meeting {
 // seeds, targets at shift − cost, where shift, returned, is the largest
 // target cost.
 func (q *Query) seed(sources, targets []search.Seed) (shift uint32) {
-	return q.seedAt(sources, targets, nil)
-}
-
-// seedAt is seed for a search that stops at the core when ct is not nil:
-// seeds on core nodes are labelled but not queued.
-func (q *Query) seedAt(sources, targets []search.Seed, ct *coreTable) (shift uint32) {
 	shift = bias(targets)
 	q.fwd.reset()
 	q.bwd.reset()
 	for i, s := range sources {
-		q.seedOne(&q.fwd, s.Node, s.Cost, uint32(i), ct)
+		q.improve(&q.fwd, s.Node, s.Cost, uint32(i), seedMark, 0)
 	}
 	for i, t := range targets {
-		q.seedOne(&q.bwd, t.Node, shift-t.Cost, uint32(i), ct)
+		q.improve(&q.bwd, t.Node, shift-t.Cost, uint32(i), seedMark, 0)
 	}
 	return shift
-}
-
-func (q *Query) seedOne(s *side, v, c, i uint32, ct *coreTable) {
-	if ct != nil && q.h.core.in(v) {
-		q.reachCore(s, v, c, i, seedMark, 0)
-	} else {
-		q.improve(s, v, c, i, seedMark, 0)
-	}
 }
 
 // improve labels v on side s with cost c, arriving from parent over an edge
@@ -265,13 +231,9 @@ func (q *Query) step(a, b *side, m *meeting) {
 		return
 	}
 	if x := search.Add(c, b.cost(u)); x < m.best {
-		m.best, m.from, m.to = x, u, u
+		m.best, m.at = x, u
 	}
-	if m.ct != nil {
-		q.relaxBelow(a, u, c, m.ct)
-	} else {
-		q.relax(a, u, c)
-	}
+	q.relax(a, u, c)
 }
 
 // relax offers u's edges on side a, reached at cost c, to their ends. The
@@ -285,96 +247,21 @@ func (q *Query) relax(a *side, u, c uint32) {
 	}
 }
 
-// relaxBelow is relax for a search that stops at the core of table ct:
-// the core nodes it reaches are labelled, not queued. As in a table's
-// search (see upward), the state changes no edge below the core but those
-// into it, by ct.extra.
-func (q *Query) relaxBelow(a *side, u, c uint32, ct *coreTable) {
-	core := q.h.core
-	for i := a.first[u]; i < a.first[u+1]; i++ {
-		e := at(a.list, i)
-		w := e.weight
-		if !core.in(e.other) {
-			q.improve(a, e.other, search.Add(c, w), u, e.middle, e.weight)
-			continue
-		}
-		if a.up { // the edge enters the core node
-			x := ct.extra[core.index(e.other)]
-			if x == graph.NoWay {
-				continue
-			}
-			w += x
-		}
-		q.reachCore(a, e.other, search.Add(c, w), u, e.middle, e.weight)
+// distOf returns edge e's distance under the query's state: a variable
+// shortcut's is its best candidate's (see vary.go).
+func (q *Query) distOf(e edge) uint32 {
+	if isVary(e.middle) && q.metric != nil {
+		return q.metric.dist[e.middle&^varyBit]
 	}
+	return e.dist
 }
 
-// reachCore is improve for core node v, which is labelled but not queued,
-// and listed in s.core when first reached.
-func (q *Query) reachCore(s *side, v, c, parent, middle, weight uint32) {
-	l := s.labels.Get(v)
-	if l == nil {
-		l, _ = s.labels.Add(v)
-		s.core = append(s.core, v)
-	} else if l.cost <= c {
-		return
+// middleOf returns the node a shortcut with the given middle bypasses under
+// the query's state (NoMiddle for an original edge).
+func (q *Query) middleOf(middle uint32) uint32 {
+	if isVary(middle) {
+		m, _, _ := q.h.candidate(middle&^varyBit, q.metric)
+		return m
 	}
-	*l = label{cost: c, parent: parent, middle: middle, weight: weight}
-}
-
-// cross improves m with the paths across the core of m.ct: the best of
-// f(a) + D(a, b) + g(b) over the core nodes a and b both sides reached.
-// Hits another hit covers through the core are dropped first (see
-// coreTable.prune), and the pairs are tried by ascending f and g so that
-// they stop at the best meeting.
-func (q *Query) cross(m *meeting) {
-	if len(q.fwd.core) == 0 || len(q.bwd.core) == 0 {
-		return
-	}
-	ct := m.ct
-	fh := ct.prune(q.fwd.coreHits(q.h.core, m.best), true)
-	bh := ct.prune(q.bwd.coreHits(q.h.core, m.best), false)
-	for _, b := range bh {
-		row := ct.cost[int(b.index)*ct.k : int(b.index+1)*ct.k]
-		for _, a := range fh {
-			if uint64(a.cost)+uint64(b.cost) >= uint64(m.best) {
-				break
-			}
-			if x := search.Add(search.Add(a.cost, row[a.index]), b.cost); x < m.best {
-				m.best, m.from, m.to = x, q.h.core.nodes[a.index], q.h.core.nodes[b.index]
-			}
-		}
-	}
-}
-
-// coreHits lists the core nodes s reached below cost below, by ascending
-// cost (then core index, so that the order does not depend on the order
-// they were reached in).
-func (s *side) coreHits(c *core, below uint32) []coreHit {
-	keys := s.keys[:0]
-	for _, v := range s.core {
-		if l := s.labels.Get(v); l.cost < below {
-			keys = append(keys, uint64(l.cost)<<32|uint64(c.index(v)))
-		}
-	}
-	slices.Sort(keys)
-	hits := s.hits[:0]
-	for _, k := range keys {
-		hits = append(hits, coreHit{index: uint32(k), cost: uint32(k >> 32)})
-	}
-	s.keys, s.hits = keys, hits
-	return hits
-}
-
-// unpackAcross unpacks a meeting across the core: the forward search's
-// tree up to core node m.from, the core table's path to m.to, and the
-// backward search's tree down from it.
-func (q *Query) unpackAcross(m meeting, buf []uint32) Result {
-	r := Result{Cost: m.best - m.shift}
-	start := len(buf)
-	chain := m.ct.path(q.h, m.from, m.to, q.hops[:0])
-	buf, r.Source = q.appendIn(buf, chain, m.from)
-	buf, r.Target = q.appendOut(buf, m.to)
-	r.Arcs = buf[start:]
-	return r
+	return middle
 }

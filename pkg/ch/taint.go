@@ -81,7 +81,7 @@ func NewTaint(h *Hierarchy, ov *graph.Overlay) *Taint {
 		work = work[:len(work)-1]
 		queued[m] = false
 		for _, s := range ix.over(m) {
-			if t.at(s.up, s.i) || !t.halfTainted(h, m, s.from, s.to, s.weight) {
+			if t.at(s.up, s.i) || !t.halfTainted(h, s.from, s.to, s.middle, s.weight) {
 				continue
 			}
 			t.mark(s.up, s.i)
@@ -105,23 +105,22 @@ func (t *Taint) mark(up bool, i uint32) bool {
 	return true
 }
 
-// halfTainted reports whether a tainted pair of halves stored at m, from→m
-// (a Dn entry of m) and m→to (an Up entry), makes up a shortcut of the
-// given weight: the shortcut from→to over m is then tainted.
-func (t *Taint) halfTainted(h *Hierarchy, m, from, to, weight uint32) bool {
-	for i := h.DnFirst[m]; i < h.DnFirst[m+1]; i++ {
-		d := at(h.Dn, i)
-		if d.other != from || d.weight > weight {
-			continue
-		}
-		for j := h.UpFirst[m]; j < h.UpFirst[m+1]; j++ {
-			u := at(h.Up, j)
-			if u.other == to && d.weight+u.weight == weight && (t.at(false, i) || t.at(true, j)) {
+// halfTainted reports whether a half of the shortcut from→to with the
+// given middle and weight, both stored at the node it bypasses, is tainted:
+// the shortcut is then. A variable shortcut is, when a half of any of its
+// candidates is: the overlay may change its path in some state.
+func (t *Taint) halfTainted(h *Hierarchy, from, to, middle, weight uint32) bool {
+	if isVary(middle) {
+		k := middle &^ varyBit
+		for c := h.VaryFirst[k]; c < h.VaryFirst[k+1]; c++ {
+			if t.at(false, h.Vary[3*c+1]) || t.at(true, h.Vary[3*c+2]) {
 				return true
 			}
 		}
+		return false
 	}
-	return false
+	_, i, j := h.halfIndexes(from, to, middle, weight, nil)
+	return t.at(false, i) || t.at(true, j)
 }
 
 // taintOf returns h's taint under ov, computing it on first use; the last

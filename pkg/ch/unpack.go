@@ -49,7 +49,6 @@ type hop struct {
 // until only original edges remain. It keeps an explicit stack, the
 // query's, reused: shortcut nesting can be deep on a long route.
 func (q *Query) expand(buf []uint32, first hop) []uint32 {
-	h := q.h
 	stack := append(q.stack[:0], first)
 	for len(stack) > 0 {
 		e := stack[len(stack)-1]
@@ -58,29 +57,18 @@ func (q *Query) expand(buf []uint32, first hop) []uint32 {
 			buf = append(buf, e.to)
 			continue
 		}
-		down, up := h.halves(e)
+		down, up := q.halves(e)
 		stack = append(stack, up, down) // down is expanded first
 	}
 	q.stack = stack
 	return buf
 }
 
-// halves finds the two edges a shortcut from→to over middle replaced:
-// from→middle is stored with middle's incoming edges, middle→to with its
-// outgoing ones, and their weights add up to the shortcut's.
-func (h *Hierarchy) halves(e hop) (down, up hop) {
-	m := e.middle
-	for i := h.DnFirst[m]; i < h.DnFirst[m+1]; i++ {
-		d := at(h.Dn, i)
-		if d.other != e.from {
-			continue
-		}
-		for j := h.UpFirst[m]; j < h.UpFirst[m+1]; j++ {
-			u := at(h.Up, j)
-			if u.other == e.to && d.weight+u.weight == e.weight {
-				return hop{e.from, m, d.middle, d.weight}, hop{m, e.to, u.middle, u.weight}
-			}
-		}
-	}
-	panic("ch: shortcut without halves: corrupt hierarchy")
+// halves returns the two edges a shortcut replaced under the query's
+// state (see halfIndexes).
+func (q *Query) halves(e hop) (down, up hop) {
+	h := q.h
+	m, i, j := h.halfIndexes(e.from, e.to, e.middle, e.weight, q.metric)
+	d, u := at(h.Dn, i), at(h.Up, j)
+	return hop{e.from, m, d.middle, d.weight}, hop{m, e.to, u.middle, u.weight}
 }

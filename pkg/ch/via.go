@@ -43,8 +43,8 @@ const fromSearch = ^uint32(0)
 // carries, from every route arc its paths pass (as a node or a shortcut's
 // middle), that arc's index, so a candidate knows about where its path
 // leaves and rejoins the route without unpacking it (as OSRM approximates
-// sharing on its search trees). A core's nodes (see Input.Core) keep their
-// upward labels, which the upward search makes exact as PHAST does. The
+// sharing on its search trees). Nodes on a cycle (left uncontracted) keep
+// their upward labels, which the upward search makes exact as PHAST does. The
 // work is the cones', a few hundred nodes for a route across Andorra,
 // whatever the size of the country.
 //

@@ -24,8 +24,8 @@ func TestViasMatchDijkstra(t *testing.T) {
 	candidates := 0
 	for round := range 6 {
 		in := randomGraph(rng, 300+rng.IntN(300))
-		if round%2 == 1 { // a core left uncontracted (time conditions): its edges form cycles the cones must cross
-			in.Core = func(v uint32) bool { return v%11 == 0 }
+		if round%2 == 1 { // marked nodes (time conditions): variable shortcuts, kept beside parallel edges
+			in.Marked = func(v uint32) bool { return v%11 == 0 }
 		}
 		h, err := Build(context.Background(), in)
 		if err != nil {

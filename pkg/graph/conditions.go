@@ -4,6 +4,7 @@ import (
 	"fmt"
 	bits64 "math/bits"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -408,4 +409,63 @@ func (c *Conditions) check(arcs, schedules int) error {
 		}
 	}
 	return nil
+}
+
+// Turn is Edge without what head's own time adds now, and without the
+// overlay: w, NoWay where a restriction forbids the turn now, w plus
+// DestinationPenalty where it enters a destination-only way now. A
+// hierarchy weighs its variable shortcuts with it (ch.Hierarchy's vary
+// table), adding the middle's time by Extra.
+func (s *State) Turn(tail, head, w uint32, original bool) uint32 {
+	if s == nil || !original || !s.g.Marked(head) || !s.g.Marked(tail) {
+		return w
+	}
+	if s.isBanned(tail, head) {
+		return NoWay
+	}
+	if s.isPenalised(tail, head) {
+		w = add32(w, DestinationPenalty)
+	}
+	return w
+}
+
+// Extra returns what arc a's time now adds to its fastest under s's
+// conditions (the overlay left out), NoWay where it is closed now; 0 for
+// an arc no condition marks, or a nil s.
+func (s *State) Extra(a uint32) uint32 {
+	if s == nil || !s.g.Marked(a) {
+		return 0
+	}
+	return s.extra[s.g.markRank(a)]
+}
+
+// HasConditionalTurn reports whether some state forbids or penalises the
+// turn from arc from to arc to: whether a conditional restriction or a
+// destination-only entry names it (Cond.Turns).
+func (g *Graph) HasConditionalTurn(from, to uint32) bool {
+	t := g.Cond.Turns
+	i := sort.Search(len(t)/3, func(i int) bool {
+		return t[3*i] > from || t[3*i] == from && t[3*i+1] >= to
+	})
+	return 3*i < len(t) && t[3*i] == from && t[3*i+1] == to
+}
+
+// WorstExtra returns the most any state adds to arc a's time (its slowest
+// time less its fastest), NoWay when some state closes it, 0 for an arc
+// whose time no condition changes. A contraction lets a witness path pass
+// through a marked arc at its worst (ch.Input.Worst).
+func (g *Graph) WorstExtra(a uint32) uint32 {
+	i, ok := slices.BinarySearch(g.Cond.Arcs, a)
+	if !ok {
+		return 0
+	}
+	sched, times := g.Cond.record(g.Cond.ArcAt[i])
+	worst, fastest := uint32(0), g.ArcTime(a)
+	for _, t := range times[:1<<len(sched)] {
+		if t == NoWay {
+			return NoWay
+		}
+		worst = max(worst, t-fastest)
+	}
+	return worst
 }

@@ -108,9 +108,9 @@ func (p *potentials) at(v uint32) uint32 {
 			best = *b
 		}
 		for i := h.UpFirst[u]; i < h.UpFirst[u+1]; i++ {
-			// A head still open closes a cycle, which only the core left
-			// uncontracted for time conditions has; the backward search
-			// explored the core whole, so its labels there are exact.
+			// A head still open closes a cycle, which only nodes left
+			// uncontracted have (ch.Build leaves none); the backward
+			// search explored them whole, so its labels there are exact.
 			if m := p.memo.Get(h.Up[4*i]); !m.open {
 				best = min(best, search.Add(h.Up[4*i+1], m.v))
 			}

@@ -22,6 +22,9 @@ import (
 func BenchmarkSynthShortest(b *testing.B) {
 	r := compiletest.OpenSynth(b).Routers["car"]
 	h := r.Hierarchy()
+	vary, candidates := h.NumVariable()
+	b.Logf("car: %d arcs, %d conditional, %d hierarchy edges, %d variable shortcuts (%d candidates)",
+		h.NumNodes(), len(r.Graph().Cond.Arcs), (len(h.Up)+len(h.Dn))/4, vary, candidates)
 	rng := rand.New(rand.NewPCG(31, 32))
 	pairs := make([][2][]search.Seed, 1000)
 	for i := range pairs {
@@ -36,7 +39,7 @@ func BenchmarkSynthShortest(b *testing.B) {
 			q := ch.NewQuery(h)
 			q.SetState(s.st)
 			var buf []uint32
-			for _, p := range pairs { // fault the pages in, compute the core table
+			for _, p := range pairs { // fault the pages in, weigh the state's metric
 				res, _ := q.Shortest(p[0], p[1], buf[:0])
 				buf = res.Arcs
 			}
