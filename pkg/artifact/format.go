@@ -8,8 +8,10 @@ import (
 
 // FormatVersion is the version of the container and of every section layout
 // written by this build. Bump it on any change a reader could misread.
-// Version 2: package snap's R-tree replaced its grid.
-const FormatVersion = 2
+// Version 2: package snap's R-tree replaced its grid. Version 3: package
+// ch contracts conditional arcs (its vary table) instead of leaving them
+// in a core.
+const FormatVersion = 3
 
 const (
 	magic          = "MAPSART\x00"

@@ -168,19 +168,6 @@ func (q *Query) upward(s *side, e Endpoint, bias uint32, visit func(u, cost uint
 	}
 }
 
-// improveDist is improve for a table's search, which unpacks no path: it
-// sets a label's cost and distance only.
-func (q *Query) improveDist(s *side, v, c uint32, d int64) {
-	l := s.labels.Get(v)
-	if l == nil {
-		l, _ = s.labels.Add(v)
-	} else if l.cost <= c {
-		return
-	}
-	l.cost, l.dist = c, d
-	s.heap.Push(c, v)
-}
-
 // relaxWithDist is relax for a table's search, whose labels carry the
 // distance.
 func (q *Query) relaxWithDist(s *side, u, c uint32, du int64) {

@@ -120,10 +120,10 @@ func checkPath(t *testing.T, g *graph.Graph, st *graph.State, res ch.Result, src
 	}
 }
 
-// timedTown is a town whose random blocks (about one in seven) carry conditions:
+// timedTown is a town whose random blocks (one in four) carry conditions:
 // thousands of conditional arcs and turns, opening hours, one-way hours,
 // destination-only streets.
-var timedTown = compiletest.TimedTown{W: 48, H: 48, Random: 15, Seed: 9}
+var timedTown = compiletest.TimedTown{W: 32, H: 32, Random: 25, Seed: 9}
 
 // townTimes are departures the town's conditions tell apart.
 func townTimes() []time.Time {
