@@ -2,7 +2,6 @@ package route_test
 
 import (
 	"context"
-	"errors"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -131,36 +130,4 @@ func TestVehicleMatchesDijkstra(t *testing.T) {
 			}
 		}
 	}
-}
-
-// TestVehicleLeavesNoRoute: a leg whose only path its vehicle is refused
-// is an *ExcludedError naming the vehicle (the API's 422), not a route and
-// not a plain "no route". Pas de la Casa to the far side of the tunnel
-// closed to a 5.5 m truck leaves the pass; a point just inside the tunnel
-// approach, beyond the restrictor, has no way in.
-func TestVehicleLeavesNoRoute(t *testing.T) {
-	t.Parallel() // changes no shared release (operations tests do, sequentially, before parallel tests start)
-	rel := openAndorra(t)
-	r := rel.Routers["truck"]
-	v := route.Vehicle{HeightM: 4.4}
-	rng := rand.New(rand.NewPCG(35, 3))
-	st := r.StateFor(time.Time{}, 0, v)
-	refused := 0
-	for range 400 {
-		a, b := placedUnder(t, rng, r, st), placedUnder(t, rng, r, st)
-		pts := []route.Point{{a.Lon, a.Lat}, {b.Lon, b.Lat}}
-		_, err := r.Directions(context.Background(), route.Request{Points: pts, Vehicle: v})
-		var ex *route.ExcludedError
-		switch {
-		case err == nil:
-		case errors.As(err, &ex):
-			if ex.Vehicle != v || ex.Exclude != 0 {
-				t.Fatalf("%v: %v", pts, err)
-			}
-			refused++
-		case !errors.Is(err, route.ErrNoRoute):
-			t.Fatalf("%v: %v", pts, err)
-		}
-	}
-	t.Logf("%d of 400 pairs exist only for a vehicle under 4.4 m", refused)
 }
