@@ -131,3 +131,36 @@ func TestVehicleMatchesDijkstra(t *testing.T) {
 		}
 	}
 }
+
+// TestLimitsInRelease: the compiled Andorra release keeps the truck's
+// limits (issue 35): the Envalira tunnel (CG-2a) and its approaches are
+// posted 4.30 m; every record is a limit the profile's own vehicle (4.0 m,
+// 2.55 m, 12 m, 18 t) fits under, since roads below it have no arc; the
+// car, without a vehicle, keeps none.
+func TestLimitsInRelease(t *testing.T) {
+	t.Parallel() // changes no shared release (operations tests do, sequentially, before parallel tests start)
+	const tunnel = 6176755
+	rel := openAndorra(t)
+	g := rel.Routers["truck"].Graph()
+	if n := rel.Routers["car"].Graph().NumLimited(); n != 0 {
+		t.Errorf("car: %d limit records, want none", n)
+	}
+	tunnelArcs := 0
+	for i := range g.NumLimited() {
+		a, l := g.Limited(i)
+		if l.Height != 0 && l.Height < 400 || l.Width != 0 && l.Width < 255 || l.Length != 0 && l.Length < 1200 ||
+			l.Weight != 0 && l.Weight < 1800 {
+			t.Errorf("arc %d: limits %+v below the profile's own vehicle", a, l)
+		}
+		if s, _ := g.ArcSegment(a); rel.Network.SegWay[s] == tunnel {
+			tunnelArcs++
+			if l.Height != 430 {
+				t.Errorf("tunnel arc %d: limits %+v, want 4.30 m", a, l)
+			}
+		}
+	}
+	t.Logf("truck: %d of %d arcs have limits, %d of them the tunnel's", g.NumLimited(), g.NumArcs(), tunnelArcs)
+	if tunnelArcs == 0 {
+		t.Error("no limit kept on the Envalira tunnel")
+	}
+}
