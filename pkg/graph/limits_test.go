@@ -16,7 +16,7 @@ import (
 // The records read back from a written file, and decide vehicles.
 func TestBuildLimits(t *testing.T) {
 	in := testInput()
-	in.Ways[0].Limits = Limits{Height: 420}                // a-b posted 4.20 m
+	in.Ways[0].Limits = Limits{Height: 420}                 // a-b posted 4.20 m
 	in.Ways[1].Limits = Limits{Height: 380, NoHazmat: true} // b-c: 3.80 m is below the vehicle, hazmat=no stays
 	in.Ways[3].Nodes = []int64{3, 8, 5}                     // c-e through node 8, a barrier posted 4.50 m
 	coord := in.Coord
