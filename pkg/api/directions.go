@@ -309,6 +309,9 @@ func excludedDetail(profile string, ex *route.ExcludedError) string {
 		return fmt.Sprintf("no %s route from waypoint %d to waypoint %d %s: the exclusion leaves none (there is one with them)",
 			profile, ex.Index, ex.Index+1, ex.Reason())
 	}
-	return fmt.Sprintf("no %s route from waypoint %d to waypoint %d %s: its limits leave none (there is one for the profile's own vehicle)",
-		profile, ex.Index, ex.Index+1, ex.Reason())
+	cause := "its limits leave none (there is one for the profile's own vehicle)"
+	if ex.Exclude != 0 {
+		cause = "the exclusion and the vehicle's limits leave none (there is one without them)"
+	}
+	return fmt.Sprintf("no %s route from waypoint %d to waypoint %d %s: %s", profile, ex.Index, ex.Index+1, ex.Reason(), cause)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"github.com/mapsco/maps/pkg/compile/compiletest"
+	"github.com/mapsco/maps/pkg/route"
 	"github.com/mapsco/maps/pkg/serving"
 )
 
@@ -78,5 +79,25 @@ func TestVehicleOverHTTP(t *testing.T) {
 	refused := string(post("/v1/directions", `{"profile":"car","coordinates":`+points+`,"vehicle":{"height_m":4.4}}`, 400))
 	if !strings.Contains(refused, `"/vehicle"`) || !strings.Contains(refused, `applies only to profile \"truck\"`) {
 		t.Errorf("a vehicle on the car: %s", refused)
+	}
+}
+
+// TestExcludedDetailNamesTheVehicle: the 422 of a leg only the vehicle's limits cut says so and names the vehicle;
+// with exclusions alone it reads as it did before the vehicle existed.
+func TestExcludedDetailNamesTheVehicle(t *testing.T) {
+	for _, c := range []struct {
+		ex   route.ExcludedError
+		want string
+	}{
+		{route.ExcludedError{Index: 0, Vehicle: route.Vehicle{HeightM: 4.4, WeightT: 40}},
+			"no truck route from waypoint 0 to waypoint 1 for a vehicle 4.4 m high, 40 t: its limits leave none (there is one for the profile's own vehicle)"},
+		{route.ExcludedError{Index: 1, Exclude: route.ExcludeToll, Vehicle: route.Vehicle{Hazmat: true}},
+			"no truck route from waypoint 1 to waypoint 2 without toll roads for a vehicle carrying dangerous goods: the exclusion and the vehicle's limits leave none"},
+		{route.ExcludedError{Index: 0, Exclude: route.ExcludeTunnel | route.ExcludeUnpaved},
+			"no truck route from waypoint 0 to waypoint 1 without unpaved, tunnel roads: the exclusion leaves none (there is one with them)"},
+	} {
+		if got := excludedDetail("truck", &c.ex); !strings.HasPrefix(got, c.want) {
+			t.Errorf("%+v: %q, want %q", c.ex, got, c.want)
+		}
 	}
 }
