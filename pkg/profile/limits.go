@@ -53,7 +53,7 @@ func lowest(tags map[string]string, parse func(string) (float64, bool), keys ...
 
 // fits reports whether the vehicle fits every posted limit on the element.
 func (v *VehicleSize) fits(tags map[string]string) bool {
-	return v.FitsUnder(PostedLimits(tags))
+	return *v == VehicleSize{} || v.FitsUnder(PostedLimits(tags)) // most profiles have no vehicle: no tag to read
 }
 
 // FitsUnder reports whether the vehicle fits under l: no limit it has a size for is strictly below that size (a
