@@ -47,6 +47,8 @@ func DecodeDirections(body []byte) (DirectionsRequest, *InvalidRequest) {
 			req.Language = d.language(req.Language)
 		case memberExclude:
 			req.Exclude = d.exclude()
+		case memberVehicle:
+			req.Vehicle = d.vehicle()
 		default:
 			d.unknownMember(namePointer(d.name), "a directions request", directionsMembers)
 		}
@@ -54,6 +56,7 @@ func DecodeDirections(body []byte) (DirectionsRequest, *InvalidRequest) {
 	d.require(seen, memberCoordinates, "an array of %d to %d coordinates [longitude, latitude]", MinDirectionsCoordinates, MaxDirectionsCoordinates)
 	d.perPoint(memberPointer("radiuses"), nRadiuses, points, "radius")
 	d.perPoint(memberPointer("bearings"), nBearings, points, "bearing")
+	d.vehicleApplies(seen, req.Profile)
 	if inv := d.result(); inv != nil {
 		return DirectionsRequest{}, inv
 	}
@@ -88,6 +91,8 @@ func DecodeMatrix(body []byte) (MatrixRequest, *InvalidRequest) {
 			dst.read(&d)
 		case memberExclude:
 			req.Exclude = d.exclude()
+		case memberVehicle:
+			req.Vehicle = d.vehicle()
 		default:
 			d.unknownMember(namePointer(d.name), "a matrix request", matrixMembers)
 		}
@@ -96,6 +101,7 @@ func DecodeMatrix(body []byte) (MatrixRequest, *InvalidRequest) {
 	d.require(seen, memberTargets, "an array of %d to %d coordinates [longitude, latitude]", MinMatrixLocations, MaxMatrixLocations)
 	src.check(&d, memberSourceRadiuses, memberSourceBearings, nSources)
 	dst.check(&d, memberTargetRadiuses, memberTargetBearings, nTargets)
+	d.vehicleApplies(seen, req.Profile)
 	if inv := d.result(); inv != nil {
 		return MatrixRequest{}, inv
 	}
@@ -164,12 +170,15 @@ func DecodeIsochrone(body []byte) (IsochroneRequest, *InvalidRequest) {
 			req.Bearing = d.bearing(memberPointer("bearing"))
 		case memberExclude:
 			req.Exclude = d.exclude()
+		case memberVehicle:
+			req.Vehicle = d.vehicle()
 		default:
 			d.unknownMember(namePointer(d.name), "an isochrone request", isochroneMembers)
 		}
 	}
 	d.require(seen, memberOrigin, "a coordinate [longitude, latitude]")
 	d.require(seen, memberContours, "an array of %d to %d contours", MinContours, MaxContours)
+	d.vehicleApplies(seen, req.Profile)
 	if inv := d.result(); inv != nil {
 		return IsochroneRequest{}, inv
 	}

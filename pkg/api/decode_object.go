@@ -38,6 +38,7 @@ const (
 	memberTimestamps
 	memberLanguage
 	memberExclude
+	memberVehicle
 	numMembers
 )
 
@@ -90,6 +91,8 @@ func memberOf(name []byte) member {
 		return memberLanguage
 	case "exclude":
 		return memberExclude
+	case "vehicle":
+		return memberVehicle
 	}
 	return memberUnknown
 }
@@ -99,7 +102,7 @@ func (m member) String() string {
 	names := [numMembers]string{"", "coordinates", "profile", "departure_time", "alternatives", "geometry_format",
 		"include_steps", "sources", "targets", "origin", "contours", "time_minutes", "distance_km", "radiuses",
 		"bearings", "source_radiuses", "source_bearings", "target_radiuses", "target_bearings", "radius", "bearing", "timestamps", "language",
-		"exclude"}
+		"exclude", "vehicle"}
 	if int(m) < len(names) {
 		return names[m]
 	}

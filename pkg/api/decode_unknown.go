@@ -16,11 +16,11 @@ import (
 // The members of each request, in the order of the specification.
 var (
 	directionsMembers = []member{memberCoordinates, memberProfile, memberDepartureTime, memberAlternatives,
-		memberGeometryFormat, memberIncludeSteps, memberRadiuses, memberBearings, memberLanguage, memberExclude}
+		memberGeometryFormat, memberIncludeSteps, memberRadiuses, memberBearings, memberLanguage, memberExclude, memberVehicle}
 	matrixMembers = []member{memberSources, memberTargets, memberProfile, memberDepartureTime,
-		memberSourceRadiuses, memberSourceBearings, memberTargetRadiuses, memberTargetBearings, memberExclude}
+		memberSourceRadiuses, memberSourceBearings, memberTargetRadiuses, memberTargetBearings, memberExclude, memberVehicle}
 	isochroneMembers = []member{memberOrigin, memberProfile, memberContours, memberDepartureTime, memberRadius,
-		memberBearing, memberExclude}
+		memberBearing, memberExclude, memberVehicle}
 	elevationMembers = []member{memberCoordinates}
 	matchMembers     = []member{memberCoordinates, memberTimestamps, memberRadiuses, memberProfile,
 		memberGeometryFormat, memberIncludeSteps}
@@ -43,6 +43,7 @@ var aliases = map[string]member{
 	"times": memberTimestamps, "timestamp": memberTimestamps, "time_stamps": memberTimestamps,
 	"lang": memberLanguage, "locale": memberLanguage, "languages": memberLanguage,
 	"excludes": memberExclude, "avoid": memberExclude, "avoid_features": memberExclude, "exclusions": memberExclude,
+	"vehicle_type": memberVehicle, "truck": memberVehicle, "dimensions": memberVehicle,
 }
 
 // unknownMember reports the member just named (d.name), which is not one of known, and skips its value.

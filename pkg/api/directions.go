@@ -45,6 +45,7 @@ func runDirections(rc *runContext, req DirectionsRequest, dst []byte) ([]byte, *
 		MaxSteps:     maxSteps,
 		Terrain:      route.Terrain{DEM: rc.rel.DEM, Samples: rc.rel.Terrain},
 		Exclude:      req.Exclude,
+		Vehicle:      req.Vehicle,
 	}
 	dirs, err := router.Directions(rc.context(), q)
 	if err != nil {
@@ -100,8 +101,7 @@ const maxSteps = 1000
 func routeFailure(ctx context.Context, router *route.Router, q route.Request, err error) *failure {
 	var ex *route.ExcludedError
 	if errors.As(err, &ex) {
-		return &failure{kind: KindUnroutable, detail: fmt.Sprintf("no %s route from waypoint %d to waypoint %d without %s roads: the exclusion leaves none (there is one with them)",
-			router.Graph().Profile, ex.Index, ex.Index+1, ex.Exclude.Phrase())}
+		return &failure{kind: KindUnroutable, detail: excludedDetail(router.Graph().Profile, ex)}
 	}
 	var we *route.WaypointError
 	if !errors.As(err, &we) {
@@ -301,4 +301,17 @@ func appendLineString(dst []byte, pts []route.Point) []byte {
 	dst = append(dst, `{"type":"LineString","coordinates":`...)
 	dst = appendPositions(dst, pts)
 	return append(dst, '}')
+}
+
+// excludedDetail explains a leg that only the request's exclusions or vehicle left without a route.
+func excludedDetail(profile string, ex *route.ExcludedError) string {
+	if ex.Vehicle.IsZero() {
+		return fmt.Sprintf("no %s route from waypoint %d to waypoint %d %s: the exclusion leaves none (there is one with them)",
+			profile, ex.Index, ex.Index+1, ex.Reason())
+	}
+	cause := "its limits leave none (there is one for the profile's own vehicle)"
+	if ex.Exclude != 0 {
+		cause = "the exclusion and the vehicle's limits leave none (there is one without them)"
+	}
+	return fmt.Sprintf("no %s route from waypoint %d to waypoint %d %s: %s", profile, ex.Index, ex.Index+1, ex.Reason(), cause)
 }

@@ -48,6 +48,16 @@ const (
 	MaxBearingTolerance = 180.0              // degrees either side
 )
 
+// Ranges of a truck's vehicle members (issue 35, docs/vehicle.md): wide enough for any road vehicle, narrow
+// enough that a value in feet or kilograms sent by mistake is refused rather than routed.
+const (
+	MinVehicleHeightM, MaxVehicleHeightM     = 1.0, 6.0
+	MinVehicleWidthM, MaxVehicleWidthM       = 1.0, 5.0
+	MinVehicleLengthM, MaxVehicleLengthM     = 2.0, 30.0
+	MinVehicleWeightT, MaxVehicleWeightT     = 1.0, 100.0
+	MinVehicleAxleLoadT, MaxVehicleAxleLoadT = 1.0, 30.0
+)
+
 // Defaults of optional request fields.
 const (
 	DefaultProfile        = ProfileCar
@@ -100,6 +110,7 @@ type DirectionsRequest struct {
 	// body names none (then the Accept-Language header, else English).
 	Language string
 	Exclude  route.Exclude // kinds of road the routes must not use; 0 for none
+	Vehicle  route.Vehicle // the truck's vehicle; zero for the profile's own
 }
 
 // Bearing is the direction a vehicle at a point is heading: Degrees clockwise from north (0..360) within
@@ -120,6 +131,7 @@ type MatrixRequest struct {
 	TargetRadiuses   []float64 // per target
 	TargetBearings   []Bearing
 	Exclude          route.Exclude // kinds of road no cell's path may use
+	Vehicle          route.Vehicle // the truck's vehicle; zero for the profile's own
 }
 
 // Contour is one isochrone budget: exactly one of the fields is non-zero, Minutes in 1..120 or Kilometers in
@@ -138,6 +150,7 @@ type IsochroneRequest struct {
 	Radius           float64 // metres, 0 for the default
 	Bearing          Bearing
 	Exclude          route.Exclude // kinds of road the area is not reached by
+	Vehicle          route.Vehicle // the truck's vehicle; zero for the profile's own
 }
 
 // ElevationRequest is a valid POST /elevation body.

@@ -386,6 +386,11 @@ type DirectionsRequest struct {
 
 	// Radiuses One radius per coordinate, in the same order; null for the default.
 	Radiuses *[]*Radius `json:"radiuses,omitempty"`
+
+	// Vehicle The truck's vehicle (added in 2026-11; optional; profile truck only, on any other profile a 400 at /vehicle). Every member is optional; an absent one is the profile's own vehicle: 4.0 m high, 2.55 m wide, 12 m long, 18 t, axle load not checked, no dangerous goods (profiles/truck.json). Roads and barrier nodes whose maxheight (or maxheight:physical), maxwidth (or maxwidth:physical), maxlength, maxweight or maxaxleload is below the vehicle, or that say hazmat=no to a vehicle carrying dangerous goods, are not used; a limit equal to the vehicle's size lets it through. A vehicle smaller than the profile's routes as the profile's own (roads below that are not in the compiled truck network). Points are placed on roads the vehicle may use. When only refused roads join two points, directions answers 422 unroutable naming the vehicle; a matrix cell is null; an isochrone does not reach past them. Costs are unchanged. A value out of range is refused with 400 at its own pointer. See docs/vehicle.md.
+	//
+	// Examples: {"height_m":4.4}, {"axle_load_t":11.5,"hazmat":true,"weight_t":40}
+	Vehicle *Vehicle `json:"vehicle,omitempty"`
 }
 
 // DirectionsRequestGeometryFormat defines model for DirectionsRequest.GeometryFormat.
@@ -530,6 +535,11 @@ type IsochroneRequest struct {
 
 	// Radius Metres: how far from the point its road may lie. Without one, 35000 m (the largest allowed).
 	Radius *Radius `json:"radius,omitempty"`
+
+	// Vehicle The truck's vehicle (added in 2026-11; optional; profile truck only, on any other profile a 400 at /vehicle). Every member is optional; an absent one is the profile's own vehicle: 4.0 m high, 2.55 m wide, 12 m long, 18 t, axle load not checked, no dangerous goods (profiles/truck.json). Roads and barrier nodes whose maxheight (or maxheight:physical), maxwidth (or maxwidth:physical), maxlength, maxweight or maxaxleload is below the vehicle, or that say hazmat=no to a vehicle carrying dangerous goods, are not used; a limit equal to the vehicle's size lets it through. A vehicle smaller than the profile's routes as the profile's own (roads below that are not in the compiled truck network). Points are placed on roads the vehicle may use. When only refused roads join two points, directions answers 422 unroutable naming the vehicle; a matrix cell is null; an isochrone does not reach past them. Costs are unchanged. A value out of range is refused with 400 at its own pointer. See docs/vehicle.md.
+	//
+	// Examples: {"height_m":4.4}, {"axle_load_t":11.5,"hazmat":true,"weight_t":40}
+	Vehicle *Vehicle `json:"vehicle,omitempty"`
 }
 
 // IsochroneResponse defines model for IsochroneResponse.
@@ -682,6 +692,11 @@ type MatrixRequest struct {
 	// TargetRadiuses One radius per target, in the same order; null for the default.
 	TargetRadiuses *[]*Radius   `json:"target_radiuses,omitempty"`
 	Targets        []Coordinate `json:"targets"`
+
+	// Vehicle The truck's vehicle (added in 2026-11; optional; profile truck only, on any other profile a 400 at /vehicle). Every member is optional; an absent one is the profile's own vehicle: 4.0 m high, 2.55 m wide, 12 m long, 18 t, axle load not checked, no dangerous goods (profiles/truck.json). Roads and barrier nodes whose maxheight (or maxheight:physical), maxwidth (or maxwidth:physical), maxlength, maxweight or maxaxleload is below the vehicle, or that say hazmat=no to a vehicle carrying dangerous goods, are not used; a limit equal to the vehicle's size lets it through. A vehicle smaller than the profile's routes as the profile's own (roads below that are not in the compiled truck network). Points are placed on roads the vehicle may use. When only refused roads join two points, directions answers 422 unroutable naming the vehicle; a matrix cell is null; an isochrone does not reach past them. Costs are unchanged. A value out of range is refused with 400 at its own pointer. See docs/vehicle.md.
+	//
+	// Examples: {"height_m":4.4}, {"axle_load_t":11.5,"hazmat":true,"weight_t":40}
+	Vehicle *Vehicle `json:"vehicle,omitempty"`
 }
 
 // MatrixResponse defines model for MatrixResponse.
@@ -755,9 +770,14 @@ type Profile string
 
 // ProfileStatus defines model for ProfileStatus.
 type ProfileStatus struct {
+	// ConditionalArcs Arcs of the profile's graph whose travel time or turns a schedule changes (OSM *:conditional tags); absent when none. Added in /v1 (CHANGELOG.md).
+	ConditionalArcs   *int                          `json:"conditional_arcs,omitempty"`
 	Name              string                        `json:"name"`
 	SpeedModelStatus  ProfileStatusSpeedModelStatus `json:"speed_model_status"`
 	SpeedModelVersion string                        `json:"speed_model_version"`
+
+	// VariableShortcuts Shortcuts of the profile's contraction hierarchy whose path crosses a conditional arc, weighed once per distinct departure-time state; absent when none. Added in /v1 (CHANGELOG.md).
+	VariableShortcuts *int `json:"variable_shortcuts,omitempty"`
 }
 
 // ProfileStatusSpeedModelStatus defines model for ProfileStatus.SpeedModelStatus.
@@ -931,6 +951,39 @@ type Tracepoint struct {
 
 	// WaypointIndex The point's index among its matching's waypoints (legs run between them); null for a point folded into a leg: too near the point before it to add anything, or where the vehicle stood still.
 	WaypointIndex *int `json:"waypoint_index"`
+}
+
+// Vehicle The truck's vehicle (added in 2026-11; optional; profile truck only, on any other profile a 400 at /vehicle). Every member is optional; an absent one is the profile's own vehicle: 4.0 m high, 2.55 m wide, 12 m long, 18 t, axle load not checked, no dangerous goods (profiles/truck.json). Roads and barrier nodes whose maxheight (or maxheight:physical), maxwidth (or maxwidth:physical), maxlength, maxweight or maxaxleload is below the vehicle, or that say hazmat=no to a vehicle carrying dangerous goods, are not used; a limit equal to the vehicle's size lets it through. A vehicle smaller than the profile's routes as the profile's own (roads below that are not in the compiled truck network). Points are placed on roads the vehicle may use. When only refused roads join two points, directions answers 422 unroutable naming the vehicle; a matrix cell is null; an isochrone does not reach past them. Costs are unchanged. A value out of range is refused with 400 at its own pointer. See docs/vehicle.md.
+//
+// Examples: {"height_m":4.4}, {"axle_load_t":11.5,"hazmat":true,"weight_t":40}
+type Vehicle struct {
+	// AxleLoadT Heaviest axle load in tonnes, 1 to 30; default: not checked. Checked against maxaxleload.
+	//
+	// Examples: 11.5
+	AxleLoadT *float32 `json:"axle_load_t,omitempty"`
+
+	// Hazmat Carries dangerous goods: roads tagged hazmat=no are not used. Default false.
+	Hazmat *bool `json:"hazmat,omitempty"`
+
+	// HeightM Height in metres, 1 to 6; default 4.0. Checked against maxheight and maxheight:physical.
+	//
+	// Examples: 4.4
+	HeightM *float32 `json:"height_m,omitempty"`
+
+	// LengthM Length in metres, 2 to 30; default 12. Checked against maxlength.
+	//
+	// Examples: 16.5
+	LengthM *float32 `json:"length_m,omitempty"`
+
+	// WeightT Gross weight in tonnes, 1 to 100; default 18. Checked against maxweight.
+	//
+	// Examples: 40
+	WeightT *float32 `json:"weight_t,omitempty"`
+
+	// WidthM Width in metres, 1 to 5; default 2.55. Checked against maxwidth and maxwidth:physical.
+	//
+	// Examples: 2.55
+	WidthM *float32 `json:"width_m,omitempty"`
 }
 
 // IdempotencyKey defines model for Idempotency-Key.

@@ -56,6 +56,7 @@ func extract(ctx context.Context, o Options, profiles []*profile.Profile, cond *
 	t = time.Now()
 	coords := make(map[int64][2]int32, len(needed))
 	barriers := map[int64]uint32{}
+	nodeLimits := map[int64]graph.Limits{}
 	var named []places.Entry
 	o.Progress.Start("nodes", 0)
 	err = osm.Scan(ctx, o.OSM, osm.Handlers{Node: func(n *osm.Node) error {
@@ -69,6 +70,9 @@ func extract(ctx context.Context, o Options, profiles []*profile.Profile, cond *
 		coords[n.ID] = [2]int32{geo.Fixed(n.Lon), geo.Fixed(n.Lat)}
 		if mask := barrierMask(n.Tags, profiles); mask != 0 {
 			barriers[n.ID] = mask
+		}
+		if l := barrierLimits(n.Tags); !l.Empty() {
+			nodeLimits[n.ID] = l
 		}
 		return nil
 	}})
@@ -85,6 +89,9 @@ func extract(ctx context.Context, o Options, profiles []*profile.Profile, cond *
 		return c[0], c[1], ok
 	}
 	in.Barrier = func(id int64) uint32 { return barriers[id] }
+	in.NodeLimits = func(id int64) graph.Limits { return nodeLimits[id] }
+	in.Vehicles = vehicles(profiles)
+	stats["limited_barriers"] = int64(len(nodeLimits))
 	return in, named, stats, nil
 }
 
@@ -99,7 +106,7 @@ func evaluateWay(w *osm.Way, profiles []*profile.Profile, cond *conditions) (gra
 		return graph.Way{}, false
 	}
 	return graph.Way{ID: w.ID, Nodes: w.NodeIDs, Name: w.Tags["name"], Ref: w.Tags["ref"], Class: wayClass(w.Tags),
-		Flags: wayFlags(w.Tags), Signpost: graph.Signpost{Destination: w.Tags["destination"],
+		Flags: wayFlags(w.Tags), Limits: storedLimits(profile.PostedLimits(w.Tags)), Signpost: graph.Signpost{Destination: w.Tags["destination"],
 			DestinationRef: w.Tags["destination:ref"], JunctionRef: w.Tags["junction:ref"],
 			Forward: w.Tags["destination:forward"], Backward: w.Tags["destination:backward"]},
 		Speeds: speeds, Destination: dest, Cond: wc}, true

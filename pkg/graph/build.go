@@ -36,14 +36,15 @@ func Build(ctx context.Context, in Input) (*Network, []*Graph, *RestrictionStats
 	if err := ctx.Err(); err != nil {
 		return nil, nil, nil, err
 	}
-	segs, points := splitWays(in, isNode)
+	segs, points, rawLim := splitWays(in, isNode)
 	nodeIDs, index := numberNodes(segs, points)
-	net, segWay := layoutNetwork(in, segs, points, nodeIDs, index)
+	net, segWay, segLim := layoutNetwork(in, segs, points, nodeIDs, index, rawLim)
 	net.Schedules, net.Zone = in.Schedules, in.Zone
 	if net.Zone == nil {
 		net.Zone = time.UTC
 	}
 	topo := newTopology(in, net, index, segWay)
+	topo.segLim = segLim
 	graphs := make([]*Graph, len(in.Profiles))
 	for p := range in.Profiles {
 		if err := ctx.Err(); err != nil {
@@ -86,19 +87,26 @@ func markNodes(in Input) map[int64]bool {
 	return isNode
 }
 
-// splitWays cuts every way at graph nodes and at missing nodes.
-func splitWays(in Input, isNode map[int64]bool) ([]rawSegment, []int32) {
+// splitWays cuts every way at graph nodes and at missing nodes. It also
+// returns the limits of the barriers inside segments (not at their ends),
+// by raw segment, for the few that have some.
+func splitWays(in Input, isNode map[int64]bool) ([]rawSegment, []int32, map[uint32]Limits) {
 	var segs []rawSegment
 	var points []int32
+	lims := map[uint32]Limits{}
 	for wi, w := range in.Ways {
 		start := -1 // index in w.Nodes of the open segment's first node
 		var first uint32
 		var length float64
+		var lim Limits
 		for i, id := range w.Nodes {
 			lon, lat, ok := in.Coord(id)
 			if !ok {
-				start = -1
+				start, lim = -1, Limits{}
 				continue
+			}
+			if start >= 0 && !isNode[id] && in.NodeLimits != nil {
+				lim = lim.Meet(in.NodeLimits(id))
 			}
 			if start >= 0 {
 				plon, plat := points[len(points)-2], points[len(points)-1]
@@ -110,6 +118,9 @@ func splitWays(in Input, isNode map[int64]bool) ([]rawSegment, []int32) {
 				continue
 			}
 			if isNode[id] {
+				if !lim.Empty() {
+					lims[uint32(len(segs))], lim = lim, Limits{}
+				}
 				segs = append(segs, rawSegment{from: w.Nodes[start], to: id, first: first, count: uint32(len(points)/2) - first, way: uint32(wi), length: length})
 				// The end node opens the next segment, with its own copy of
 				// the point so that every segment's shape is contiguous.
@@ -118,7 +129,7 @@ func splitWays(in Input, isNode map[int64]bool) ([]rawSegment, []int32) {
 			}
 		}
 	}
-	return segs, points
+	return segs, points, lims
 }
 
 // numberNodes gives the segments' end nodes dense ids along a Hilbert curve.
@@ -156,8 +167,9 @@ func numberNodes(segs []rawSegment, points []int32) ([]int64, map[int64]uint32) 
 
 // layoutNetwork orders segments by their first node, so a node's segments
 // and their shapes sit together, and fills the shared arrays. It also
-// returns each segment's way, which the profiles need for speeds.
-func layoutNetwork(in Input, segs []rawSegment, points []int32, nodeIDs []int64, index map[int64]uint32) (*Network, []uint32) {
+// returns each segment's way, which the profiles need for speeds, and
+// rawLim by the segments' new numbers.
+func layoutNetwork(in Input, segs []rawSegment, points []int32, nodeIDs []int64, index map[int64]uint32, rawLim map[uint32]Limits) (*Network, []uint32, map[uint32]Limits) {
 	order := make([]int, len(segs))
 	for i := range order {
 		order[i] = i
@@ -181,9 +193,13 @@ func layoutNetwork(in Input, segs []rawSegment, points []int32, nodeIDs []int64,
 	classes := map[string]uint8{"": 0}
 	net.Classes = []string{""}
 	segWay := make([]uint32, n)
+	segLim := make(map[uint32]Limits, len(rawLim))
 	for i, si := range order {
 		s := segs[si]
 		segWay[i] = s.way
+		if l, ok := rawLim[uint32(si)]; ok {
+			segLim[uint32(i)] = l
+		}
 		w := &in.Ways[s.way]
 		net.SegFrom[i], net.SegTo[i] = index[s.from], index[s.to]
 		net.SegGeom[i] = uint32(len(net.GeomCoord) / 2)
@@ -205,7 +221,7 @@ func layoutNetwork(in Input, segs []rawSegment, points []int32, nodeIDs []int64,
 	}
 	net.SegGeom[n] = uint32(len(net.GeomCoord) / 2)
 	net.Strings = strs.tab
-	return net, segWay
+	return net, segWay, segLim
 }
 
 // travelTime converts a length and a speed to whole milliseconds.

@@ -131,6 +131,9 @@ type Graph struct {
 	// of arc a is an allowed turn onto arc b, with w = t + b's travel time
 	// and t the turn's own cost, all in milliseconds.
 	Turns CSR
+	// Limits holds the limit records of a profile with a vehicle (see
+	// limits.go): nil for other profiles and older files.
+	Limits []uint32
 	// Cond holds the arcs and turns that depend on the time of day.
 	Cond      Conditions
 	condMark  []uint64                     // Marked's bit set, derived from Cond

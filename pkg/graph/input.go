@@ -18,6 +18,14 @@ type Input struct {
 	// Barrier returns a bit mask of the profiles (1<<index) an OSM node
 	// blocks; 0 for most nodes.
 	Barrier func(osmID int64) uint32
+	// NodeLimits returns the limits posted on a barrier node (limits.go);
+	// nil means none has any.
+	NodeLimits func(osmID int64) Limits
+	// Vehicles holds, per profile in Profiles order, the vehicle a
+	// profile with one was compiled for (its ways and barriers already
+	// refuse it where it does not fit): such a profile keeps the limits of
+	// its arcs. A nil or missing entry: no vehicle, no limits kept.
+	Vehicles []*Vehicle
 	// Restrictions are the turn restrictions of the extract.
 	Restrictions []Restriction
 	// Turns holds each profile's turn cost model, in Profiles order; a
@@ -60,6 +68,8 @@ type Way struct {
 	Ref   string
 	Class string // OSM highway value, or "ferry"
 	Flags uint8  // Flag* bits
+	// Limits are the way's posted limits (height, weight, hazmat...).
+	Limits Limits
 	// Signpost is what the way's signs say, for guidance: its OSM
 	// destination, destination:ref and junction:ref (see Signpost).
 	Signpost Signpost

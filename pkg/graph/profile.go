@@ -45,6 +45,9 @@ func buildProfile(in Input, net *Network, p int, topo *topology, stats *Restrict
 		model = in.Turns[p]
 	}
 	g.Turns = buildTurns(g, blocked, &rules, model)
+	if p < len(in.Vehicles) && in.Vehicles[p] != nil {
+		g.Limits = buildLimits(in, g, topo, *in.Vehicles[p])
+	}
 	destTurns := applyDestinations(g, segmentDestinations(in, p, topo.segWay))
 	g.Cond = buildConditions(g, conds, append(expandCondTurns(g, rules.cond), destTurns...))
 	g.markConditions()

@@ -84,6 +84,9 @@ func Write(w *artifact.Writer, net *Network, graphs []*Graph) error {
 		ca, cat, ct, cd := condSections(g.Profile)
 		errs = append(errs, artifact.AddSlice(w, dupSection(g.Profile), g.Dup), artifact.AddSlice(w, ca, g.Cond.Arcs), artifact.AddSlice(w, cat, g.Cond.ArcAt),
 			artifact.AddSlice(w, ct, g.Cond.Turns), artifact.AddSlice(w, cd, g.Cond.Data))
+		if g.Limits != nil {
+			errs = append(errs, artifact.AddSlice(w, limitsSection(g.Profile), g.Limits))
+		}
 	}
 	for _, err := range errs {
 		if err != nil {
@@ -159,10 +162,14 @@ func Load(f *artifact.File) (*Network, map[string]*Graph, error) {
 		}
 		ca, cat, ct, cd := condSections(name)
 		g.Cond = Conditions{Arcs: view[uint32](l, ca), ArcAt: view[uint32](l, cat), Turns: view[uint32](l, ct), Data: view[uint32](l, cd)}
+		g.Limits = optional[uint32](l, limitsSection(name))
 		if l.err != nil {
 			return nil, nil, fmt.Errorf("graph: profile %s: %w", name, l.err)
 		}
 		if err := g.check(); err != nil {
+			return nil, nil, err
+		}
+		if err := g.checkLimits(); err != nil {
 			return nil, nil, err
 		}
 		if err := g.Cond.check(len(g.Fwd.Edges)/3, len(net.Schedules)); err != nil {

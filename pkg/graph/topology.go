@@ -9,6 +9,7 @@ type topology struct {
 	wayID    []int64            // index into Input.Ways → OSM way id
 	incident CSR                // node → segments touching it (Edges holds one id per entry, stride 1)
 	waySegs  map[int64][]uint32 // OSM way id → its segments, for the via ways of restrictions only
+	segLim   map[uint32]Limits  // segment → the limits of the barriers inside it, for the few that have any
 }
 
 func newTopology(in Input, net *Network, index map[int64]uint32, segWay []uint32) *topology {

@@ -95,12 +95,27 @@ func (r *Router) excludedArcs(x Exclude) []uint32 {
 }
 
 // ExcludedError is the error of a route that exists only on roads the
-// request excludes: Exclude names the kinds.
+// request excludes, or its vehicle is refused: Exclude names the kinds,
+// Vehicle the vehicle.
 type ExcludedError struct {
 	Index   int // the leg's first waypoint
 	Exclude Exclude
+	Vehicle Vehicle
 }
 
 func (e *ExcludedError) Error() string {
-	return fmt.Sprintf("no route from waypoint %d to waypoint %d without %s roads", e.Index, e.Index+1, e.Exclude.Phrase())
+	return fmt.Sprintf("no route from waypoint %d to waypoint %d %s", e.Index, e.Index+1, e.Reason())
+}
+
+// Reason says what the request ruled out: "without toll roads", "for a
+// vehicle 4.4 m high", or both.
+func (e *ExcludedError) Reason() string {
+	var parts []string
+	if e.Exclude != 0 {
+		parts = append(parts, "without "+e.Exclude.Phrase()+" roads")
+	}
+	if !e.Vehicle.IsZero() {
+		parts = append(parts, "for a vehicle "+e.Vehicle.Phrase())
+	}
+	return strings.Join(parts, " ")
 }

@@ -76,7 +76,7 @@ func (o *operations) spanAt(t time.Time, ov *graph.Overlay) *span {
 // that no request waits for them.
 func (r *Router) SetOperations(ops []Operation) {
 	r.ops.Store(&operations{ops: slices.Clone(ops), by: map[string]*graph.Overlay{}})
-	r.overlayAt(time.Now(), 0)
+	r.overlayAt(time.Now(), 0, nil)
 }
 
 // Operations returns the operations the router applies.
@@ -88,30 +88,31 @@ func (r *Router) Operations() []Operation {
 }
 
 // overlayAt returns the overlay of the operations in force at t with the
-// roads x excludes closed, nil when there is neither.
-func (r *Router) overlayAt(t time.Time, x Exclude) *graph.Overlay {
+// roads x excludes and those vehicle v is refused closed, nil when there is
+// none of them.
+func (r *Router) overlayAt(t time.Time, x Exclude, v *vehicleClosing) *graph.Overlay {
 	o := r.ops.Load()
-	if x == 0 && (o == nil || len(o.ops) == 0) {
+	if x == 0 && v == nil && (o == nil || len(o.ops) == 0) {
 		return nil
 	}
 	for o == nil { // exclusions without operations: an empty set of them keeps the overlays
 		r.ops.CompareAndSwap(nil, &operations{by: map[string]*graph.Overlay{}})
 		o = r.ops.Load()
 	}
-	if x != 0 {
-		return o.overlayOf(r, t, x)
+	if x != 0 || v != nil {
+		return o.overlayOf(r, t, x, v)
 	}
 	if s := o.last.Load(); s != nil && s.holds(t) {
 		return s.ov // most requests depart now: no allocation
 	}
-	ov := o.overlayOf(r, t, 0)
+	ov := o.overlayOf(r, t, 0, nil)
 	o.last.Store(o.spanAt(t, ov))
 	return ov
 }
 
 // overlayOf makes (or finds) the overlay of the operations in force at t
-// with x's roads closed.
-func (o *operations) overlayOf(r *Router, t time.Time, x Exclude) *graph.Overlay {
+// with x's roads and v's arcs closed.
+func (o *operations) overlayOf(r *Router, t time.Time, x Exclude, v *vehicleClosing) *graph.Overlay {
 	var key strings.Builder
 	for i := range o.ops {
 		if o.ops[i].activeAt(t) {
@@ -119,11 +120,16 @@ func (o *operations) overlayOf(r *Router, t time.Time, x Exclude) *graph.Overlay
 			key.WriteByte(',')
 		}
 	}
-	if key.Len() == 0 && x == 0 {
+	if key.Len() == 0 && x == 0 && v == nil {
 		return nil
 	}
 	key.WriteByte('x')
 	key.WriteString(strconv.Itoa(int(x)))
+	closed := r.excludedArcs(x)
+	if v != nil {
+		key.WriteString("v" + v.key)
+		closed = slices.Concat(closed, v.arcs)
+	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if ov, ok := o.by[key.String()]; ok {
@@ -140,7 +146,7 @@ func (o *operations) overlayOf(r *Router, t time.Time, x Exclude) *graph.Overlay
 			}
 		}
 	}
-	ov := graph.NewOverlayClosing(r.g, extra, r.excludedArcs(x))
+	ov := graph.NewOverlayClosing(r.g, extra, closed)
 	if ov != nil {
 		r.h.Taint(ov)
 	}

@@ -111,10 +111,16 @@ func (r *Router) StateAt(t time.Time) *graph.State {
 // StateExcluding is StateAt with the roads x excludes closed as well (a
 // request's exclusions, exclude.go).
 func (r *Router) StateExcluding(t time.Time, x Exclude) *graph.State {
+	return r.StateFor(t, x, Vehicle{})
+}
+
+// StateFor is StateExcluding with the arcs vehicle v is refused closed as
+// well (a request's vehicle, vehicle.go).
+func (r *Router) StateFor(t time.Time, x Exclude, v Vehicle) *graph.State {
 	if t.IsZero() {
 		t = time.Now()
 	}
-	base, ov := r.g.StateAt(t), r.overlayAt(t, x)
+	base, ov := r.g.StateAt(t), r.overlayAt(t, x, r.closingFor(v))
 	if ov == nil {
 		return base.With(nil)
 	}

@@ -484,6 +484,9 @@ function routeMode(map, ui) {
     if (points.length === 2) {
       req.alternatives = Number(ui.alternatives.value);
     }
+    if (ui.profile.value === "truck" && ui.height.value !== "") {
+      req.vehicle = { height_m: Number(ui.height.value) };
+    }
     busy(ui.answers, "Routing");
     const r = await post("/v1/directions", req);
     if (id !== pending) {
@@ -528,7 +531,12 @@ function routeMode(map, ui) {
     }
   };
   ui.clear.addEventListener("click", clear);
+  const showHeight = () => {
+    ui.heightLabel.hidden = ui.profile.value !== "truck";
+  };
+  ui.profile.addEventListener("change", showHeight);
   ui.profile.addEventListener("change", again(() => points.length >= 2));
+  ui.height.addEventListener("change", again(() => points.length >= 2 && ui.profile.value === "truck"));
   ui.alternatives.addEventListener("change", again(() => points.length === 2));
   ui.language.addEventListener("change", again(() => points.length >= 2));
   ui.fit.addEventListener("click", () => answer2 && fitLine(map, JSON.parse(answer2.routes[0].geometry).coordinates));
@@ -557,6 +565,7 @@ function routeMode(map, ui) {
     // them at once if a key is in use (else when one is entered: keyed).
     restore(link) {
       setSelect(ui.profile, link.get("profile"));
+      showHeight();
       setSelect(ui.alternatives, link.get("alt"));
       setSelect(ui.language, link.get("lang"));
       link.points.slice(0, maxWaypoints).forEach(addPoint);
@@ -1270,6 +1279,8 @@ function makeModes(map, changed) {
       alternatives: $("route-alternatives"),
       language: $("route-language"),
       clear: $("route-clear"),
+      height: $("route-height"),
+      heightLabel: $("route-height-label"),
       summary: $("route-summary"),
       steps: $("steps"),
       stepsTitle: $("steps-title"),

@@ -81,6 +81,7 @@ function makeModes(map, changed) {
   return {
     route: routeMode(map, {
       profile: $('route-profile'), alternatives: $('route-alternatives'), language: $('route-language'), clear: $('route-clear'),
+      height: $('route-height'), heightLabel: $('route-height-label'),
       summary: $('route-summary'), steps: $('steps'), stepsTitle: $('steps-title'), tools: $('route-tools'),
       fit: $('route-fit'), geojson: $('route-geojson'), gpx: $('route-gpx'), caveat: $('chart-caveat'),
       chartBox: $('route-chart'), chart: $('chart'), climb: $('chart-climb'), answers: $('route-answers'), changed,

@@ -79,6 +79,9 @@ export function routeMode(map, ui) {
     if (points.length === 2) { // alternatives are for two waypoints
       req.alternatives = Number(ui.alternatives.value);
     }
+    if (ui.profile.value === 'truck' && ui.height.value !== '') { // the truck's vehicle (docs/vehicle.md)
+      req.vehicle = { height_m: Number(ui.height.value) };
+    }
     busy(ui.answers, 'Routing');
     const r = await post('/v1/directions', req);
     if (id !== pending) {
@@ -129,7 +132,11 @@ export function routeMode(map, ui) {
     }
   };
   ui.clear.addEventListener('click', clear);
+  // The height applies to the truck only: shown for it, sent for it.
+  const showHeight = () => { ui.heightLabel.hidden = ui.profile.value !== 'truck'; };
+  ui.profile.addEventListener('change', showHeight);
   ui.profile.addEventListener('change', again(() => points.length >= 2));
+  ui.height.addEventListener('change', again(() => points.length >= 2 && ui.profile.value === 'truck'));
   ui.alternatives.addEventListener('change', again(() => points.length === 2));
   ui.language.addEventListener('change', again(() => points.length >= 2));
   ui.fit.addEventListener('click', () => answer && fitLine(map, JSON.parse(answer.routes[0].geometry).coordinates));
@@ -159,6 +166,7 @@ export function routeMode(map, ui) {
     // them at once if a key is in use (else when one is entered: keyed).
     restore(link) {
       setSelect(ui.profile, link.get('profile'));
+      showHeight();
       setSelect(ui.alternatives, link.get('alt'));
       setSelect(ui.language, link.get('lang'));
       link.points.slice(0, maxWaypoints).forEach(addPoint);

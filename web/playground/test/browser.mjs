@@ -389,6 +389,34 @@ try {
   await settle(again);
   await again.close();
 
+  // The truck's height (docs/vehicle.md), offered for the truck only and
+  // sent as its vehicle. (The routes are the same here: the road operation
+  // above closes the Envalira tunnel, which a 4.4 m truck is refused too;
+  // pkg/api's TestVehicleOverHTTP checks the routing.)
+  const truck = watch(await browser.newPage());
+  await truck.goto(`${args.url}#mode=route&profile=truck&pts=1.686162,42.552528;1.733594,42.543642`);
+  await truck.waitForSelector('body[data-ready]', { timeout: 30000 });
+  check(await truck.isVisible('#route-height'), 'the height is not offered for the truck');
+  await truck.fill('#key', args.key);
+  const [low] = await Promise.all([
+    truck.waitForResponse((r) => r.url().endsWith('/v1/directions')),
+    truck.click('#key-form button[type=submit]'),
+  ]);
+  await truck.fill('#route-height', '4.4');
+  const [high] = await Promise.all([
+    truck.waitForResponse((r) => r.url().endsWith('/v1/directions')),
+    truck.locator('#route-height').dispatchEvent('change'),
+  ]);
+  const lowM = (await low.json()).routes[0].summary.distance_m;
+  const highM = (await high.json()).routes[0].summary.distance_m;
+  check(low.request().postDataJSON().vehicle === undefined && high.request().postDataJSON().vehicle?.height_m === 4.4 &&
+    high.ok() && highM >= lowM, `the truck: ${lowM} m without a height, ${highM} m at 4.4 m`);
+  await truck.selectOption('#route-profile', 'car');
+  check(!(await truck.isVisible('#route-height')), 'the height is offered for the car');
+  summary.truck = { without_m: lowM, high_m: highM };
+  await settle(truck);
+  await truck.close();
+
   // A phone, 390 px wide: nothing wider than the screen, the map on top
   // and tall enough to use, the panel below it.
   const phone = watch(await browser.newPage());
