@@ -44,10 +44,10 @@ const (
 // (unloop.go), and kept when they pass the bounds above, in true times and
 // metres, against best and every alternative kept before them.
 //
-// When fewer than two (or the three asked for) were found, the penalty
-// method (penalty.go) looks for more: on Andorra it gives a second or third
-// alternative to several times as many trips, at five times the CPU
-// (docs/benchmarks-history.md).
+// When fewer than two (or the three asked for) were found on a route of at
+// most penaltyMaxM, the penalty method (penalty.go) looks for more: on
+// Andorra it gives a second or third alternative to several times as many
+// trips, at five times the CPU (docs/benchmarks-history.md).
 //
 // The search does not depend on n below searchAlternatives: asking for one
 // runs the search asking for two runs, stopping at the first route kept,
@@ -120,7 +120,7 @@ func (r *Router) Alternatives(ctx context.Context, best *Route, n int) []*Route 
 			w.shareMuch = append(w.shareMuch, h)
 		}
 	}
-	if len(k.kept) <= n && ctx.Err() == nil {
+	if len(k.kept) <= n && ctx.Err() == nil && best.DistanceM <= penaltyMaxM {
 		r.penaltyAlternatives(ctx, &k, n, limit)
 	}
 	return k.kept[1:]

@@ -13,8 +13,11 @@ import (
 // default request) and for 3, after the best route between random car-road
 // points anywhere in the ~3M-node synthetic country, so most routes cross
 // it: CPU and memory allocated per call, the share of trips given an
-// alternative and the route's length. It needs a release of `mapc synth
-// --nodes 3000000` in MAPS_SYNTH_RELEASE:
+// alternative and the route's length; and, as "route", the best route's
+// own search and unpacking on the same trips (issue 37 asks the default
+// request for about 3 times a plain route's CPU, so the alternatives for
+// about twice the route's). It needs a release of `mapc synth --nodes
+// 3000000` in MAPS_SYNTH_RELEASE:
 //
 //	MAPS_SYNTH_RELEASE=DIR go test -run X -bench SynthAlternatives -benchtime 100x ./pkg/route
 func BenchmarkSynthAlternatives(b *testing.B) {
@@ -23,6 +26,19 @@ func BenchmarkSynthAlternatives(b *testing.B) {
 	for _, rt := range trips[:10] { // fault the hierarchy's pages in, as a warm server has
 		r.Alternatives(context.Background(), rt, 3)
 	}
+	b.Run("route", func(b *testing.B) { // the best route's own search on the same trips, to compare with
+		q := r.Query()
+		defer r.PutQuery(q)
+		i := 0
+		defer benchcpu.Report(b)()
+		for b.Loop() {
+			rt := trips[i%len(trips)]
+			i++
+			if _, ok := r.Leg(q, rt.Snapped[0], rt.Snapped[1]); !ok {
+				b.Fatal("no route")
+			}
+		}
+	})
 	for _, ask := range []int{1, 3} {
 		b.Run(fmt.Sprintf("n=%d", ask), func(b *testing.B) {
 			var km float64
