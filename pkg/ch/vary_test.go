@@ -120,10 +120,13 @@ func checkPath(t *testing.T, g *graph.Graph, st *graph.State, res ch.Result, src
 	}
 }
 
-// timedTown is a town whose random blocks (one in four) carry conditions:
-// thousands of conditional arcs and turns, opening hours, one-way hours,
-// destination-only streets.
-var timedTown = compiletest.TimedTown{W: 32, H: 32, Random: 25, Seed: 9}
+// timedTown is a town whose random blocks (one in ten) carry conditions:
+// opening hours, one-way hours, destination-only streets, on about a tenth
+// of its arcs (a hundred times a country's share: the 3M and 10M synthetic
+// countries' car graphs have 240 and 820 conditional arcs of 436,394 and
+// 1,469,529). Denser conditions make contraction slow: witnesses may not
+// pass through a road a time closes (docs/conditions.md).
+var timedTown = compiletest.TimedTown{W: 16, H: 16, Random: 10, Seed: 9}
 
 // townTimes are departures the town's conditions tell apart.
 func townTimes() []time.Time {
@@ -135,7 +138,7 @@ func townTimes() []time.Time {
 	}
 }
 
-// TestVaryQueriesPerState: on a town with thousands of conditional arcs,
+// TestVaryQueriesPerState: on a town where a tenth of the arcs are conditional,
 // queries under alternating states (so that the kept metrics are found
 // again) agree with Dijkstra under the same state, their paths cost what
 // they found under it, and the states change some answers.
@@ -145,7 +148,7 @@ func TestVaryQueriesPerState(t *testing.T) {
 	g, h := r.Graph(), r.Hierarchy()
 	vary, cands := h.NumVariable()
 	t.Logf("%d arcs, %d conditional arcs, %d conditional turns, %d variable shortcuts (%d candidates)", g.NumArcs(), len(g.Cond.Arcs), len(g.Cond.Turns)/3, vary, cands)
-	if len(g.Cond.Arcs) < 1000 || vary == 0 {
+	if len(g.Cond.Arcs) < 50 || vary == 0 {
 		t.Fatalf("%d conditional arcs, %d variable shortcuts: the test proves little", len(g.Cond.Arcs), vary)
 	}
 	rng := rand.New(rand.NewPCG(23, 24))
