@@ -240,3 +240,47 @@ func TestVaryTablesPerState(t *testing.T) {
 		t.Fatal("no cell changed between the states: the test proves little")
 	}
 }
+
+// TestSynthTablesEqualQueries is issue 41's check on a country: on the
+// synthetic country MAPS_SYNTH_RELEASE names (the 10M one, built once by
+// whoever measures; skipped without it), 20×20 car tables between random
+// arcs equal point-to-point queries cell by cell under three departure
+// times.
+//
+//	MAPS_SYNTH_RELEASE=DIR go test -run SynthTablesEqualQueries -v ./pkg/ch
+func TestSynthTablesEqualQueries(t *testing.T) {
+	r := compiletest.OpenSynth(t).Routers["car"]
+	h := r.Hierarchy()
+	rng := rand.New(rand.NewPCG(41, 42))
+	ends := func(k int) []ch.Endpoint {
+		e := make([]ch.Endpoint, k)
+		for i := range e {
+			e[i] = ch.Endpoint{Seeds: []search.Seed{{Node: rng.Uint32N(uint32(h.NumNodes()))}}, Dists: []int64{0}}
+		}
+		return e
+	}
+	src, dst := ends(20), ends(20)
+	q, p := ch.NewQuery(h), ch.NewQuery(h)
+	reached := 0
+	for _, at := range townTimes() {
+		st := r.StateAt(at)
+		q.SetState(st)
+		p.SetState(st)
+		got := make([]ch.Cell, len(src)*len(dst))
+		q.Table(src, dst, got)
+		for i := range got {
+			s, d := src[i/len(dst)].Seeds, dst[i%len(dst)].Seeds
+			want, ok := p.Cost(s, d)
+			if !ok {
+				want = search.Unreached
+			}
+			if got[i].Cost != want {
+				t.Fatalf("%s, cell [%d][%d]: table %d, query %d", at, i/len(dst), i%len(dst), got[i].Cost, want)
+			}
+			if ok {
+				reached++
+			}
+		}
+	}
+	t.Logf("%d cells under 3 states, %d reached", 3*len(src)*len(dst), reached)
+}
