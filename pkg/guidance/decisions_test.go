@@ -57,7 +57,7 @@ func TestSpeakOnlyAtDecisions(t *testing.T) {
 					}
 					for i := 1; i < len(leg)-1; i++ {
 						steps++
-						if why := nothingHappens(r.Graph(), nodes, leg[i]); why != "" {
+						if why := nothingHappens(r.Graph(), nodes, leg[i-1], leg[i]); why != "" {
 							t.Errorf("%v: step %d starts where nothing happens (%s):\n%s", pts, i+1, why, itinerary(leg))
 						}
 						if !sameRoad(leg[i-1], leg[i]) {
@@ -79,8 +79,9 @@ func TestSpeakOnlyAtDecisions(t *testing.T) {
 // nothingHappens says why step s starts where a driver has nothing to do,
 // or "" when something happens there: a maneuver at a junction node with
 // another way on than the step's own and the way back, a roundabout, a
-// U-turn, or a turn of 90 degrees or more.
-func nothingHappens(g *graph.Graph, nodes map[[2]int32]uint32, s guidance.Step) string {
+// U-turn, a turn of 90 degrees or more, or a continue onto a road of
+// another name than prev's (the signs change).
+func nothingHappens(g *graph.Graph, nodes map[[2]int32]uint32, prev, s guidance.Step) string {
 	v, ok := nodes[fixed(s.Location)]
 	if !ok {
 		return "not at a junction node"
@@ -89,6 +90,8 @@ func nothingHappens(g *graph.Graph, nodes map[[2]int32]uint32, s guidance.Step) 
 	case s.Maneuver == guidance.Roundabout || s.Maneuver == guidance.UTurn:
 		return ""
 	case s.Maneuver == guidance.Turn && angleBetween(s.BearingBefore, s.BearingAfter) >= 89:
+		return ""
+	case s.Maneuver == guidance.Continue && (s.RoadName != "" || s.RoadRef != "") && !sameRoad(prev, s):
 		return ""
 	}
 	begin, end := g.Fwd.Out(v)
