@@ -218,6 +218,13 @@ func (n *narrator) classify(p, c uint32) Step {
 	case pLink && !cLink && (cClass == "motorway" || cClass == "trunk"):
 		return Step{Maneuver: Merge, Modifier: side}
 	}
+	if n.straightest(p, c, angle, others) {
+		// Onto another road, but the straightest way on by far: no fork
+		// to choose; a continue is only the new name to read.
+		m := byAngle(angle, false)
+		m.renamed = m.Maneuver == Continue && n.road(c).named()
+		return m
+	}
 	if math.Abs(angle) < 45 {
 		if fork, side := n.fork(p, angle, others); fork {
 			return Step{Maneuver: Fork, Modifier: side}
