@@ -79,11 +79,21 @@ type Step struct {
 
 	heading float64 // a depart step's heading leaving the start
 	renamed bool    // a continue onto a new name where nothing else could be taken
+	side    string  // for a ramp, the side it leaves on, which the instruction says (Modifier is its direction)
 	in, out uint32  // segment references of the maneuver: the one turned from and the step's first
 	arrived uint32  // the segment reference arrived on at the maneuver's node (in, before a tiny step was dropped)
 }
 
 func (s *Step) road() road { return road{name: s.RoadName, ref: s.RoadRef, class: s.RoadClass} }
+
+// sideWord is the side an instruction names: a ramp's side, else the
+// modifier's.
+func (s *Step) sideWord() string {
+	if s.side != "" {
+		return s.side
+	}
+	return s.Modifier
+}
 
 func (s *Step) setRoad(r road) { s.RoadName, s.RoadRef, s.RoadClass = r.name, r.ref, r.class }
 

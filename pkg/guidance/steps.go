@@ -212,9 +212,9 @@ func (n *narrator) classify(p, c uint32) Step {
 	pClass, cClass := n.road(p).class, n.road(c).class
 	switch {
 	case cLink && !pLink && (pClass == "motorway" || pClass == "trunk"):
-		return Step{Maneuver: OffRamp, Modifier: side}
+		return Step{Maneuver: OffRamp, Modifier: bend(angle), side: side}
 	case cLink && !pLink:
-		return Step{Maneuver: Ramp, Modifier: side}
+		return Step{Maneuver: Ramp, Modifier: bend(angle), side: side}
 	case pLink && !cLink && (cClass == "motorway" || cClass == "trunk"):
 		return Step{Maneuver: Merge, Modifier: side}
 	}
