@@ -23,7 +23,7 @@ import (
 // (read from the graph, not from the step), another way on of a
 // comparable class (not a track, service road or path off a road, not a
 // ramp off a road, not a class or more below) leaves within 45 degrees of
-// straight on. It also checks that no leg opens with a depart of no length.
+// straight on, or a lesser road does going on about as straight as ours. It also checks that no leg opens with a depart of no length.
 func TestSpeakOnlyAtDecisions(t *testing.T) {
 	routes := 200
 	if testing.Short() {
@@ -130,8 +130,11 @@ func notDecision(g *graph.Graph, nodes map[[2]int32]uint32, s guidance.Step) str
 
 // comparableBranch reports whether a way other than the step's own leaves
 // node v within 45 degrees of straight on and is comparable in class with
-// the step's road.
+// the step's road, or is a lesser road (not a driveway, track, path or
+// ramp) that goes on about as straight as ours or straighter (no more than
+// 1.4 times as far from straight on), which a driver may take for his.
 func comparableBranch(g *graph.Graph, v uint32, s guidance.Step) bool {
+	ours := float64(angleBetween(s.BearingBefore, s.BearingAfter))
 	begin, end := g.Fwd.Out(v)
 	for a := begin; a < end; a++ {
 		seg, _ := g.ArcSegment(a)
@@ -139,12 +142,25 @@ func comparableBranch(g *graph.Graph, v uint32, s guidance.Step) bool {
 		if angleBetween(b, s.BearingAfter) < 1 || angleBetween(b, s.BearingBefore) > 135 {
 			continue // ours, or the way back
 		}
-		if angleBetween(b, s.BearingBefore) <= 46 && // 45 degrees, and the bearings' rounding
-			comparable(g.Net.Class(seg), s.RoadClass) {
+		dev, class := angleBetween(b, s.BearingBefore), g.Net.Class(seg)
+		if dev > 46 { // 45 degrees, and the bearings' rounding
+			continue
+		}
+		if comparable(class, s.RoadClass) || aRoad(class) && float64(dev) <= 1.4*ours+1 {
 			return true
 		}
 	}
 	return false
+}
+
+// aRoad reports whether a class is a road a driver could follow for
+// another: not a driveway, track or path, not a ramp.
+func aRoad(class string) bool {
+	switch class {
+	case "service", "track", "path", "footway", "cycleway", "bridleway", "steps", "pedestrian":
+		return false
+	}
+	return !strings.HasSuffix(class, "_link")
 }
 
 // comparable is the test's own reading of issue 33's "comparable roads":

@@ -17,7 +17,8 @@ import (
 // the branches look alike to a driver: at the fork's node another way on,
 // comparable in class, leaves within 45 degrees of straight on and does
 // not bend distinctly more than ours (more than twice as far from straight
-// on and by more than 12.5 degrees, OSRM's rule for the obvious way on).
+// on and by more than 12.5 degrees, OSRM's rule for the obvious way on), or
+// a lesser road goes on about as straight as ours (see comparableBranch).
 // Where ours is by far the straightest, the road simply goes on. Angles
 // are read from the steps' bearings and the graph's segments (whole
 // degrees, so a degree of slack either way).
@@ -80,7 +81,8 @@ func alikeBranch(g *graph.Graph, v uint32, s guidance.Step) bool {
 		}
 		dev := angleBetween(b, s.BearingBefore)
 		distinct := dev > 2*ours+2 && float64(dev-ours) > 12.5+1
-		if dev <= 46 && !distinct && comparable(g.Net.Class(seg), s.RoadClass) {
+		class := g.Net.Class(seg)
+		if dev <= 46 && (!distinct && comparable(class, s.RoadClass) || aRoad(class) && float64(dev) <= 1.4*float64(ours)+1) {
 			return true
 		}
 	}

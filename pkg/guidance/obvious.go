@@ -102,13 +102,35 @@ func (n *narrator) straightest(p, c uint32, angle float64, others []uint32) bool
 	}
 	ours := n.road(c)
 	for _, o := range others {
-		if clearlyLower(n.road(o).class, ours.class) {
-			continue
-		}
+		oc := n.road(o).class
 		oa := math.Abs(n.g.Net.TurnAngle(n.segRef(p), n.segRef(o)))
+		if clearlyLower(oc, ours.class) {
+			if !mistakable(oc, ours.class, oa, a) {
+				continue
+			}
+			return false
+		}
 		if oa <= distinctRatio*a || oa-a <= distinctMargin {
 			return false
 		}
 	}
 	return true
+}
+
+// lowerRatio: a lesser road bending less than this times as far as ours
+// from straight on can be taken for the way on (OSRM's 0.7 times its
+// DISTINCTION_RATIO, the bound it asks of a lower class).
+const lowerRatio = 1.4
+
+// mistakable reports whether a clearly lower branch of class other, bending
+// oa degrees from straight on, can still be taken for our road (of class
+// ours, bending a): a road (not a driveway, track or path, not a ramp) that
+// goes on about as straight as ours or straighter, as a residential street
+// straight ahead where the secondary bends left. There the driver is told
+// to keep to his road.
+func mistakable(other, ours string, oa, a float64) bool {
+	if minor(other) && !minor(ours) || isLink(other) && !isLink(ours) {
+		return false
+	}
+	return oa < obviousAngle && oa <= lowerRatio*a
 }
