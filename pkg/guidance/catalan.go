@@ -24,7 +24,7 @@ var (
 func (catalan) describe(s *Step, stay bool) string {
 	r := s.road()
 	to := func(prep string) string { return romanceLabel(r, &catalanKinds, prep, catalanContractions) }
-	side := catalanSides[sideIndex(s.Modifier)]
+	side := catalanSides[sideIndex(s.sideWord())]
 	switch s.Maneuver {
 	case Depart:
 		return fmt.Sprintf("Ves cap %s %s", catalanCompass[compassIndex(s.heading)], to("per"))

@@ -13,18 +13,55 @@ const (
 	// shortStepM: a step that stays on its predecessor's road and turns
 	// only this far is the two carriageways of a divided road meeting.
 	shortStepM = 20
+	// shortNameM: a new name where nothing could be decided is not said
+	// when the next maneuver comes within this distance: the driver reads
+	// the next instruction's road before the sign of this one (OSRM's
+	// NAME_SEGMENT_CUTOFF_LENGTH, 105 m).
+	shortNameM = 105
+	// nameAfterM: a new name this soon after a maneuver is the road that
+	// maneuver takes, said at once ("Keep left onto CG-1", not "Keep left
+	// onto the primary road" and 27 m later "Continue onto CG-1").
+	nameAfterM = 30
 )
 
 // collapse folds the steps that say nothing new into their neighbours.
 func (n *narrator) collapse(steps []Step) []Step {
 	steps = n.dropTiny(steps)
+	steps = dropShortNames(steps)
 	steps = n.startOn(steps)
 	return foldSameRoad(steps)
 }
 
+// dropShortNames folds into the step before every new name said where
+// nothing could be decided that lasts less than shortNameM before the next
+// maneuver, and lets a maneuver less than nameAfterM before a new name
+// take that name.
+func dropShortNames(steps []Step) []Step {
+	out := steps[:1]
+	for i := 1; i < len(steps); i++ {
+		s := steps[i]
+		if !s.renamed || i == len(steps)-1 {
+			out = append(out, s)
+			continue
+		}
+		prev := &out[len(out)-1]
+		switch {
+		case prev.DistanceM < nameAfterM:
+			prev.setRoad(s.road())
+		case s.DistanceM >= shortNameM:
+			out = append(out, s)
+			continue
+		}
+		prev.DistanceM += s.DistanceM
+		prev.DurationS += s.DurationS
+	}
+	return out
+}
+
 // dropTiny removes the maneuvers of tiny steps (see tinyStepM) other than
-// the depart, roundabouts and U-turns: their metres go to the step before,
-// and the next step's maneuver is judged again from the road before the
+// the depart, roundabouts and U-turns: their metres go to the step before
+// (to the next when the next is a new name, which then happens at the
+// tiny step's junction), and the next step's maneuver is judged again from the road before the
 // tiny one, so that turning right then at once left reads as going on
 // straight, and two rights as one. A tiny step just before the arrival is
 // simply part of the step before.
@@ -36,10 +73,19 @@ func (n *narrator) dropTiny(steps []Step) []Step {
 			out = append(out, s)
 			continue
 		}
-		prev := &out[len(out)-1]
-		prev.DistanceM += s.DistanceM
-		prev.DurationS += s.DurationS
-		if next := &steps[i+1]; next.Maneuver != Arrive {
+		prev, next := &out[len(out)-1], &steps[i+1]
+		if next.renamed {
+			// The next step's own node held no decision: its maneuver,
+			// if any, is the tiny step's, at the tiny step's junction,
+			// and so are its metres.
+			next.out, next.arrived, next.renamed = s.out, s.arrived, false
+			next.DistanceM += s.DistanceM
+			next.DurationS += s.DurationS
+		} else {
+			prev.DistanceM += s.DistanceM
+			prev.DurationS += s.DurationS
+		}
+		if next.Maneuver != Arrive {
 			next.in = s.in
 			n.judgeAgain(next, prev.road())
 		}

@@ -23,7 +23,7 @@ import (
 // (read from the graph, not from the step), another way on of a
 // comparable class (not a track, service road or path off a road, not a
 // ramp off a road, not a class or more below) leaves within 45 degrees of
-// straight on. It also checks that no leg opens with a depart of no length.
+// straight on, or a lesser road does going on about as straight as ours. It also checks that no leg opens with a depart of no length.
 func TestSpeakOnlyAtDecisions(t *testing.T) {
 	routes := 200
 	if testing.Short() {
@@ -57,7 +57,7 @@ func TestSpeakOnlyAtDecisions(t *testing.T) {
 					}
 					for i := 1; i < len(leg)-1; i++ {
 						steps++
-						if why := nothingHappens(r.Graph(), nodes, leg[i]); why != "" {
+						if why := nothingHappens(r.Graph(), nodes, leg[i-1], leg[i]); why != "" {
 							t.Errorf("%v: step %d starts where nothing happens (%s):\n%s", pts, i+1, why, itinerary(leg))
 						}
 						if !sameRoad(leg[i-1], leg[i]) {
@@ -79,8 +79,9 @@ func TestSpeakOnlyAtDecisions(t *testing.T) {
 // nothingHappens says why step s starts where a driver has nothing to do,
 // or "" when something happens there: a maneuver at a junction node with
 // another way on than the step's own and the way back, a roundabout, a
-// U-turn, or a turn of 90 degrees or more.
-func nothingHappens(g *graph.Graph, nodes map[[2]int32]uint32, s guidance.Step) string {
+// U-turn, a turn of 90 degrees or more, or a continue onto a road of
+// another name than prev's (the signs change).
+func nothingHappens(g *graph.Graph, nodes map[[2]int32]uint32, prev, s guidance.Step) string {
 	v, ok := nodes[fixed(s.Location)]
 	if !ok {
 		return "not at a junction node"
@@ -89,6 +90,8 @@ func nothingHappens(g *graph.Graph, nodes map[[2]int32]uint32, s guidance.Step) 
 	case s.Maneuver == guidance.Roundabout || s.Maneuver == guidance.UTurn:
 		return ""
 	case s.Maneuver == guidance.Turn && angleBetween(s.BearingBefore, s.BearingAfter) >= 89:
+		return ""
+	case s.Maneuver == guidance.Continue && (s.RoadName != "" || s.RoadRef != "") && !sameRoad(prev, s):
 		return ""
 	}
 	begin, end := g.Fwd.Out(v)
@@ -127,8 +130,11 @@ func notDecision(g *graph.Graph, nodes map[[2]int32]uint32, s guidance.Step) str
 
 // comparableBranch reports whether a way other than the step's own leaves
 // node v within 45 degrees of straight on and is comparable in class with
-// the step's road.
+// the step's road, or is a lesser road (not a driveway, track, path or
+// ramp) that goes on about as straight as ours or straighter (no more than
+// 1.4 times as far from straight on), which a driver may take for his.
 func comparableBranch(g *graph.Graph, v uint32, s guidance.Step) bool {
+	ours := float64(angleBetween(s.BearingBefore, s.BearingAfter))
 	begin, end := g.Fwd.Out(v)
 	for a := begin; a < end; a++ {
 		seg, _ := g.ArcSegment(a)
@@ -136,12 +142,25 @@ func comparableBranch(g *graph.Graph, v uint32, s guidance.Step) bool {
 		if angleBetween(b, s.BearingAfter) < 1 || angleBetween(b, s.BearingBefore) > 135 {
 			continue // ours, or the way back
 		}
-		if angleBetween(b, s.BearingBefore) <= 46 && // 45 degrees, and the bearings' rounding
-			comparable(g.Net.Class(seg), s.RoadClass) {
+		dev, class := angleBetween(b, s.BearingBefore), g.Net.Class(seg)
+		if dev > 46 { // 45 degrees, and the bearings' rounding
+			continue
+		}
+		if comparable(class, s.RoadClass) || aRoad(class) && float64(dev) <= 1.4*ours+1 {
 			return true
 		}
 	}
 	return false
+}
+
+// aRoad reports whether a class is a road a driver could follow for
+// another: not a driveway, track or path, not a ramp.
+func aRoad(class string) bool {
+	switch class {
+	case "service", "track", "path", "footway", "cycleway", "bridleway", "steps", "pedestrian":
+		return false
+	}
+	return !strings.HasSuffix(class, "_link")
 }
 
 // comparable is the test's own reading of issue 33's "comparable roads":

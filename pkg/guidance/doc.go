@@ -5,7 +5,10 @@
 //
 // A step covers the arcs from one maneuver to the next. Nodes where nothing
 // could be decided (no other way on) never start a step, but for a turn of
-// 90 degrees or more from one way onto another; neither does a road that
+// 90 degrees or more from one way onto another, and a road that takes
+// another name ("Continue onto", OSRM's "new name"; not when the name
+// lasts under 105 m, and said at once by a maneuver just before it);
+// neither does a road that
 // keeps its name through a gentle bend, so a kink in the shape is not a
 // step, nor a junction where the route keeps its road and no other way
 // could be taken for it (obvious.go). Then steps that say nothing new are
@@ -75,11 +78,22 @@ type Step struct {
 	GeometryBegin, GeometryEnd int
 
 	heading float64 // a depart step's heading leaving the start
+	renamed bool    // a continue onto a new name where nothing else could be taken
+	side    string  // for a ramp, the side it leaves on, which the instruction says (Modifier is its direction)
 	in, out uint32  // segment references of the maneuver: the one turned from and the step's first
 	arrived uint32  // the segment reference arrived on at the maneuver's node (in, before a tiny step was dropped)
 }
 
 func (s *Step) road() road { return road{name: s.RoadName, ref: s.RoadRef, class: s.RoadClass} }
+
+// sideWord is the side an instruction names: a ramp's side, else the
+// modifier's.
+func (s *Step) sideWord() string {
+	if s.side != "" {
+		return s.side
+	}
+	return s.Modifier
+}
 
 func (s *Step) setRoad(r road) { s.RoadName, s.RoadRef, s.RoadClass = r.name, r.ref, r.class }
 

@@ -31,14 +31,14 @@ func (english) describe(s *Step, stay bool) string {
 		return fmt.Sprintf("Keep %s onto %s", s.Modifier, label)
 	case Ramp:
 		if r.unnamedRamp() {
-			return fmt.Sprintf("Take the ramp on the %s", s.Modifier)
+			return fmt.Sprintf("Take the ramp on the %s", s.sideWord())
 		}
-		return fmt.Sprintf("Take the ramp on the %s onto %s", s.Modifier, label)
+		return fmt.Sprintf("Take the ramp on the %s onto %s", s.sideWord(), label)
 	case OffRamp:
 		if r.unnamedRamp() {
-			return fmt.Sprintf("Take the exit on the %s", s.Modifier)
+			return fmt.Sprintf("Take the exit on the %s", s.sideWord())
 		}
-		return fmt.Sprintf("Take the exit on the %s onto %s", s.Modifier, label)
+		return fmt.Sprintf("Take the exit on the %s onto %s", s.sideWord(), label)
 	case Merge:
 		return "Merge onto " + label
 	case Roundabout:

@@ -23,7 +23,7 @@ var (
 func (french) describe(s *Step, stay bool) string {
 	r := s.road()
 	label := r.label(func(class string) string { return frenchKinds[classKind(class)] })
-	side := frenchSides[sideIndex(s.Modifier)]
+	side := frenchSides[sideIndex(s.sideWord())]
 	switch s.Maneuver {
 	case Depart:
 		return fmt.Sprintf("Dirigez-vous vers %s sur %s", frenchCompass[compassIndex(s.heading)], label)

@@ -5,10 +5,15 @@ import "github.com/mapsco/maps/pkg/graph"
 // Roundabout exits are counted as a driver counts them: the ways, passed
 // in driving order, by which the profile may leave the ring. Not counted:
 // entries (a one-way road into the ring has no arc out of it), stubs the
-// profile may not take (no arc either), and a way that only runs beside
-// the ring or comes back to it (a slip lane between two ring nodes, a
-// street mapped over the ring's own nodes): followed away from the ring
-// along its own way, it meets the ring again.
+// profile may not take (no arc either), a way that only runs beside the
+// ring or comes back to it (a slip lane between two ring nodes, a street
+// mapped over the ring's own nodes): followed away from the ring along
+// its own way, it meets the ring again; and, off a ring of roads, a
+// service road, track or path (the way into a car park or a petrol
+// station): the signs before a roundabout show its roads, not its
+// driveways, and OSRM leaves them out alike (its roundabout handler
+// counts only exits that are not of a low-priority class, unless the ring
+// itself is one).
 
 // maxRing bounds the nodes of one ring (the largest in our extracts has
 // about 60) and maxWayWalk the segments followed along an exit's way.
@@ -21,11 +26,12 @@ const (
 type ringState struct {
 	exits int
 	nodes map[uint32]bool // the ring's nodes
+	minor bool            // the ring is itself a service road or track: its driveways count
 }
 
 // enterRing starts counting on the ring that arc c, from node v, is part of.
 func (n *narrator) enterRing(v, c uint32) *ringState {
-	r := &ringState{nodes: map[uint32]bool{v: true}}
+	r := &ringState{nodes: map[uint32]bool{v: true}, minor: minor(n.road(c).class)}
 	queue := []uint32{v, n.g.ArcHead(c)}
 	r.nodes[queue[1]] = true
 	for len(queue) > 0 && len(r.nodes) < maxRing {
@@ -58,7 +64,7 @@ func (n *narrator) exitsAt(p uint32) int {
 // isExit reports whether arc a, leaving a node of the ring, leaves it for
 // good.
 func (n *narrator) isExit(a uint32) bool {
-	if n.flags(a)&graph.FlagRoundabout != 0 {
+	if n.flags(a)&graph.FlagRoundabout != 0 || !n.ring.minor && minor(n.road(a).class) {
 		return false
 	}
 	net := n.g.Net

@@ -23,7 +23,7 @@ var (
 func (spanish) describe(s *Step, stay bool) string {
 	r := s.road()
 	to := func(prep string) string { return romanceLabel(r, &spanishKinds, prep, spanishContractions) }
-	side := spanishSides[sideIndex(s.Modifier)]
+	side := spanishSides[sideIndex(s.sideWord())]
 	switch s.Maneuver {
 	case Depart:
 		return fmt.Sprintf("Diríjase al %s %s", spanishCompass[compassIndex(s.heading)], to("por"))

@@ -198,18 +198,32 @@ func (n *narrator) classify(p, c uint32) Step {
 		return Step{Maneuver: Turn, Modifier: turnModifier(angle)}
 	}
 	if len(others) == 0 || n.obvious(p, c, angle, others) {
-		return Step{} // no other way on, or none to take for ours: not a decision
+		// No other way on, or none to take for ours: not a decision, but
+		// where the road changes its name the driver reads the new one on
+		// the signs (OSRM's "new name"); renamed marks it for collapse's
+		// short-name rule.
+		if r := n.road(c); r.named() && !r.same(n.road(p)) {
+			return Step{Maneuver: Continue, Modifier: bend(angle), renamed: true}
+		}
+		return Step{}
 	}
 	pLink, cLink := n.flags(p)&graph.FlagLink != 0, n.flags(c)&graph.FlagLink != 0
 	side := sideOf(angle)
 	pClass, cClass := n.road(p).class, n.road(c).class
 	switch {
 	case cLink && !pLink && (pClass == "motorway" || pClass == "trunk"):
-		return Step{Maneuver: OffRamp, Modifier: side}
+		return Step{Maneuver: OffRamp, Modifier: bend(angle), side: side}
 	case cLink && !pLink:
-		return Step{Maneuver: Ramp, Modifier: side}
+		return Step{Maneuver: Ramp, Modifier: bend(angle), side: side}
 	case pLink && !cLink && (cClass == "motorway" || cClass == "trunk"):
 		return Step{Maneuver: Merge, Modifier: side}
+	}
+	if n.straightest(p, c, angle, others) {
+		// Onto another road, but the straightest way on by far: no fork
+		// to choose; a continue is only the new name to read.
+		m := byAngle(angle, false)
+		m.renamed = m.Maneuver == Continue && n.road(c).named()
+		return m
 	}
 	if math.Abs(angle) < 45 {
 		if fork, side := n.fork(p, angle, others); fork {
@@ -231,9 +245,26 @@ func byAngle(angle float64, sameRoad bool) Step {
 		if sameRoad {
 			return Step{}
 		}
-		return Step{Maneuver: Continue, Modifier: "straight"}
+		return Step{Maneuver: Continue, Modifier: bend(angle)}
 	}
 	return Step{Maneuver: Turn, Modifier: turnModifier(angle)}
+}
+
+// straightAngle is how far a continue may bend and still be straight on;
+// beyond, its modifier says which way the road bends (OSRM's direction
+// modifiers: straight within 20 degrees, slight to 40).
+const straightAngle = 20
+
+// bend is a continue's modifier: straight, or the side the road bends to,
+// graded as a turn would be past slight.
+func bend(angle float64) string {
+	switch a := math.Abs(angle); {
+	case a < straightAngle:
+		return "straight"
+	case a < 40:
+		return "slight " + sideOf(angle)
+	}
+	return turnModifier(angle)
 }
 
 // alternatives lists the arcs leaving p's head other than c and the way

@@ -58,7 +58,7 @@ func main() {
 	draw := func() [2]float64 {
 		return [2]float64{b[0] + rng.Float64()*(b[2]-b[0]), b[1] + rng.Float64()*(b[3]-b[1])}
 	}
-	var routes, agree, steps, stays, misses int
+	var routes, agree, steps, stays, misses, sameWay int
 	kinds := map[string]int{}
 	for routes < *n {
 		if misses > 20**n {
@@ -91,6 +91,9 @@ func main() {
 			log.Fatal(err)
 		}
 		why := compare(ours, theirs, *within, dist, theirDist)
+		if len(why) != 1 || !strings.HasPrefix(why[0], anotherRoute) {
+			sameWay++
+		}
 		if len(why) == 0 {
 			agree++
 			continue
@@ -107,6 +110,8 @@ func main() {
 		return
 	}
 	fmt.Printf("decision points agree on %d of %d routes (%.1f %%)\n", agree, routes, 100*float64(agree)/float64(routes))
+	// The same share among the routes both engines drive the same way: what guidance alone can reach.
+	fmt.Printf("  of the %d routes of about the same length, %d (%.1f %%)\n", sameWay, agree, 100*float64(agree)/float64(max(sameWay, 1)))
 	var ks []string
 	for k := range kinds {
 		ks = append(ks, k)
@@ -119,12 +124,15 @@ func main() {
 	}
 }
 
+// anotherRoute is the one disagreement of routes whose lengths differ: the engines chose different ways.
+const anotherRoute = "another route (lengths differ by more than 2 %)"
+
 // compare matches each engine's decision points to the other's within the distance; what is left over, or
 // matched in a different direction or exit, is a disagreement, named by kind. Routes whose lengths differ by
 // more than 2 % are one disagreement: "another route".
 func compare(ours, theirs []point, within, dist, theirDist float64) []string {
 	if math.Abs(dist-theirDist) > 0.02*theirDist+20 {
-		return []string{"another route (lengths differ by more than 2 %)"}
+		return []string{anotherRoute}
 	}
 	var why []string
 	used := make([]bool, len(theirs))
@@ -151,12 +159,18 @@ func compare(ours, theirs []point, within, dist, theirDist float64) []string {
 	return why
 }
 
+// nearest is the unused point of pts within the distance of p, preferring one of p's kind (a roundabout for a
+// roundabout, a turn for a turn): at a roundabout drawn small, an entry and the turn before it lie metres apart,
+// and each should meet its like.
 func nearest(p point, pts []point, used []bool, within float64) int {
-	best, bestD := -1, within
+	best, bestD, bestLike := -1, within, false
 	for j, q := range pts {
-		if d := geo.Distance(p.loc[0], p.loc[1], q.loc[0], q.loc[1]); !used[j] && d <= bestD {
-			best, bestD = j, d
+		d := geo.Distance(p.loc[0], p.loc[1], q.loc[0], q.loc[1])
+		like := (p.dir == "roundabout") == (q.dir == "roundabout")
+		if used[j] || d > within || bestLike && !like || bestLike == like && d > bestD {
+			continue
 		}
+		best, bestD, bestLike = j, d, like
 	}
 	return best
 }
