@@ -66,6 +66,12 @@ func ParallelTable(qs []*Query, sources, targets []Endpoint, out []Cell) {
 	for i := range out {
 		out[i] = Cell{Cost: search.Unreached}
 	}
+	qs[0].tableTaint()
+	for _, q := range qs[1:] {
+		if q.taint == nil {
+			q.taint = qs[0].taint // the same state (above): made once
+		}
+	}
 	ct := qs[0].h.coreTable(qs[0].st)
 	if qs[0].taint != nil {
 		// Under road operations the searches count tainted edges in their
