@@ -1,6 +1,7 @@
 package api
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/mapsco/maps/pkg/geo"
@@ -165,7 +166,7 @@ func (d *decoder) avoidAreas(a *avoidRead) bool {
 func (d *decoder) areaCoordinates(p jsonscan.Pointer, multi bool) [][][][2]float64 {
 	positions := 0
 	if !multi {
-		rings := d.polygon(p, &positions)
+		rings := d.polygonAt(p.String(), &positions)
 		d.positionLimit(p, positions)
 		return [][][][2]float64{rings}
 	}
@@ -179,7 +180,7 @@ func (d *decoder) areaCoordinates(p jsonscan.Pointer, multi bool) [][][][2]float
 			d.s.Skip()
 			continue
 		}
-		polys = append(polys, d.polygon(p.Index(n), &positions))
+		polys = append(polys, d.polygonAt(p.String()+"/"+strconv.Itoa(n), &positions))
 	}
 	switch {
 	case d.s.Failed():
@@ -197,6 +198,17 @@ func (d *decoder) positionLimit(p jsonscan.Pointer, positions int) {
 	if positions > MaxAvoidPositions && !d.s.Failed() {
 		d.errs.addf(p, "must hold at most %d positions in all its rings, got %d", MaxAvoidPositions, positions)
 	}
+}
+
+// polygonAt is polygon for the polygon at path: its values are deeper than a jsonscan.Pointer reaches
+// (/avoid_areas/coordinates/0/1/2/0 is six levels), so they are read by a decoder of their own, whose pointers
+// start at the polygon, and its errors reported here under path.
+func (d *decoder) polygonAt(path string, positions *int) [][][2]float64 {
+	sub := decoder{s: d.s}
+	rings := sub.polygon(jsonscan.Pointer{}, positions)
+	d.s = sub.s
+	d.errs.addBelow(path, sub.errs)
+	return rings
 }
 
 // polygon reads one polygon's rings, the first its outer ring, counting their positions into *positions.
