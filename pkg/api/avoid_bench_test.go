@@ -59,9 +59,10 @@ func (d *directionsBench) outsidePoints(rng *rand.Rand, n int) []string {
 // directions between random points, a 100×100 table and a 10-minute
 // isochrone on Andorra, each without an avoided area, with a 1 km square
 // over the CG-2 at Encamp and with a 1,000-vertex polygon of the same
-// size; -count alternates the rounds:
+// size. One run measures each in turn; repeat runs, not -count (which
+// repeats each sub-benchmark in a row), to alternate the rounds:
 //
-//	go test -run X -bench AvoidArea -count 6 ./pkg/api
+//	for i in 1 2 3 4 5 6; do go test -run X -bench AvoidArea -benchtime 20x ./pkg/api; done
 func BenchmarkAvoidArea(b *testing.B) {
 	d := newDirectionsBench(b)
 	rng := rand.New(rand.NewPCG(35, 2))
