@@ -30,6 +30,7 @@ type avoidRead struct {
 	geometryType       string
 	coordinates        jsonscan.Scanner // at avoid_areas' coordinates, read once the type is known
 	hasType, hasCoords bool
+	coordsRead         bool // read when met, the type being known already
 	areaOK             bool
 }
 
@@ -126,6 +127,10 @@ func (d *decoder) avoidAreas(a *avoidRead) bool {
 			if s, present, ok := d.stringValue(p.Member("type"), `"Polygon" or "MultiPolygon"`); present && ok {
 				a.geometryType = string(s)
 			}
+		case name == "coordinates" && !a.hasCoords && geometryDepth(a.geometryType) > 0:
+			// The type came first, as most clients send it: one pass.
+			a.hasCoords, a.coordsRead = true, true
+			a.polygons = d.areaCoordinates(p.Member("coordinates"), geometryDepth(a.geometryType) == 4)
 		case name == "coordinates" && !a.hasCoords:
 			a.hasCoords, a.coordinates = true, d.s
 			d.s.Skip()
@@ -140,26 +145,34 @@ func (d *decoder) avoidAreas(a *avoidRead) bool {
 	if d.s.Failed() {
 		return false
 	}
-	depth := 0
+	depth := geometryDepth(a.geometryType)
 	switch {
 	case !a.hasType:
 		d.errs.addf(p.Member("type"), `is required: "Polygon" or "MultiPolygon"`)
-	case a.geometryType == "Polygon":
-		depth = 3
-	case a.geometryType == "MultiPolygon":
-		depth = 4
-	case a.geometryType != "":
+	case depth == 0 && a.geometryType != "":
 		d.errs.addf(p.Member("type"), `must be "Polygon" or "MultiPolygon", got %s`, quoteValue([]byte(a.geometryType)))
 	}
 	if !a.hasCoords {
 		d.errs.addf(p.Member("coordinates"), "is required: an array of linear rings, each an array of [longitude, latitude] positions")
-	} else if depth > 0 {
+	} else if depth > 0 && !a.coordsRead {
 		rest := d.s
 		d.s = a.coordinates
 		a.polygons = d.areaCoordinates(p.Member("coordinates"), depth == 4)
 		d.s = rest
 	}
 	return d.errs.total == before
+}
+
+// geometryDepth is how deep a geometry type's coordinates nest (3 for a Polygon's rings of positions of
+// numbers, 4 for a MultiPolygon), 0 for a type avoid_areas does not take.
+func geometryDepth(t string) int {
+	switch t {
+	case "Polygon":
+		return 3
+	case "MultiPolygon":
+		return 4
+	}
+	return 0
 }
 
 // areaCoordinates reads a Polygon's rings (multi false) or a MultiPolygon's polygons, within the limits.
