@@ -22,6 +22,7 @@ func DecodeDirections(body []byte) (DirectionsRequest, *InvalidRequest) {
 	var radiuses []float64
 	var bearings []Bearing
 	nRadiuses, nBearings, points := -1, -1, 0
+	var av avoidRead
 	d := decoder{s: jsonscan.New(body)}
 	var seen memberSet
 	for d.nextMember(&seen) {
@@ -30,7 +31,7 @@ func DecodeDirections(body []byte) (DirectionsRequest, *InvalidRequest) {
 			coords = d.coordinateList(memberPointer("coordinates"), scratch[:0], MinDirectionsCoordinates, MaxDirectionsCoordinates)
 			points = d.items
 		case memberProfile:
-			req.Profile = d.profile(req.Profile)
+			req.Profile = av.profile(&d, req.Profile)
 		case memberDepartureTime:
 			req.DepartureTime, req.HasDepartureTime = d.departureTime()
 		case memberAlternatives:
@@ -47,6 +48,8 @@ func DecodeDirections(body []byte) (DirectionsRequest, *InvalidRequest) {
 			req.Language = d.language(req.Language)
 		case memberExclude:
 			req.Exclude = d.exclude()
+		case memberAvoidAreas, memberMaxHikingDifficulty, memberAvoidSteps:
+			av.read(&d)
 		default:
 			d.unknownMember(namePointer(d.name), "a directions request", directionsMembers)
 		}
@@ -54,6 +57,8 @@ func DecodeDirections(body []byte) (DirectionsRequest, *InvalidRequest) {
 	d.require(seen, memberCoordinates, "an array of %d to %d coordinates [longitude, latitude]", MinDirectionsCoordinates, MaxDirectionsCoordinates)
 	d.perPoint(memberPointer("radiuses"), nRadiuses, points, "radius")
 	d.perPoint(memberPointer("bearings"), nBearings, points, "bearing")
+	req.Avoid = av.check(&d, req.Profile)
+	av.inside(&d, "coordinates", coords)
 	if inv := d.result(); inv != nil {
 		return DirectionsRequest{}, inv
 	}
@@ -68,6 +73,7 @@ func DecodeMatrix(body []byte) (MatrixRequest, *InvalidRequest) {
 	var sources, targets []Coordinate
 	var src, dst pointOptions
 	nSources, nTargets := 0, 0
+	var av avoidRead
 	d := decoder{s: jsonscan.New(body)}
 	var seen memberSet
 	for d.nextMember(&seen) {
@@ -79,7 +85,7 @@ func DecodeMatrix(body []byte) (MatrixRequest, *InvalidRequest) {
 			targets = d.coordinateList(memberPointer("targets"), targetScratch[:0], MinMatrixLocations, MaxMatrixLocations)
 			nTargets = d.items
 		case memberProfile:
-			req.Profile = d.profile(req.Profile)
+			req.Profile = av.profile(&d, req.Profile)
 		case memberDepartureTime:
 			req.DepartureTime, req.HasDepartureTime = d.departureTime()
 		case memberSourceRadiuses, memberSourceBearings:
@@ -88,6 +94,8 @@ func DecodeMatrix(body []byte) (MatrixRequest, *InvalidRequest) {
 			dst.read(&d)
 		case memberExclude:
 			req.Exclude = d.exclude()
+		case memberAvoidAreas, memberMaxHikingDifficulty, memberAvoidSteps:
+			av.read(&d)
 		default:
 			d.unknownMember(namePointer(d.name), "a matrix request", matrixMembers)
 		}
@@ -96,6 +104,9 @@ func DecodeMatrix(body []byte) (MatrixRequest, *InvalidRequest) {
 	d.require(seen, memberTargets, "an array of %d to %d coordinates [longitude, latitude]", MinMatrixLocations, MaxMatrixLocations)
 	src.check(&d, memberSourceRadiuses, memberSourceBearings, nSources)
 	dst.check(&d, memberTargetRadiuses, memberTargetBearings, nTargets)
+	req.Avoid = av.check(&d, req.Profile)
+	av.inside(&d, "sources", sources)
+	av.inside(&d, "targets", targets)
 	if inv := d.result(); inv != nil {
 		return MatrixRequest{}, inv
 	}
@@ -146,6 +157,7 @@ func DecodeIsochrone(body []byte) (IsochroneRequest, *InvalidRequest) {
 	req := IsochroneRequest{Profile: DefaultProfile}
 	var scratch [MaxContours]Contour
 	var contours []Contour
+	var av avoidRead
 	d := decoder{s: jsonscan.New(body)}
 	var seen memberSet
 	for d.nextMember(&seen) {
@@ -155,7 +167,7 @@ func DecodeIsochrone(body []byte) (IsochroneRequest, *InvalidRequest) {
 		case memberContours:
 			contours = d.contours(scratch[:0])
 		case memberProfile:
-			req.Profile = d.profile(req.Profile)
+			req.Profile = av.profile(&d, req.Profile)
 		case memberDepartureTime:
 			req.DepartureTime, req.HasDepartureTime = d.departureTime()
 		case memberRadius:
@@ -164,12 +176,18 @@ func DecodeIsochrone(body []byte) (IsochroneRequest, *InvalidRequest) {
 			req.Bearing = d.bearing(memberPointer("bearing"))
 		case memberExclude:
 			req.Exclude = d.exclude()
+		case memberAvoidAreas, memberMaxHikingDifficulty, memberAvoidSteps:
+			av.read(&d)
 		default:
 			d.unknownMember(namePointer(d.name), "an isochrone request", isochroneMembers)
 		}
 	}
 	d.require(seen, memberOrigin, "a coordinate [longitude, latitude]")
 	d.require(seen, memberContours, "an array of %d to %d contours", MinContours, MaxContours)
+	req.Avoid = av.check(&d, req.Profile)
+	if seen.has(memberOrigin) {
+		av.inside(&d, "origin", []Coordinate{req.Origin})
+	}
 	if inv := d.result(); inv != nil {
 		return IsochroneRequest{}, inv
 	}

@@ -38,6 +38,9 @@ const (
 	memberTimestamps
 	memberLanguage
 	memberExclude
+	memberAvoidAreas
+	memberMaxHikingDifficulty
+	memberAvoidSteps
 	numMembers
 )
 
@@ -90,6 +93,12 @@ func memberOf(name []byte) member {
 		return memberLanguage
 	case "exclude":
 		return memberExclude
+	case "avoid_areas":
+		return memberAvoidAreas
+	case "max_hiking_difficulty":
+		return memberMaxHikingDifficulty
+	case "avoid_steps":
+		return memberAvoidSteps
 	}
 	return memberUnknown
 }
@@ -99,7 +108,7 @@ func (m member) String() string {
 	names := [numMembers]string{"", "coordinates", "profile", "departure_time", "alternatives", "geometry_format",
 		"include_steps", "sources", "targets", "origin", "contours", "time_minutes", "distance_km", "radiuses",
 		"bearings", "source_radiuses", "source_bearings", "target_radiuses", "target_bearings", "radius", "bearing", "timestamps", "language",
-		"exclude"}
+		"exclude", "avoid_areas", "max_hiking_difficulty", "avoid_steps"}
 	if int(m) < len(names) {
 		return names[m]
 	}

@@ -16,11 +16,13 @@ import (
 // The members of each request, in the order of the specification.
 var (
 	directionsMembers = []member{memberCoordinates, memberProfile, memberDepartureTime, memberAlternatives,
-		memberGeometryFormat, memberIncludeSteps, memberRadiuses, memberBearings, memberLanguage, memberExclude}
+		memberGeometryFormat, memberIncludeSteps, memberRadiuses, memberBearings, memberLanguage, memberExclude,
+		memberAvoidAreas, memberMaxHikingDifficulty, memberAvoidSteps}
 	matrixMembers = []member{memberSources, memberTargets, memberProfile, memberDepartureTime,
-		memberSourceRadiuses, memberSourceBearings, memberTargetRadiuses, memberTargetBearings, memberExclude}
+		memberSourceRadiuses, memberSourceBearings, memberTargetRadiuses, memberTargetBearings, memberExclude,
+		memberAvoidAreas, memberMaxHikingDifficulty, memberAvoidSteps}
 	isochroneMembers = []member{memberOrigin, memberProfile, memberContours, memberDepartureTime, memberRadius,
-		memberBearing, memberExclude}
+		memberBearing, memberExclude, memberAvoidAreas, memberMaxHikingDifficulty, memberAvoidSteps}
 	elevationMembers = []member{memberCoordinates}
 	matchMembers     = []member{memberCoordinates, memberTimestamps, memberRadiuses, memberProfile,
 		memberGeometryFormat, memberIncludeSteps}
@@ -43,6 +45,8 @@ var aliases = map[string]member{
 	"times": memberTimestamps, "timestamp": memberTimestamps, "time_stamps": memberTimestamps,
 	"lang": memberLanguage, "locale": memberLanguage, "languages": memberLanguage,
 	"excludes": memberExclude, "avoid": memberExclude, "avoid_features": memberExclude, "exclusions": memberExclude,
+	"avoid_polygons": memberAvoidAreas, "exclude_polygons": memberAvoidAreas, "avoid_area": memberAvoidAreas,
+	"hiking_difficulty": memberMaxHikingDifficulty, "sac_scale": memberMaxHikingDifficulty, "steps_avoid": memberAvoidSteps,
 }
 
 // unknownMember reports the member just named (d.name), which is not one of known, and skips its value.

@@ -45,6 +45,7 @@ func runDirections(rc *runContext, req DirectionsRequest, dst []byte) ([]byte, *
 		MaxSteps:     maxSteps,
 		Terrain:      route.Terrain{DEM: rc.rel.DEM, Samples: rc.rel.Terrain},
 		Exclude:      req.Exclude,
+		Avoid:        req.Avoid,
 	}
 	dirs, err := router.Directions(rc.context(), q)
 	if err != nil {
@@ -100,8 +101,8 @@ const maxSteps = 1000
 func routeFailure(ctx context.Context, router *route.Router, q route.Request, err error) *failure {
 	var ex *route.ExcludedError
 	if errors.As(err, &ex) {
-		return &failure{kind: KindUnroutable, detail: fmt.Sprintf("no %s route from waypoint %d to waypoint %d without %s roads: the exclusion leaves none (there is one with them)",
-			router.Graph().Profile, ex.Index, ex.Index+1, ex.Exclude.Phrase())}
+		return &failure{kind: KindUnroutable, detail: fmt.Sprintf("no %s route from waypoint %d to waypoint %d %s: the exclusion leaves none (there is one with them)",
+			router.Graph().Profile, ex.Index, ex.Index+1, ex.Without())}
 	}
 	var we *route.WaypointError
 	if !errors.As(err, &we) {
@@ -129,7 +130,7 @@ func bearingsToBlame(ctx context.Context, router *route.Router, q route.Request,
 		return ""
 	}
 	routes := func(from, to snap.Options) bool {
-		_, err := router.Directions(ctx, route.Request{Points: q.Points[i : i+2], Snapping: []snap.Options{from, to}, Departure: q.Departure, Exclude: q.Exclude})
+		_, err := router.Directions(ctx, route.Request{Points: q.Points[i : i+2], Snapping: []snap.Options{from, to}, Departure: q.Departure, Exclude: q.Exclude, Avoid: q.Avoid})
 		return err == nil
 	}
 	leaving := fmt.Sprintf("leaving waypoint %d%s", i, bearingPhrase(from))

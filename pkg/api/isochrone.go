@@ -29,7 +29,7 @@ func runIsochrone(engine *isochrone.Engine, rc *runContext, req IsochroneRequest
 		return dst, fail
 	}
 	departure := departureOf(req.HasDepartureTime, req.DepartureTime)
-	st := router.StateExcluding(departure, req.Exclude)
+	st := router.StateAvoiding(departure, req.Exclude, req.Avoid)
 	o := snapOption(req.Radius, req.Bearing)
 	origin, err := router.PlaceOne(route.Point(req.Origin), o, st)
 	if err != nil {

@@ -100,6 +100,7 @@ type DirectionsRequest struct {
 	// body names none (then the Accept-Language header, else English).
 	Language string
 	Exclude  route.Exclude // kinds of road the routes must not use; 0 for none
+	Avoid    route.Avoid   // avoid_areas, max_hiking_difficulty, avoid_steps (decode_avoid.go); zero for none
 }
 
 // Bearing is the direction a vehicle at a point is heading: Degrees clockwise from north (0..360) within
@@ -120,6 +121,7 @@ type MatrixRequest struct {
 	TargetRadiuses   []float64 // per target
 	TargetBearings   []Bearing
 	Exclude          route.Exclude // kinds of road no cell's path may use
+	Avoid            route.Avoid   // avoid_areas, max_hiking_difficulty, avoid_steps (decode_avoid.go); zero for none
 }
 
 // Contour is one isochrone budget: exactly one of the fields is non-zero, Minutes in 1..120 or Kilometers in
@@ -138,6 +140,7 @@ type IsochroneRequest struct {
 	Radius           float64 // metres, 0 for the default
 	Bearing          Bearing
 	Exclude          route.Exclude // kinds of road the area is not reached by
+	Avoid            route.Avoid   // avoid_areas, max_hiking_difficulty, avoid_steps (decode_avoid.go); zero for none
 }
 
 // ElevationRequest is a valid POST /elevation body.

@@ -99,8 +99,22 @@ func (r *Router) excludedArcs(x Exclude) []uint32 {
 type ExcludedError struct {
 	Index   int // the leg's first waypoint
 	Exclude Exclude
+	Avoid   Avoid // what else the request kept off (avoid.go)
 }
 
 func (e *ExcludedError) Error() string {
-	return fmt.Sprintf("no route from waypoint %d to waypoint %d without %s roads", e.Index, e.Index+1, e.Exclude.Phrase())
+	return fmt.Sprintf("no route from waypoint %d to waypoint %d %s", e.Index, e.Index+1, e.Without())
+}
+
+// Without says what the route had to do without: "without toll roads",
+// "outside avoid_areas", or both, comma-separated.
+func (e *ExcludedError) Without() string {
+	var parts []string
+	if e.Exclude != 0 {
+		parts = append(parts, "without "+e.Exclude.Phrase()+" roads")
+	}
+	if p := e.Avoid.Phrase(); p != "" {
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, ", ")
 }

@@ -76,7 +76,7 @@ func (o *operations) spanAt(t time.Time, ov *graph.Overlay) *span {
 // that no request waits for them.
 func (r *Router) SetOperations(ops []Operation) {
 	r.ops.Store(&operations{ops: slices.Clone(ops), by: map[string]*graph.Overlay{}})
-	r.overlayAt(time.Now(), 0)
+	r.overlayAt(time.Now(), 0, Avoid{})
 }
 
 // Operations returns the operations the router applies.
@@ -88,30 +88,33 @@ func (r *Router) Operations() []Operation {
 }
 
 // overlayAt returns the overlay of the operations in force at t with the
-// roads x excludes closed, nil when there is neither.
-func (r *Router) overlayAt(t time.Time, x Exclude) *graph.Overlay {
+// roads x excludes and a avoids closed, nil when there is none of them.
+func (r *Router) overlayAt(t time.Time, x Exclude, a Avoid) *graph.Overlay {
 	o := r.ops.Load()
-	if x == 0 && (o == nil || len(o.ops) == 0) {
+	if x == 0 && a.None() && (o == nil || len(o.ops) == 0) {
 		return nil
 	}
 	for o == nil { // exclusions without operations: an empty set of them keeps the overlays
 		r.ops.CompareAndSwap(nil, &operations{by: map[string]*graph.Overlay{}})
 		o = r.ops.Load()
 	}
-	if x != 0 {
-		return o.overlayOf(r, t, x)
+	if a.Areas != nil {
+		return o.areaOverlay(r, t, x, a)
+	}
+	if x != 0 || !a.None() {
+		return o.overlayOf(r, t, x, a)
 	}
 	if s := o.last.Load(); s != nil && s.holds(t) {
 		return s.ov // most requests depart now: no allocation
 	}
-	ov := o.overlayOf(r, t, 0)
+	ov := o.overlayOf(r, t, 0, Avoid{})
 	o.last.Store(o.spanAt(t, ov))
 	return ov
 }
 
 // overlayOf makes (or finds) the overlay of the operations in force at t
-// with x's roads closed.
-func (o *operations) overlayOf(r *Router, t time.Time, x Exclude) *graph.Overlay {
+// with x's and a's roads closed (a without areas: those are areaOverlay's).
+func (o *operations) overlayOf(r *Router, t time.Time, x Exclude, a Avoid) *graph.Overlay {
 	var key strings.Builder
 	for i := range o.ops {
 		if o.ops[i].activeAt(t) {
@@ -119,16 +122,41 @@ func (o *operations) overlayOf(r *Router, t time.Time, x Exclude) *graph.Overlay
 			key.WriteByte(',')
 		}
 	}
-	if key.Len() == 0 && x == 0 {
+	if key.Len() == 0 && x == 0 && a.None() {
 		return nil
 	}
 	key.WriteByte('x')
 	key.WriteString(strconv.Itoa(int(x)))
+	key.WriteString(a.key())
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if ov, ok := o.by[key.String()]; ok {
 		return ov
 	}
+	ov := graph.NewOverlayClosing(r.g, o.extraAt(t), r.closedArcs(x, a))
+	if ov != nil {
+		r.h.Taint(ov)
+	}
+	if len(o.by) >= maxOverlays {
+		clear(o.by) // windows opening and closing: rare, and cheap to redo
+	}
+	o.by[key.String()] = ov
+	return ov
+}
+
+// areaOverlay makes the overlay of one request with avoid areas: the
+// operations in force at t, x's and a's roads closed. It is the request's
+// own, never kept, and short-lived: the hierarchy's taint is made only if
+// a table asks for it, and not kept either (ch.Query.SetState).
+func (o *operations) areaOverlay(r *Router, t time.Time, x Exclude, a Avoid) *graph.Overlay {
+	ov := graph.NewOverlayClosing(r.g, o.extraAt(t), r.closedArcs(x, a)) // o.ops never changes: no lock
+	ov.SetShortLived()
+	return ov
+}
+
+// extraAt is what the operations in force at t add to each arc they
+// change, the most where several change one.
+func (o *operations) extraAt(t time.Time) map[uint32]uint32 {
 	extra := map[uint32]uint32{}
 	for i := range o.ops {
 		if !o.ops[i].activeAt(t) {
@@ -140,15 +168,7 @@ func (o *operations) overlayOf(r *Router, t time.Time, x Exclude) *graph.Overlay
 			}
 		}
 	}
-	ov := graph.NewOverlayClosing(r.g, extra, r.excludedArcs(x))
-	if ov != nil {
-		r.h.Taint(ov)
-	}
-	if len(o.by) >= maxOverlays {
-		clear(o.by) // windows opening and closing: rare, and cheap to redo
-	}
-	o.by[key.String()] = ov
-	return ov
+	return extra
 }
 
 // maxOverlays bounds the overlays a router keeps (distinct sets of
