@@ -22,6 +22,7 @@ func DecodeDirections(body []byte) (DirectionsRequest, *InvalidRequest) {
 	var radiuses []float64
 	var bearings []Bearing
 	nRadiuses, nBearings, points := -1, -1, 0
+	var av avoidRead
 	d := decoder{s: jsonscan.New(body)}
 	var seen memberSet
 	for d.nextMember(&seen) {
@@ -30,7 +31,7 @@ func DecodeDirections(body []byte) (DirectionsRequest, *InvalidRequest) {
 			coords = d.coordinateList(memberPointer("coordinates"), scratch[:0], MinDirectionsCoordinates, MaxDirectionsCoordinates)
 			points = d.items
 		case memberProfile:
-			req.Profile = d.profile(req.Profile)
+			req.Profile = av.profile(&d, req.Profile)
 		case memberDepartureTime:
 			req.DepartureTime, req.HasDepartureTime = d.departureTime()
 		case memberAlternatives:
@@ -49,6 +50,8 @@ func DecodeDirections(body []byte) (DirectionsRequest, *InvalidRequest) {
 			req.Exclude = d.exclude()
 		case memberVehicle:
 			req.Vehicle = d.vehicle()
+		case memberAvoidAreas, memberMaxHikingDifficulty, memberAvoidSteps:
+			av.read(&d)
 		default:
 			d.unknownMember(namePointer(d.name), "a directions request", directionsMembers)
 		}
@@ -57,6 +60,8 @@ func DecodeDirections(body []byte) (DirectionsRequest, *InvalidRequest) {
 	d.perPoint(memberPointer("radiuses"), nRadiuses, points, "radius")
 	d.perPoint(memberPointer("bearings"), nBearings, points, "bearing")
 	d.vehicleApplies(seen, req.Profile)
+	req.Avoid = av.check(&d, req.Profile)
+	av.inside(&d, "coordinates", coords)
 	if inv := d.result(); inv != nil {
 		return DirectionsRequest{}, inv
 	}
@@ -71,6 +76,7 @@ func DecodeMatrix(body []byte) (MatrixRequest, *InvalidRequest) {
 	var sources, targets []Coordinate
 	var src, dst pointOptions
 	nSources, nTargets := 0, 0
+	var av avoidRead
 	d := decoder{s: jsonscan.New(body)}
 	var seen memberSet
 	for d.nextMember(&seen) {
@@ -82,7 +88,7 @@ func DecodeMatrix(body []byte) (MatrixRequest, *InvalidRequest) {
 			targets = d.coordinateList(memberPointer("targets"), targetScratch[:0], MinMatrixLocations, MaxMatrixLocations)
 			nTargets = d.items
 		case memberProfile:
-			req.Profile = d.profile(req.Profile)
+			req.Profile = av.profile(&d, req.Profile)
 		case memberDepartureTime:
 			req.DepartureTime, req.HasDepartureTime = d.departureTime()
 		case memberSourceRadiuses, memberSourceBearings:
@@ -93,6 +99,8 @@ func DecodeMatrix(body []byte) (MatrixRequest, *InvalidRequest) {
 			req.Exclude = d.exclude()
 		case memberVehicle:
 			req.Vehicle = d.vehicle()
+		case memberAvoidAreas, memberMaxHikingDifficulty, memberAvoidSteps:
+			av.read(&d)
 		default:
 			d.unknownMember(namePointer(d.name), "a matrix request", matrixMembers)
 		}
@@ -102,6 +110,9 @@ func DecodeMatrix(body []byte) (MatrixRequest, *InvalidRequest) {
 	src.check(&d, memberSourceRadiuses, memberSourceBearings, nSources)
 	dst.check(&d, memberTargetRadiuses, memberTargetBearings, nTargets)
 	d.vehicleApplies(seen, req.Profile)
+	req.Avoid = av.check(&d, req.Profile)
+	av.inside(&d, "sources", sources)
+	av.inside(&d, "targets", targets)
 	if inv := d.result(); inv != nil {
 		return MatrixRequest{}, inv
 	}
@@ -152,6 +163,7 @@ func DecodeIsochrone(body []byte) (IsochroneRequest, *InvalidRequest) {
 	req := IsochroneRequest{Profile: DefaultProfile}
 	var scratch [MaxContours]Contour
 	var contours []Contour
+	var av avoidRead
 	d := decoder{s: jsonscan.New(body)}
 	var seen memberSet
 	for d.nextMember(&seen) {
@@ -161,7 +173,7 @@ func DecodeIsochrone(body []byte) (IsochroneRequest, *InvalidRequest) {
 		case memberContours:
 			contours = d.contours(scratch[:0])
 		case memberProfile:
-			req.Profile = d.profile(req.Profile)
+			req.Profile = av.profile(&d, req.Profile)
 		case memberDepartureTime:
 			req.DepartureTime, req.HasDepartureTime = d.departureTime()
 		case memberRadius:
@@ -172,6 +184,8 @@ func DecodeIsochrone(body []byte) (IsochroneRequest, *InvalidRequest) {
 			req.Exclude = d.exclude()
 		case memberVehicle:
 			req.Vehicle = d.vehicle()
+		case memberAvoidAreas, memberMaxHikingDifficulty, memberAvoidSteps:
+			av.read(&d)
 		default:
 			d.unknownMember(namePointer(d.name), "an isochrone request", isochroneMembers)
 		}
@@ -179,6 +193,10 @@ func DecodeIsochrone(body []byte) (IsochroneRequest, *InvalidRequest) {
 	d.require(seen, memberOrigin, "a coordinate [longitude, latitude]")
 	d.require(seen, memberContours, "an array of %d to %d contours", MinContours, MaxContours)
 	d.vehicleApplies(seen, req.Profile)
+	req.Avoid = av.check(&d, req.Profile)
+	if seen.has(memberOrigin) {
+		av.inside(&d, "origin", []Coordinate{req.Origin})
+	}
 	if inv := d.result(); inv != nil {
 		return IsochroneRequest{}, inv
 	}

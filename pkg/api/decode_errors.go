@@ -31,6 +31,16 @@ func (f *fieldErrors) addf(p jsonscan.Pointer, format string, args ...any) {
 	})
 }
 
+// addBelow records the errors of g, found by a decoder whose pointers start at the value path points to.
+func (f *fieldErrors) addBelow(path string, g fieldErrors) {
+	for _, e := range g.list {
+		if len(f.list) < MaxFieldErrors {
+			f.list = append(f.list, FieldError{Field: truncate(path+e.Field, MaxFieldLength), Message: e.Message})
+		}
+	}
+	f.total += g.total
+}
+
 // detail is the one-line summary of the field errors.
 func (f *fieldErrors) detail() string {
 	switch {

@@ -41,6 +41,15 @@ var fuzzSeeds = []string{
 	`{"coordinates":` + twoPoints + `,"exclude":["toll","tunnel","unpaved","ferry","motorway"]}`,
 	`{"coordinates":` + twoPoints + `,"exclude":["toll","toll",null,1,"\u0074oll",[]]}`,
 	`{"sources":[[1,2]],"targets":[[3,4]],"exclude":["unpaved"]}`, `{"origin":[1.5,42.5],"contours":[{"time_minutes":5}],"exclude":{}}`,
+	`{"coordinates":` + twoPoints + `,"avoid_areas":{"type":"Polygon","coordinates":[[[1.6,42.4],[1.7,42.4],[1.7,42.45],[1.6,42.4]]]}}`,
+	`{"coordinates":` + twoPoints + `,"avoid_areas":{"coordinates":[[[[1.6,42.4],[1.7,42.4],[1.7,42.45],[1.6,42.4]],[[1,2],[3]]],[]],"type":"MultiPolygon"}}`,
+	`{"coordinates":` + twoPoints + `,"avoid_areas":{"type":"Polygon","type":"Point","coordinates":[[[1,"a"],null,[200,95]]],"bbox":[1,2,3,4]}}`,
+	`{"coordinates":` + twoPoints + `,"avoid_areas":{"type":"MultiPolygon","coordinates":[[[[1.5218,42.5],[1.53,42.5],[1.53,42.51],[1.5218,42.5]]]]}}`,
+	`{"coordinates":` + twoPoints + `,"avoid_areas":{"type":"Polygon","coordinates":[[[1.5,42.5],[1.5,42.5],[1.5,42.5],[1.5,42.5]]]},"avoid_areas":null}`,
+	`{"coordinates":` + twoPoints + `,"profile":"pedestrian","max_hiking_difficulty":"T6","avoid_steps":true}`,
+	`{"coordinates":` + twoPoints + `,"max_hiking_difficulty":"t3","profile":"pedestrian_loaded"}`, `{"coordinates":` + twoPoints + `,"profile":"bicycle","avoid_steps":null}`,
+	`{"sources":[[1.5,42.5]],"targets":[[1.6,42.5]],"avoid_areas":{"type":"Polygon","coordinates":[[[1.4,42.4],[1.55,42.4],[1.55,42.6],[1.4,42.4]]]}}`,
+	`{"origin":[1.5,42.5],"contours":[{"time_minutes":5}],"avoid_areas":{"type":"Polygon","coordinates":[]},"max_hiking_difficulty":"T1"}`,
 }
 
 func addSeeds(f *testing.F) {

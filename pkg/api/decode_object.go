@@ -39,6 +39,9 @@ const (
 	memberLanguage
 	memberExclude
 	memberVehicle
+	memberAvoidAreas
+	memberMaxHikingDifficulty
+	memberAvoidSteps
 	numMembers
 )
 
@@ -93,6 +96,12 @@ func memberOf(name []byte) member {
 		return memberExclude
 	case "vehicle":
 		return memberVehicle
+	case "avoid_areas":
+		return memberAvoidAreas
+	case "max_hiking_difficulty":
+		return memberMaxHikingDifficulty
+	case "avoid_steps":
+		return memberAvoidSteps
 	}
 	return memberUnknown
 }
@@ -102,7 +111,7 @@ func (m member) String() string {
 	names := [numMembers]string{"", "coordinates", "profile", "departure_time", "alternatives", "geometry_format",
 		"include_steps", "sources", "targets", "origin", "contours", "time_minutes", "distance_km", "radiuses",
 		"bearings", "source_radiuses", "source_bearings", "target_radiuses", "target_bearings", "radius", "bearing", "timestamps", "language",
-		"exclude", "vehicle"}
+		"exclude", "vehicle", "avoid_areas", "max_hiking_difficulty", "avoid_steps"}
 	if int(m) < len(names) {
 		return names[m]
 	}

@@ -16,11 +16,13 @@ import (
 // The members of each request, in the order of the specification.
 var (
 	directionsMembers = []member{memberCoordinates, memberProfile, memberDepartureTime, memberAlternatives,
-		memberGeometryFormat, memberIncludeSteps, memberRadiuses, memberBearings, memberLanguage, memberExclude, memberVehicle}
+		memberGeometryFormat, memberIncludeSteps, memberRadiuses, memberBearings, memberLanguage, memberExclude,
+		memberVehicle, memberAvoidAreas, memberMaxHikingDifficulty, memberAvoidSteps}
 	matrixMembers = []member{memberSources, memberTargets, memberProfile, memberDepartureTime,
-		memberSourceRadiuses, memberSourceBearings, memberTargetRadiuses, memberTargetBearings, memberExclude, memberVehicle}
+		memberSourceRadiuses, memberSourceBearings, memberTargetRadiuses, memberTargetBearings, memberExclude,
+		memberVehicle, memberAvoidAreas, memberMaxHikingDifficulty, memberAvoidSteps}
 	isochroneMembers = []member{memberOrigin, memberProfile, memberContours, memberDepartureTime, memberRadius,
-		memberBearing, memberExclude, memberVehicle}
+		memberBearing, memberExclude, memberVehicle, memberAvoidAreas, memberMaxHikingDifficulty, memberAvoidSteps}
 	elevationMembers = []member{memberCoordinates}
 	matchMembers     = []member{memberCoordinates, memberTimestamps, memberRadiuses, memberProfile,
 		memberGeometryFormat, memberIncludeSteps}
@@ -29,7 +31,7 @@ var (
 
 // aliases are names other routing APIs (OSRM, Valhalla, GraphHopper, Google) or habit give to our members.
 var aliases = map[string]member{
-	"mode": memberProfile, "costing": memberProfile, "vehicle": memberProfile, "travel_mode": memberProfile,
+	"mode": memberProfile, "costing": memberProfile, "travel_mode": memberProfile,
 	"travelmode": memberProfile, "locations": memberCoordinates, "waypoints": memberCoordinates,
 	"points": memberCoordinates, "coords": memberCoordinates, "stops": memberCoordinates,
 	"geometry": memberGeometryFormat, "geometries": memberGeometryFormat, "format": memberGeometryFormat,
@@ -44,6 +46,8 @@ var aliases = map[string]member{
 	"lang": memberLanguage, "locale": memberLanguage, "languages": memberLanguage,
 	"excludes": memberExclude, "avoid": memberExclude, "avoid_features": memberExclude, "exclusions": memberExclude,
 	"vehicle_type": memberVehicle, "truck": memberVehicle, "dimensions": memberVehicle,
+	"avoid_polygons": memberAvoidAreas, "exclude_polygons": memberAvoidAreas, "avoid_area": memberAvoidAreas,
+	"hiking_difficulty": memberMaxHikingDifficulty, "sac_scale": memberMaxHikingDifficulty, "steps_avoid": memberAvoidSteps,
 }
 
 // unknownMember reports the member just named (d.name), which is not one of known, and skips its value.

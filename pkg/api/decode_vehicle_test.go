@@ -35,6 +35,11 @@ func TestDecodeVehicleValid(t *testing.T) {
 	if inv != nil || m.Vehicle != (route.Vehicle{WidthM: 2.6}) {
 		t.Errorf("matrix: %+v, %v", m.Vehicle, inv)
 	}
+	both, inv := DecodeDirections([]byte(`{` + truckPoints + `,"exclude":["toll"],"vehicle":{"height_m":4.4},` +
+		`"avoid_areas":{"type":"Polygon","coordinates":[[[10,50],[10.1,50],[10.1,50.1],[10,50]]]}}`))
+	if inv != nil || both.Vehicle != (route.Vehicle{HeightM: 4.4}) || both.Exclude != route.ExcludeToll || both.Avoid.Areas == nil {
+		t.Errorf("exclude, vehicle and avoid_areas together: %+v, %+v, %+v, %v", both.Exclude, both.Vehicle, both.Avoid, inv)
+	}
 	i, inv := DecodeIsochrone([]byte(`{"profile":"truck","origin":[1.5,42.5],"contours":[{"time_minutes":5}],"vehicle":{"length_m":16.5}}`))
 	if inv != nil || i.Vehicle != (route.Vehicle{LengthM: 16.5}) {
 		t.Errorf("isochrone: %+v, %v", i.Vehicle, inv)
@@ -63,6 +68,9 @@ func TestDecodeVehicleInvalid(t *testing.T) {
 			errs: []wantError{{"/vehicle", `applies only to profile "truck"; the request's profile is "car"`}}},
 		{name: "vehicle_type", body: `{` + truckPoints + `,"vehicle_type":{"height_m":4}}`,
 			errs: []wantError{{"/vehicle_type", `did you mean "vehicle"?`}}},
+		// "vehicle" was an alias of profile before it was a member: the member wins, whatever its case.
+		{name: "Vehicle", body: `{` + truckPoints + `,"Vehicle":{"height_m":4}}`,
+			errs: []wantError{{"/Vehicle", `did you mean "vehicle"?`}}},
 	}, func(b []byte) *InvalidRequest { _, inv := DecodeDirections(b); return inv })
 	checkInvalid(t, []invalidCase{
 		{name: "matrix on the moto", body: `{"profile":"moto","sources":[[1,2]],"targets":[[3,4]],"vehicle":{}}`,

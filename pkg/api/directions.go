@@ -46,6 +46,7 @@ func runDirections(rc *runContext, req DirectionsRequest, dst []byte) ([]byte, *
 		Terrain:      route.Terrain{DEM: rc.rel.DEM, Samples: rc.rel.Terrain},
 		Exclude:      req.Exclude,
 		Vehicle:      req.Vehicle,
+		Avoid:        req.Avoid,
 	}
 	dirs, err := router.Directions(rc.context(), q)
 	if err != nil {
@@ -129,7 +130,7 @@ func bearingsToBlame(ctx context.Context, router *route.Router, q route.Request,
 		return ""
 	}
 	routes := func(from, to snap.Options) bool {
-		_, err := router.Directions(ctx, route.Request{Points: q.Points[i : i+2], Snapping: []snap.Options{from, to}, Departure: q.Departure, Exclude: q.Exclude})
+		_, err := router.Directions(ctx, route.Request{Points: q.Points[i : i+2], Snapping: []snap.Options{from, to}, Departure: q.Departure, Exclude: q.Exclude, Avoid: q.Avoid})
 		return err == nil
 	}
 	leaving := fmt.Sprintf("leaving waypoint %d%s", i, bearingPhrase(from))
@@ -303,14 +304,15 @@ func appendLineString(dst []byte, pts []route.Point) []byte {
 	return append(dst, '}')
 }
 
-// excludedDetail explains a leg that only the request's exclusions or vehicle left without a route.
+// excludedDetail explains a leg that only the request's exclusions, avoid options or vehicle left
+// without a route.
 func excludedDetail(profile string, ex *route.ExcludedError) string {
 	if ex.Vehicle.IsZero() {
 		return fmt.Sprintf("no %s route from waypoint %d to waypoint %d %s: the exclusion leaves none (there is one with them)",
 			profile, ex.Index, ex.Index+1, ex.Reason())
 	}
 	cause := "its limits leave none (there is one for the profile's own vehicle)"
-	if ex.Exclude != 0 {
+	if ex.Exclude != 0 || !ex.Avoid.None() {
 		cause = "the exclusion and the vehicle's limits leave none (there is one without them)"
 	}
 	return fmt.Sprintf("no %s route from waypoint %d to waypoint %d %s: %s", profile, ex.Index, ex.Index+1, ex.Reason(), cause)

@@ -29,7 +29,7 @@ func runIsochrone(engine *isochrone.Engine, rc *runContext, req IsochroneRequest
 		return dst, fail
 	}
 	departure := departureOf(req.HasDepartureTime, req.DepartureTime)
-	st := router.StateFor(departure, req.Exclude, req.Vehicle)
+	st := router.StateWith(departure, req.Exclude, req.Vehicle, req.Avoid)
 	o := snapOption(req.Radius, req.Bearing)
 	origin, err := router.PlaceOne(route.Point(req.Origin), o, st)
 	if err != nil {

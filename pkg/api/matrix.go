@@ -30,7 +30,7 @@ func runMatrix(rc *runContext, req MatrixRequest, dst []byte) ([]byte, *failure)
 		return dst, &failure{kind: KindServiceUnavailable, retryAfter: 1, detail: "the matrix did not start in time; retry"}
 	}
 	defer router.PutQuery(q)
-	st := router.StateFor(departureOf(req.HasDepartureTime, req.DepartureTime), req.Exclude, req.Vehicle)
+	st := router.StateWith(departureOf(req.HasDepartureTime, req.DepartureTime), req.Exclude, req.Vehicle, req.Avoid)
 	q.SetState(st)
 	srcOpts := snapOptions(len(req.Sources), req.SourceRadiuses, req.SourceBearings)
 	dstOpts := snapOptions(len(req.Targets), req.TargetRadiuses, req.TargetBearings)

@@ -111,6 +111,7 @@ type DirectionsRequest struct {
 	Language string
 	Exclude  route.Exclude // kinds of road the routes must not use; 0 for none
 	Vehicle  route.Vehicle // the truck's vehicle; zero for the profile's own
+	Avoid    route.Avoid   // avoid_areas, max_hiking_difficulty, avoid_steps (decode_avoid.go); zero for none
 }
 
 // Bearing is the direction a vehicle at a point is heading: Degrees clockwise from north (0..360) within
@@ -132,6 +133,7 @@ type MatrixRequest struct {
 	TargetBearings   []Bearing
 	Exclude          route.Exclude // kinds of road no cell's path may use
 	Vehicle          route.Vehicle // the truck's vehicle; zero for the profile's own
+	Avoid            route.Avoid   // avoid_areas, max_hiking_difficulty, avoid_steps (decode_avoid.go); zero for none
 }
 
 // Contour is one isochrone budget: exactly one of the fields is non-zero, Minutes in 1..120 or Kilometers in
@@ -151,6 +153,7 @@ type IsochroneRequest struct {
 	Bearing          Bearing
 	Exclude          route.Exclude // kinds of road the area is not reached by
 	Vehicle          route.Vehicle // the truck's vehicle; zero for the profile's own
+	Avoid            route.Avoid   // avoid_areas, max_hiking_difficulty, avoid_steps (decode_avoid.go); zero for none
 }
 
 // ElevationRequest is a valid POST /elevation body.

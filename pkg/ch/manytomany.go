@@ -65,6 +65,14 @@ func ParallelTable(qs []*Query, sources, targets []Endpoint, out []Cell) {
 	for i := range out {
 		out[i] = Cell{Cost: search.Unreached}
 	}
+	// A short-lived overlay's taint (see SetState) is made here, once per
+	// table, and shared by its queries: they have the same state.
+	qs[0].tableTaint()
+	for _, q := range qs[1:] {
+		if q.taint == nil {
+			q.taint = qs[0].taint
+		}
+	}
 	lists := make([][]bucket, len(qs))
 	var next atomic.Int64
 	each(qs, func(w int, q *Query) {

@@ -83,8 +83,18 @@ func (q *Query) SetState(st *graph.State) {
 	q.full, q.st = st, st.Base()
 	q.metric = q.h.metricOf(q.st)
 	q.taint = nil
-	if ov := st.Overlay(); ov != nil {
+	if ov := st.Overlay(); ov != nil && !ov.ShortLived() {
 		q.taint = q.h.taintOf(ov)
+	}
+}
+
+// tableTaint makes sure q holds its overlay's taint, which only tables
+// read: one request's short-lived overlay (its avoid areas) gets its taint
+// here, when a table asks for it, and keeps it to itself rather than
+// pushing the shared overlays' taints out of the hierarchy's cache.
+func (q *Query) tableTaint() {
+	if ov := q.full.Overlay(); q.taint == nil && ov != nil {
+		q.taint = NewTaint(q.h, ov)
 	}
 }
 

@@ -164,6 +164,36 @@ func (e MatchingTrafficConfidence) Valid() bool {
 	}
 }
 
+// Defines values for MaxHikingDifficulty.
+const (
+	T1 MaxHikingDifficulty = "T1"
+	T2 MaxHikingDifficulty = "T2"
+	T3 MaxHikingDifficulty = "T3"
+	T4 MaxHikingDifficulty = "T4"
+	T5 MaxHikingDifficulty = "T5"
+	T6 MaxHikingDifficulty = "T6"
+)
+
+// Valid indicates whether the value is a known member of the MaxHikingDifficulty enum.
+func (e MaxHikingDifficulty) Valid() bool {
+	switch e {
+	case T1:
+		return true
+	case T2:
+		return true
+	case T3:
+		return true
+	case T4:
+		return true
+	case T5:
+		return true
+	case T6:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for MultiPolygonType.
 const (
 	MultiPolygonTypeMultiPolygon MultiPolygonType = "MultiPolygon"
@@ -299,6 +329,16 @@ func (e RouteTrafficConfidence) Valid() bool {
 	}
 }
 
+// AvoidAreas Areas whose roads the answer does not enter (added in 2026-11; optional): a GeoJSON Polygon or MultiPolygon geometry (RFC 7946; edges are straight in longitude and latitude, holes are outside), at most 10 polygons and 1,000 positions in all their rings. A road segment (between two junctions) that lies inside a polygon or crosses its boundary anywhere is closed in both directions. Points are placed on roads left open; a waypoint, source, target or origin inside a polygon is refused with 400 at its own pointer. When only avoided roads join two points, directions answers 422 unroutable saying so; a matrix cell is null; an isochrone does not reach past them. Costs are unchanged. A ring that is not closed, has fewer than 4 positions or a coordinate out of range, and too many polygons or positions, are refused with 400 at their own pointer. See docs/avoid.md.
+//
+// Examples: {"coordinates":[[[1.52,42.5],[1.53,42.5],[1.53,42.51],[1.52,42.51],[1.52,42.5]]],"type":"Polygon"}
+type AvoidAreas struct {
+	union json.RawMessage
+}
+
+// AvoidSteps Keep a bicycle route off steps, highway=steps (added in 2026-11; optional; default false: the bicycle is carried up and down steps at 2 km/h). On any other profile it is refused with 400 at /avoid_steps. See docs/avoid.md.
+type AvoidSteps = bool
+
 // Bearing [degrees, tolerance]: the direction a vehicle at the point is heading, clockwise from north, and how many degrees either side a road may differ. The point snaps only to a road travelled that way, and the route leaves (or reaches) it in that direction.
 //
 // Examples: [90,45]
@@ -358,6 +398,14 @@ type DirectionsRequest struct {
 	// Alternatives Routes wanted in addition to the best one. Offered for two waypoints only: with three or more, only the best route is returned and the answer says so in `alternatives_note`. Asking for one returns one whenever asking for two would return any (the first of them).
 	Alternatives *int `json:"alternatives,omitempty"`
 
+	// AvoidAreas Areas whose roads the answer does not enter (added in 2026-11; optional): a GeoJSON Polygon or MultiPolygon geometry (RFC 7946; edges are straight in longitude and latitude, holes are outside), at most 10 polygons and 1,000 positions in all their rings. A road segment (between two junctions) that lies inside a polygon or crosses its boundary anywhere is closed in both directions. Points are placed on roads left open; a waypoint, source, target or origin inside a polygon is refused with 400 at its own pointer. When only avoided roads join two points, directions answers 422 unroutable saying so; a matrix cell is null; an isochrone does not reach past them. Costs are unchanged. A ring that is not closed, has fewer than 4 positions or a coordinate out of range, and too many polygons or positions, are refused with 400 at their own pointer. See docs/avoid.md.
+	//
+	// Examples: {"coordinates":[[[1.52,42.5],[1.53,42.5],[1.53,42.51],[1.52,42.51],[1.52,42.5]]],"type":"Polygon"}
+	AvoidAreas *AvoidAreas `json:"avoid_areas,omitempty"`
+
+	// AvoidSteps Keep a bicycle route off steps, highway=steps (added in 2026-11; optional; default false: the bicycle is carried up and down steps at 2 km/h). On any other profile it is refused with 400 at /avoid_steps. See docs/avoid.md.
+	AvoidSteps *AvoidSteps `json:"avoid_steps,omitempty"`
+
 	// Bearings One bearing per coordinate, in the same order; null for none.
 	Bearings *[]*Bearing `json:"bearings,omitempty"`
 
@@ -380,6 +428,11 @@ type DirectionsRequest struct {
 	//
 	// Examples: ca, fr-FR
 	Language *string `json:"language,omitempty"`
+
+	// MaxHikingDifficulty The hardest trail a pedestrian or pedestrian_loaded route may use, by OSM sac_scale (added in 2026-11; optional): T1 hiking, T2 mountain_hiking, T3 demanding_mountain_hiking, T4 alpine_hiking, T5 demanding_alpine_hiking, T6 difficult_alpine_hiking. Ways tagged harder are closed; ways without sac_scale are never closed by it. When absent, the profile's own limit holds: pedestrian walks up to T5, pedestrian_loaded up to T3, and a higher value does not open what the profile refuses. On any other profile it is refused with 400 at /max_hiking_difficulty. See docs/avoid.md.
+	//
+	// Examples: T3
+	MaxHikingDifficulty *MaxHikingDifficulty `json:"max_hiking_difficulty,omitempty"`
 
 	// Profile Routing profile; `car` when omitted from a request.
 	Profile *Profile `json:"profile,omitempty"`
@@ -509,6 +562,14 @@ type IsochroneFeatureCollectionType string
 
 // IsochroneRequest Members not listed here are refused with 400, naming the member and the known member it most likely means. Optional members may be omitted but not sent as null. Each point snaps to the nearest road the profile may use, at any distance up to the radius (default and largest 35000 m), provided it lies inside the data release's coverage (the box of its roads grown by 5 km); a road of the profile's main network is preferred when it is at most 50 m, or half the nearest road's distance, farther. See docs/snapping.md.
 type IsochroneRequest struct {
+	// AvoidAreas Areas whose roads the answer does not enter (added in 2026-11; optional): a GeoJSON Polygon or MultiPolygon geometry (RFC 7946; edges are straight in longitude and latitude, holes are outside), at most 10 polygons and 1,000 positions in all their rings. A road segment (between two junctions) that lies inside a polygon or crosses its boundary anywhere is closed in both directions. Points are placed on roads left open; a waypoint, source, target or origin inside a polygon is refused with 400 at its own pointer. When only avoided roads join two points, directions answers 422 unroutable saying so; a matrix cell is null; an isochrone does not reach past them. Costs are unchanged. A ring that is not closed, has fewer than 4 positions or a coordinate out of range, and too many polygons or positions, are refused with 400 at their own pointer. See docs/avoid.md.
+	//
+	// Examples: {"coordinates":[[[1.52,42.5],[1.53,42.5],[1.53,42.51],[1.52,42.51],[1.52,42.5]]],"type":"Polygon"}
+	AvoidAreas *AvoidAreas `json:"avoid_areas,omitempty"`
+
+	// AvoidSteps Keep a bicycle route off steps, highway=steps (added in 2026-11; optional; default false: the bicycle is carried up and down steps at 2 km/h). On any other profile it is refused with 400 at /avoid_steps. See docs/avoid.md.
+	AvoidSteps *AvoidSteps `json:"avoid_steps,omitempty"`
+
 	// Bearing [degrees, tolerance]: the direction a vehicle at the point is heading, clockwise from north, and how many degrees either side a road may differ. The point snaps only to a road travelled that way, and the route leaves (or reaches) it in that direction.
 	//
 	// Examples: [90,45]
@@ -524,6 +585,11 @@ type IsochroneRequest struct {
 	//
 	// Examples: ["toll"], ["unpaved","tunnel"]
 	Exclude *Exclude `json:"exclude,omitempty"`
+
+	// MaxHikingDifficulty The hardest trail a pedestrian or pedestrian_loaded route may use, by OSM sac_scale (added in 2026-11; optional): T1 hiking, T2 mountain_hiking, T3 demanding_mountain_hiking, T4 alpine_hiking, T5 demanding_alpine_hiking, T6 difficult_alpine_hiking. Ways tagged harder are closed; ways without sac_scale are never closed by it. When absent, the profile's own limit holds: pedestrian walks up to T5, pedestrian_loaded up to T3, and a higher value does not open what the profile refuses. On any other profile it is refused with 400 at /max_hiking_difficulty. See docs/avoid.md.
+	//
+	// Examples: T3
+	MaxHikingDifficulty *MaxHikingDifficulty `json:"max_hiking_difficulty,omitempty"`
 
 	// Origin [longitude, latitude] in WGS84 degrees (EPSG:4326), in that order.
 	//
@@ -668,6 +734,14 @@ type MatchingTrafficConfidence string
 
 // MatrixRequest Members not listed here are refused with 400, naming the member and the known member it most likely means. Optional members may be omitted but not sent as null. Each point snaps to the nearest road the profile may use, at any distance up to the radius (default and largest 35000 m), provided it lies inside the data release's coverage (the box of its roads grown by 5 km); a road of the profile's main network is preferred when it is at most 50 m, or half the nearest road's distance, farther. See docs/snapping.md.
 type MatrixRequest struct {
+	// AvoidAreas Areas whose roads the answer does not enter (added in 2026-11; optional): a GeoJSON Polygon or MultiPolygon geometry (RFC 7946; edges are straight in longitude and latitude, holes are outside), at most 10 polygons and 1,000 positions in all their rings. A road segment (between two junctions) that lies inside a polygon or crosses its boundary anywhere is closed in both directions. Points are placed on roads left open; a waypoint, source, target or origin inside a polygon is refused with 400 at its own pointer. When only avoided roads join two points, directions answers 422 unroutable saying so; a matrix cell is null; an isochrone does not reach past them. Costs are unchanged. A ring that is not closed, has fewer than 4 positions or a coordinate out of range, and too many polygons or positions, are refused with 400 at their own pointer. See docs/avoid.md.
+	//
+	// Examples: {"coordinates":[[[1.52,42.5],[1.53,42.5],[1.53,42.51],[1.52,42.51],[1.52,42.5]]],"type":"Polygon"}
+	AvoidAreas *AvoidAreas `json:"avoid_areas,omitempty"`
+
+	// AvoidSteps Keep a bicycle route off steps, highway=steps (added in 2026-11; optional; default false: the bicycle is carried up and down steps at 2 km/h). On any other profile it is refused with 400 at /avoid_steps. See docs/avoid.md.
+	AvoidSteps *AvoidSteps `json:"avoid_steps,omitempty"`
+
 	// DepartureTime RFC 3339 date-time with offset; applies time-conditioned restrictions (bus lanes, market-day closures) for that time, read in the country's time zone, to the whole request (conditions are evaluated at departure, not when the route reaches each street). Public holidays are not known: conditions naming PH never select a day. Default: now.
 	DepartureTime *DepartureTime `json:"departure_time,omitempty"`
 
@@ -675,6 +749,11 @@ type MatrixRequest struct {
 	//
 	// Examples: ["toll"], ["unpaved","tunnel"]
 	Exclude *Exclude `json:"exclude,omitempty"`
+
+	// MaxHikingDifficulty The hardest trail a pedestrian or pedestrian_loaded route may use, by OSM sac_scale (added in 2026-11; optional): T1 hiking, T2 mountain_hiking, T3 demanding_mountain_hiking, T4 alpine_hiking, T5 demanding_alpine_hiking, T6 difficult_alpine_hiking. Ways tagged harder are closed; ways without sac_scale are never closed by it. When absent, the profile's own limit holds: pedestrian walks up to T5, pedestrian_loaded up to T3, and a higher value does not open what the profile refuses. On any other profile it is refused with 400 at /max_hiking_difficulty. See docs/avoid.md.
+	//
+	// Examples: T3
+	MaxHikingDifficulty *MaxHikingDifficulty `json:"max_hiking_difficulty,omitempty"`
 
 	// Profile Routing profile; `car` when omitted from a request.
 	Profile *Profile `json:"profile,omitempty"`
@@ -730,6 +809,11 @@ type MatrixResponse struct {
 	// Targets Where each target met the road network, in request order; null for one no road is near (its column is null).
 	Targets []*Snap `json:"targets"`
 }
+
+// MaxHikingDifficulty The hardest trail a pedestrian or pedestrian_loaded route may use, by OSM sac_scale (added in 2026-11; optional): T1 hiking, T2 mountain_hiking, T3 demanding_mountain_hiking, T4 alpine_hiking, T5 demanding_alpine_hiking, T6 difficult_alpine_hiking. Ways tagged harder are closed; ways without sac_scale are never closed by it. When absent, the profile's own limit holds: pedestrian walks up to T5, pedestrian_loaded up to T3, and a higher value does not open what the profile refuses. On any other profile it is refused with 400 at /max_hiking_difficulty. See docs/avoid.md.
+//
+// Examples: T3
+type MaxHikingDifficulty string
 
 // MultiPolygon defines model for MultiPolygon.
 type MultiPolygon struct {
@@ -1066,6 +1150,68 @@ type MatchTraceJSONRequestBody = MatchRequest
 
 // GetMatrixJSONRequestBody defines body for GetMatrix for application/json ContentType.
 type GetMatrixJSONRequestBody = MatrixRequest
+
+// AsPolygon returns the union data inside the AvoidAreas as a Polygon
+func (t AvoidAreas) AsPolygon() (Polygon, error) {
+	var body Polygon
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPolygon overwrites any union data inside the AvoidAreas as the provided Polygon
+func (t *AvoidAreas) FromPolygon(v Polygon) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePolygon performs a merge with any union data inside the AvoidAreas, using the provided Polygon
+func (t *AvoidAreas) MergePolygon(v Polygon) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsMultiPolygon returns the union data inside the AvoidAreas as a MultiPolygon
+func (t AvoidAreas) AsMultiPolygon() (MultiPolygon, error) {
+	var body MultiPolygon
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromMultiPolygon overwrites any union data inside the AvoidAreas as the provided MultiPolygon
+func (t *AvoidAreas) FromMultiPolygon(v MultiPolygon) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeMultiPolygon performs a merge with any union data inside the AvoidAreas, using the provided MultiPolygon
+func (t *AvoidAreas) MergeMultiPolygon(v MultiPolygon) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t AvoidAreas) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *AvoidAreas) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
 
 // AsContour0 returns the union data inside the Contour as a Contour0
 func (t Contour) AsContour0() (Contour0, error) {

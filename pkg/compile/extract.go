@@ -106,7 +106,8 @@ func evaluateWay(w *osm.Way, profiles []*profile.Profile, cond *conditions) (gra
 		return graph.Way{}, false
 	}
 	return graph.Way{ID: w.ID, Nodes: w.NodeIDs, Name: w.Tags["name"], Ref: w.Tags["ref"], Class: wayClass(w.Tags),
-		Flags: wayFlags(w.Tags), Limits: storedLimits(profile.PostedLimits(w.Tags)), Signpost: graph.Signpost{Destination: w.Tags["destination"],
+		Flags: wayFlags(w.Tags), Limits: storedLimits(profile.PostedLimits(w.Tags)), Hiking: hikingGrade(w.Tags["sac_scale"]),
+		Signpost: graph.Signpost{Destination: w.Tags["destination"],
 			DestinationRef: w.Tags["destination:ref"], JunctionRef: w.Tags["junction:ref"],
 			Forward: w.Tags["destination:forward"], Backward: w.Tags["destination:backward"]},
 		Speeds: speeds, Destination: dest, Cond: wc}, true
@@ -143,6 +144,22 @@ func wayFlags(tags map[string]string) uint8 {
 		f |= graph.FlagUnpaved
 	}
 	return f
+}
+
+// sacScale are the values of OSM sac_scale in grade order, by name and by
+// the SAC's own T1 to T6 (both are in use).
+var sacScale = [...][2]string{{"hiking", "T1"}, {"mountain_hiking", "T2"}, {"demanding_mountain_hiking", "T3"},
+	{"alpine_hiking", "T4"}, {"demanding_alpine_hiking", "T5"}, {"difficult_alpine_hiking", "T6"}}
+
+// hikingGrade is a sac_scale value's grade, 1 (T1) to 6 (T6); 0 for no
+// value or one the scale does not have (graph.Network.SegHiking).
+func hikingGrade(v string) uint8 {
+	for i, names := range sacScale {
+		if v == names[0] || v == names[1] {
+			return uint8(i + 1)
+		}
+	}
+	return 0
 }
 
 // unpavedSurfaces are the surface values of loose or natural ground

@@ -187,7 +187,7 @@ func layoutNetwork(in Input, segs []rawSegment, points []int32, nodeIDs []int64,
 		SegGeom: make([]uint32, n+1), SegLength: make([]float32, n),
 		SegName: make([]uint32, n), SegRef: make([]uint32, n),
 		SegClass: make([]uint8, n), SegFlags: make([]uint8, n),
-		SegWay: make([]int64, n), SegSign: make([]uint32, n),
+		SegWay: make([]int64, n), SegSign: make([]uint32, n), SegHiking: make([]uint8, n),
 	}
 	strs := newStringTable()
 	classes := map[string]uint8{"": 0}
@@ -207,7 +207,7 @@ func layoutNetwork(in Input, segs []rawSegment, points []int32, nodeIDs []int64,
 		net.SegLength[i] = float32(s.length)
 		net.SegName[i], net.SegRef[i] = strs.id(w.Name), strs.id(w.Ref)
 		net.SegWay[i], net.SegSign[i] = w.ID, strs.id(w.Signpost.encode())
-		net.SegFlags[i] = w.Flags
+		net.SegFlags[i], net.SegHiking[i] = w.Flags, w.Hiking
 		c, ok := classes[w.Class]
 		if !ok && len(net.Classes) < 256 {
 			c = uint8(len(net.Classes))

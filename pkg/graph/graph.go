@@ -102,6 +102,11 @@ type Network struct {
 	// SegSign is per segment the string id of its way's signposts (see
 	// Signpost), 0 for none. Nil in a file written before they were kept.
 	SegSign []uint32
+	// SegHiking is per segment its way's OSM sac_scale as a grade, 1 to 6
+	// for T1 (hiking) to T6 (difficult_alpine_hiking), 0 when untagged or
+	// unknown: a request's max_hiking_difficulty closes the harder ones
+	// (route.Avoid). Nil in a file written before it was kept.
+	SegHiking []uint8
 	// Schedules are the time conditions profiles' Conditions refer to, and
 	// Zone the country's time zone they are read in.
 	Schedules []timecond.Schedule

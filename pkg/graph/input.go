@@ -70,6 +70,9 @@ type Way struct {
 	Flags uint8  // Flag* bits
 	// Limits are the way's posted limits (height, weight, hazmat...).
 	Limits Limits
+	// Hiking is the way's sac_scale grade, 1 (T1) to 6 (T6), 0 for none
+	// (Network.SegHiking).
+	Hiking uint8
 	// Signpost is what the way's signs say, for guidance: its OSM
 	// destination, destination:ref and junction:ref (see Signpost).
 	Signpost Signpost

@@ -25,6 +25,7 @@ type Overlay struct {
 	extra []uint32 // per arcs[i]: milliseconds added, NoWay when closed
 	mark  []uint64 // bit a%64 of word a/64 set for a changed arc a
 	ops   []uint64 // the same for the arcs road operations change; nil when none does
+	short bool     // made for one request (SetShortLived)
 }
 
 var overlayIDs atomic.Uint64
@@ -80,6 +81,18 @@ func NewOverlayClosing(g *Graph, extra map[uint32]uint32, closed []uint32) *Over
 	}
 	return o
 }
+
+// SetShortLived marks o as made for one request (its avoid areas): what is
+// derived from it, such as a hierarchy's taint, is not kept for others.
+// Call it before o is shared; nil is left alone.
+func (o *Overlay) SetShortLived() {
+	if o != nil {
+		o.short = true
+	}
+}
+
+// ShortLived reports whether o was made for one request.
+func (o *Overlay) ShortLived() bool { return o != nil && o.short }
 
 // Has reports whether the overlay changes arc a. It inlines: searches ask
 // it for every edge.

@@ -29,6 +29,8 @@ const (
 	// Optional: a file written before they were kept lacks them.
 	secSegWay  = "net.seg_way"  // int64: the segment's OSM way id
 	secSegSign = "net.seg_sign" // uint32: string id of the way's signposts
+	// uint8: the way's sac_scale grade (Network.SegHiking)
+	secSegHiking = "net.seg_hiking"
 )
 
 // dupSection names a profile's duplicate arcs' originals (see dup.go). A
@@ -74,6 +76,9 @@ func Write(w *artifact.Writer, net *Network, graphs []*Graph) error {
 	}
 	if net.SegWay != nil {
 		errs = append(errs, artifact.AddSlice(w, secSegWay, net.SegWay), artifact.AddSlice(w, secSegSign, net.SegSign))
+	}
+	if net.SegHiking != nil {
+		errs = append(errs, artifact.AddSlice(w, secSegHiking, net.SegHiking))
 	}
 	for _, g := range graphs {
 		wf, wb, big, af, ae, ao, tf, te := profileSections(g.Profile)
@@ -139,6 +144,7 @@ func Load(f *artifact.File) (*Network, map[string]*Graph, error) {
 	profiles := strings.Split(string(view[byte](l, secProfiles)), "\n")
 	schedules, zone := string(view[byte](l, secSchedules)), string(view[byte](l, secZone))
 	net.SegWay, net.SegSign = optional[int64](l, secSegWay), optional[uint32](l, secSegSign)
+	net.SegHiking = optional[uint8](l, secSegHiking)
 	if l.err != nil {
 		return nil, nil, fmt.Errorf("graph: %w", l.err)
 	}
@@ -190,7 +196,8 @@ func (n *Network) check() error {
 		len(n.SegName) == s && len(n.SegRef) == s && len(n.SegClass) == s && len(n.SegFlags) == s &&
 		len(n.Strings.Offsets) >= 2 && int(n.Strings.Offsets[len(n.Strings.Offsets)-1]) <= len(n.Strings.Data) &&
 		int(n.SegGeom[s]) == len(n.GeomCoord)/2 &&
-		(n.SegWay == nil || len(n.SegWay) == s) && (n.SegSign == nil || len(n.SegSign) == s)
+		(n.SegWay == nil || len(n.SegWay) == s) && (n.SegSign == nil || len(n.SegSign) == s) &&
+		(n.SegHiking == nil || len(n.SegHiking) == s)
 	if !ok {
 		return fmt.Errorf("graph: %w: network arrays disagree in length", artifact.ErrCorrupt)
 	}

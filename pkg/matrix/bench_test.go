@@ -1,12 +1,15 @@
 package matrix_test
 
 import (
+	"context"
+	"math"
 	"math/rand/v2"
 	"testing"
 	"time"
 
 	"github.com/mapsco/maps/pkg/ch"
 	"github.com/mapsco/maps/pkg/compile/compiletest"
+	"github.com/mapsco/maps/pkg/geo"
 	"github.com/mapsco/maps/pkg/internal/benchcpu"
 	"github.com/mapsco/maps/pkg/matrix"
 	"github.com/mapsco/maps/pkg/route"
@@ -107,6 +110,44 @@ func BenchmarkSynthTableExclude(b *testing.B) {
 			matrix.Compute(r, q, src, dst) // the first table faults the mapping in
 			defer benchcpu.Report(b)()
 			for b.Loop() {
+				matrix.Compute(r, q, src, dst)
+			}
+		})
+	}
+}
+
+// BenchmarkSynthTableAvoid is BenchmarkSynthTableExclude's 20×20 car table
+// without an area and with a 2 km square avoided on the first cell's own
+// path (the rows whose cells cross it are searched again), the request's
+// state made per table as a request makes it:
+//
+//	MAPS_SYNTH_RELEASE=DIR go test -run X -bench SynthTableAvoid -benchtime 5x ./pkg/matrix
+func BenchmarkSynthTableAvoid(b *testing.B) {
+	r := compiletest.OpenSynth(b).Routers["car"]
+	rng := rand.New(rand.NewPCG(5, 6))
+	src, dst := randomPoints(rng, r, 20), randomPoints(rng, r, 20)
+	d, err := r.Directions(context.Background(), route.Request{Points: []route.Point{src[0], dst[0]}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	shape := d.Routes[0].Shape()
+	mid := shape[len(shape)/2]
+	const half = 1000 / geo.MetresPerDegreeLat // 1 km of latitude, in degrees
+	k := 1 / math.Cos(mid[1]*math.Pi/180)
+	area := geo.NewArea([][][][2]float64{{{{mid[0] - half*k, mid[1] - half}, {mid[0] + half*k, mid[1] - half},
+		{mid[0] + half*k, mid[1] + half}, {mid[0] - half*k, mid[1] + half}, {mid[0] - half*k, mid[1] - half}}}})
+	for _, withArea := range []bool{false, true} {
+		b.Run(map[bool]string{false: "none", true: "square-on-a-path"}[withArea], func(b *testing.B) {
+			var a route.Avoid
+			if withArea {
+				a.Areas = area
+			}
+			q := ch.NewQuery(r.Hierarchy())
+			q.SetState(r.StateAvoiding(time.Time{}, 0, a))
+			matrix.Compute(r, q, src, dst) // the first table faults the mapping in
+			defer benchcpu.Report(b)()
+			for b.Loop() {
+				q.SetState(r.StateAvoiding(time.Time{}, 0, a))
 				matrix.Compute(r, q, src, dst)
 			}
 		})

@@ -22,6 +22,7 @@ type Request struct {
 	Terrain      Terrain        // for each route's Climb; a nil DEM skips it
 	Exclude      Exclude        // kinds of road the route must not use (exclude.go)
 	Vehicle      Vehicle        // the truck's vehicle, zero for the profile's own (vehicle.go)
+	Avoid        Avoid          // areas, trails and steps the route keeps off (avoid.go)
 }
 
 // Terrain is what a route's climb is measured on: the release's DEM and
@@ -49,10 +50,10 @@ type Waypoint struct {
 // force at departure, finds the best route (see RouteThrough for the
 // fallbacks) and the alternatives asked for, and narrates and measures
 // each. Errors are *WaypointError (ErrUnsnappable, ErrNoRoute),
-// *ExcludedError (a route exists only on roads req.Exclude forbids) or
-// ctx's.
+// *ExcludedError (a route exists only on roads req.Exclude or req.Avoid
+// forbids) or ctx's.
 func (r *Router) Directions(ctx context.Context, req Request) (*Directions, error) {
-	st := r.StateFor(req.Departure, req.Exclude, req.Vehicle)
+	st := r.StateWith(req.Departure, req.Exclude, req.Vehicle, req.Avoid)
 	placed, err := r.Place(req.Points, req.Snapping, st)
 	if err != nil {
 		return nil, err
@@ -134,11 +135,11 @@ func foldSteps(steps []guidance.Step, max int) []guidance.Step {
 // exclusion is why, not that the places are not connected.
 func (r *Router) excludedOr(ctx context.Context, err error, req Request, placed []snap.Snapped) error {
 	var we *WaypointError
-	if req.Exclude == 0 && req.Vehicle.IsZero() || !errors.As(err, &we) || !errors.Is(err, ErrNoRoute) {
+	if req.Exclude == 0 && req.Vehicle.IsZero() && req.Avoid.None() || !errors.As(err, &we) || !errors.Is(err, ErrNoRoute) {
 		return err
 	}
 	if _, without := r.RouteThrough(ctx, placed, r.StateAt(req.Departure)); without != nil {
 		return err
 	}
-	return &ExcludedError{Index: we.Index, Exclude: req.Exclude, Vehicle: req.Vehicle}
+	return &ExcludedError{Index: we.Index, Exclude: req.Exclude, Vehicle: req.Vehicle, Avoid: req.Avoid}
 }

@@ -101,6 +101,7 @@ type ExcludedError struct {
 	Index   int // the leg's first waypoint
 	Exclude Exclude
 	Vehicle Vehicle
+	Avoid   Avoid // what else the request kept off (avoid.go)
 }
 
 func (e *ExcludedError) Error() string {
@@ -108,7 +109,8 @@ func (e *ExcludedError) Error() string {
 }
 
 // Reason says what the request ruled out: "without toll roads", "for a
-// vehicle 4.4 m high", or both.
+// vehicle 4.4 m high", "outside avoid_areas", or several: "without toll
+// roads for a vehicle 4.4 m high, outside avoid_areas".
 func (e *ExcludedError) Reason() string {
 	var parts []string
 	if e.Exclude != 0 {
@@ -117,5 +119,12 @@ func (e *ExcludedError) Reason() string {
 	if !e.Vehicle.IsZero() {
 		parts = append(parts, "for a vehicle "+e.Vehicle.Phrase())
 	}
-	return strings.Join(parts, " ")
+	reason := strings.Join(parts, " ")
+	if p := e.Avoid.Phrase(); p != "" {
+		if reason != "" {
+			reason += ", "
+		}
+		reason += p
+	}
+	return reason
 }

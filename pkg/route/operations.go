@@ -76,7 +76,7 @@ func (o *operations) spanAt(t time.Time, ov *graph.Overlay) *span {
 // that no request waits for them.
 func (r *Router) SetOperations(ops []Operation) {
 	r.ops.Store(&operations{ops: slices.Clone(ops), by: map[string]*graph.Overlay{}})
-	r.overlayAt(time.Now(), 0, nil)
+	r.overlayAt(time.Now(), 0, nil, Avoid{})
 }
 
 // Operations returns the operations the router applies.
@@ -88,31 +88,35 @@ func (r *Router) Operations() []Operation {
 }
 
 // overlayAt returns the overlay of the operations in force at t with the
-// roads x excludes and those vehicle v is refused closed, nil when there is
-// none of them.
-func (r *Router) overlayAt(t time.Time, x Exclude, v *vehicleClosing) *graph.Overlay {
+// roads x excludes, those vehicle v is refused and those a avoids closed,
+// nil when there is none of them.
+func (r *Router) overlayAt(t time.Time, x Exclude, v *vehicleClosing, a Avoid) *graph.Overlay {
 	o := r.ops.Load()
-	if x == 0 && v == nil && (o == nil || len(o.ops) == 0) {
+	if x == 0 && v == nil && a.None() && (o == nil || len(o.ops) == 0) {
 		return nil
 	}
 	for o == nil { // exclusions without operations: an empty set of them keeps the overlays
 		r.ops.CompareAndSwap(nil, &operations{by: map[string]*graph.Overlay{}})
 		o = r.ops.Load()
 	}
-	if x != 0 || v != nil {
-		return o.overlayOf(r, t, x, v)
+	if a.Areas != nil {
+		return o.areaOverlay(r, t, x, v, a)
+	}
+	if x != 0 || v != nil || !a.None() {
+		return o.overlayOf(r, t, x, v, a)
 	}
 	if s := o.last.Load(); s != nil && s.holds(t) {
 		return s.ov // most requests depart now: no allocation
 	}
-	ov := o.overlayOf(r, t, 0, nil)
+	ov := o.overlayOf(r, t, 0, nil, Avoid{})
 	o.last.Store(o.spanAt(t, ov))
 	return ov
 }
 
 // overlayOf makes (or finds) the overlay of the operations in force at t
-// with x's roads and v's arcs closed.
-func (o *operations) overlayOf(r *Router, t time.Time, x Exclude, v *vehicleClosing) *graph.Overlay {
+// with x's roads, v's arcs and a's roads closed (a without areas: those
+// are areaOverlay's).
+func (o *operations) overlayOf(r *Router, t time.Time, x Exclude, v *vehicleClosing, a Avoid) *graph.Overlay {
 	var key strings.Builder
 	for i := range o.ops {
 		if o.ops[i].activeAt(t) {
@@ -120,21 +124,45 @@ func (o *operations) overlayOf(r *Router, t time.Time, x Exclude, v *vehicleClos
 			key.WriteByte(',')
 		}
 	}
-	if key.Len() == 0 && x == 0 && v == nil {
+	if key.Len() == 0 && x == 0 && v == nil && a.None() {
 		return nil
 	}
 	key.WriteByte('x')
 	key.WriteString(strconv.Itoa(int(x)))
-	closed := r.excludedArcs(x)
 	if v != nil {
 		key.WriteString("v" + v.key)
-		closed = slices.Concat(closed, v.arcs)
 	}
+	key.WriteString(a.key())
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if ov, ok := o.by[key.String()]; ok {
 		return ov
 	}
+	ov := graph.NewOverlayClosing(r.g, o.extraAt(t), r.closedArcs(x, v, a))
+	if ov != nil {
+		r.h.Taint(ov)
+	}
+	if len(o.by) >= maxOverlays {
+		clear(o.by) // windows opening and closing: rare, and cheap to redo
+	}
+	o.by[key.String()] = ov
+	return ov
+}
+
+// areaOverlay makes the overlay of one request with avoid areas: the
+// operations in force at t, x's roads, v's arcs and a's roads closed. It
+// is the request's own, never kept, and short-lived: the hierarchy's taint
+// is made only if a table asks for it, and not kept either
+// (ch.Query.SetState).
+func (o *operations) areaOverlay(r *Router, t time.Time, x Exclude, v *vehicleClosing, a Avoid) *graph.Overlay {
+	ov := graph.NewOverlayClosing(r.g, o.extraAt(t), r.closedArcs(x, v, a)) // o.ops never changes: no lock
+	ov.SetShortLived()
+	return ov
+}
+
+// extraAt is what the operations in force at t add to each arc they
+// change, the most where several change one.
+func (o *operations) extraAt(t time.Time) map[uint32]uint32 {
 	extra := map[uint32]uint32{}
 	for i := range o.ops {
 		if !o.ops[i].activeAt(t) {
@@ -146,15 +174,7 @@ func (o *operations) overlayOf(r *Router, t time.Time, x Exclude, v *vehicleClos
 			}
 		}
 	}
-	ov := graph.NewOverlayClosing(r.g, extra, closed)
-	if ov != nil {
-		r.h.Taint(ov)
-	}
-	if len(o.by) >= maxOverlays {
-		clear(o.by) // windows opening and closing: rare, and cheap to redo
-	}
-	o.by[key.String()] = ov
-	return ov
+	return extra
 }
 
 // maxOverlays bounds the overlays a router keeps (distinct sets of

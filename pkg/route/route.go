@@ -65,7 +65,10 @@ type Router struct {
 	// excluded holds, per set of kinds, the arcs a request's exclusions
 	// close (exclude.go).
 	excluded [excludeAll + 1]atomic.Pointer[[]uint32]
-	states   stateCache // states under overlays, kept (operations.go)
+	// avoided holds, per hiking limit (0 for none) and steps, the arcs
+	// they close (avoid.go).
+	avoided [8][2]atomic.Pointer[[]uint32]
+	states  stateCache // states under overlays, kept (operations.go)
 }
 
 // NewRouter serves profile graph g with its hierarchy h, placing points
@@ -111,18 +114,35 @@ func (r *Router) StateAt(t time.Time) *graph.State {
 // StateExcluding is StateAt with the roads x excludes closed as well (a
 // request's exclusions, exclude.go).
 func (r *Router) StateExcluding(t time.Time, x Exclude) *graph.State {
-	return r.StateFor(t, x, Vehicle{})
+	return r.StateWith(t, x, Vehicle{}, Avoid{})
 }
 
 // StateFor is StateExcluding with the arcs vehicle v is refused closed as
 // well (a request's vehicle, vehicle.go).
 func (r *Router) StateFor(t time.Time, x Exclude, v Vehicle) *graph.State {
+	return r.StateWith(t, x, v, Avoid{})
+}
+
+// StateAvoiding is StateExcluding with what a keeps off closed too
+// (avoid.go).
+func (r *Router) StateAvoiding(t time.Time, x Exclude, a Avoid) *graph.State {
+	return r.StateWith(t, x, Vehicle{}, a)
+}
+
+// StateWith is the state of a request departing at t: the roads x
+// excludes, the arcs vehicle v is refused (none for the profile's own) and
+// what a keeps off closed, in one overlay. A state with avoid areas is the
+// request's own: it is not kept for others.
+func (r *Router) StateWith(t time.Time, x Exclude, v Vehicle, a Avoid) *graph.State {
 	if t.IsZero() {
 		t = time.Now()
 	}
-	base, ov := r.g.StateAt(t), r.overlayAt(t, x, r.closingFor(v))
-	if ov == nil {
+	base, ov := r.g.StateAt(t), r.overlayAt(t, x, r.closingFor(v), a)
+	switch {
+	case ov == nil:
 		return base.With(nil)
+	case a.Areas != nil:
+		return base.With(ov)
 	}
 	return r.states.with(base, ov)
 }

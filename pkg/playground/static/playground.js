@@ -479,7 +479,8 @@ function routeMode(map, ui) {
       profile: ui.profile.value,
       include_steps: true,
       geometry_format: "geojson",
-      language: ui.language.value
+      language: ui.language.value,
+      ...ui.avoid.options()
     };
     if (points.length === 2) {
       req.alternatives = Number(ui.alternatives.value);
@@ -576,6 +577,12 @@ function routeMode(map, ui) {
     keyed() {
       if (points.length >= 2 && answer2 === null) {
         request(true);
+      }
+    },
+    // avoided routes again under what is now avoided (avoid.js).
+    avoided() {
+      if (points.length >= 2 && hasKey()) {
+        request();
       }
     }
   };
@@ -711,7 +718,8 @@ function isochroneMode(map, ui) {
     const req = {
       origin: [origin.lng, origin.lat],
       profile: ui.profile.value,
-      contours: budgets().map((v) => ({ [field]: v }))
+      contours: budgets().map((v) => ({ [field]: v })),
+      ...ui.avoid.options()
     };
     busy(ui.answers, "Computing the isochrone");
     const r = await post("/v1/isochrone", req);
@@ -791,6 +799,11 @@ function isochroneMode(map, ui) {
       if (origin !== null && answer2 === null) {
         request();
       }
+    },
+    avoided() {
+      if (origin !== null && hasKey()) {
+        request();
+      }
     }
   };
 }
@@ -814,7 +827,7 @@ function matrixMode(map, ui) {
   }
   function asked() {
     const coords = points.map((p) => [+p.lng.toFixed(6), +p.lat.toFixed(6)]);
-    return { sources: coords, targets: coords, profile: ui.profile.value };
+    return { sources: coords, targets: coords, profile: ui.profile.value, ...ui.avoid.options() };
   }
   function changed() {
     const n = points.length;
@@ -873,8 +886,10 @@ function matrixMode(map, ui) {
       changed();
     },
     keyed() {
-    }
+    },
     // a table is computed only when asked for
+    avoided: () => changed()
+    // the Compute button says a new table may be asked for
   };
 }
 function heatTable(table, body, name) {
@@ -1136,6 +1151,71 @@ function readGPX(text) {
   return out;
 }
 
+// src/avoid.js
+var maxAreas = 10;
+function avoidControls(map, ui) {
+  const areas = [];
+  let corner = null;
+  let drawing = false;
+  const listeners = [];
+  map.addSource("avoid-areas", { type: "geojson", data: { type: "FeatureCollection", features: [] } });
+  map.addLayer({ id: "avoid-fill", type: "fill", source: "avoid-areas", paint: { "fill-color": "#c0392b", "fill-opacity": 0.15 } });
+  map.addLayer({ id: "avoid-line", type: "line", source: "avoid-areas", paint: { "line-color": "#c0392b", "line-width": 2, "line-dasharray": [2, 1] } });
+  const changed = () => {
+    setData(map, "avoid-areas", areas.map((ring) => ({ type: "Feature", properties: {}, geometry: { type: "Polygon", coordinates: [ring] } })));
+    ui.state.textContent = areas.length === 0 ? "No area avoided." : `${areas.length} area${areas.length > 1 ? "s" : ""} avoided.`;
+    ui.clear.disabled = areas.length === 0;
+    listeners.forEach((fn) => fn());
+  };
+  const setDrawing = (on) => {
+    drawing = on;
+    corner = null;
+    ui.draw.setAttribute("aria-pressed", String(on));
+    ui.draw.textContent = on ? "Click two corners…" : "Draw area";
+    map.getCanvas().style.cursor = on ? "crosshair" : "";
+  };
+  ui.draw.addEventListener("click", () => setDrawing(!drawing && areas.length < maxAreas));
+  ui.clear.addEventListener("click", () => {
+    areas.length = 0;
+    setDrawing(false);
+    changed();
+  });
+  for (const box of ui.kinds) {
+    box.addEventListener("change", changed);
+  }
+  changed();
+  return {
+    // drawing reports whether map clicks are corners of an area, not points of the mode.
+    drawing: () => drawing,
+    click(lngLat) {
+      if (corner === null) {
+        corner = lngLat;
+        return;
+      }
+      const [w, e] = [Math.min(corner.lng, lngLat.lng), Math.max(corner.lng, lngLat.lng)];
+      const [s, n] = [Math.min(corner.lat, lngLat.lat), Math.max(corner.lat, lngLat.lat)];
+      areas.push([[w, s], [e, s], [e, n], [w, n], [w, s]]);
+      setDrawing(false);
+      changed();
+    },
+    // options are the request members for what is avoided, none when nothing is.
+    options() {
+      const out = {};
+      const kinds = ui.kinds.filter((b) => b.checked).map((b) => b.value);
+      if (kinds.length > 0) {
+        out.exclude = kinds;
+      }
+      if (areas.length > 0) {
+        out.avoid_areas = { type: "MultiPolygon", coordinates: areas.map((ring) => [ring]) };
+      }
+      return out;
+    },
+    onChange(fn) {
+      listeners.push(fn);
+    }
+  };
+}
+
 // src/search.js
 var pause = 250;
 var zoomFor = { city: 13, town: 14, village: 15, street: 17 };
@@ -1272,7 +1352,7 @@ function fillProfiles(available) {
     }
   }
 }
-function makeModes(map, changed) {
+function makeModes(map, changed, avoid) {
   return {
     route: routeMode(map, {
       profile: $("route-profile"),
@@ -1293,7 +1373,8 @@ function makeModes(map, changed) {
       chart: $("chart"),
       climb: $("chart-climb"),
       answers: $("route-answers"),
-      changed
+      changed,
+      avoid
     }),
     isochrone: isochroneMode(map, {
       profile: $("iso-profile"),
@@ -1302,7 +1383,8 @@ function makeModes(map, changed) {
       legend: $("iso-legend"),
       geojson: $("iso-geojson"),
       answers: $("isochrone-answers"),
-      changed
+      changed,
+      avoid
     }),
     matrix: matrixMode(map, {
       profile: $("matrix-profile"),
@@ -1310,7 +1392,8 @@ function makeModes(map, changed) {
       compute: $("matrix-compute"),
       table: $("matrix-table"),
       answers: $("matrix-answers"),
-      changed
+      changed,
+      avoid
     }),
     elevation: elevationMode(map, { value: $("elevation-value"), answers: $("elevation-answers"), changed }),
     match: matchMode(map, {
@@ -1334,14 +1417,21 @@ async function start() {
   describeRoads(map, $("road"));
   let restoring = true;
   const changed = () => !restoring && writeLink(tab.current(), modes[tab.current()].link(), map);
-  const modes = makeModes(map, changed);
+  const avoid = avoidControls(map, {
+    kinds: [...document.querySelectorAll("#avoid input[name=exclude]")],
+    draw: $("avoid-draw"),
+    clear: $("avoid-clear"),
+    state: $("avoid-state")
+  });
+  const modes = makeModes(map, changed, avoid);
   const tab = tabs(modes, changed);
+  avoid.onChange(() => modes[tab.current()].avoided?.());
   for (const name of Object.keys(modes)) {
     modes[name].show(name === "route");
   }
   keyForm(() => modes[tab.current()].keyed());
   searchBox(map, { form: $("search-form"), input: $("search"), results: $("search-results") }, (p) => modes[tab.current()].click(p));
-  map.on("click", (e) => modes[tab.current()].click(e.lngLat));
+  map.on("click", (e) => avoid.drawing() ? avoid.click(e.lngLat) : modes[tab.current()].click(e.lngLat));
   map.on("moveend", changed);
   if (modes[link.get("mode")]) {
     tab.select(link.get("mode"));

@@ -62,6 +62,7 @@ export function isochroneMode(map, ui) {
       origin: [origin.lng, origin.lat],
       profile: ui.profile.value,
       contours: budgets().map((v) => ({ [field]: v })),
+      ...ui.avoid.options(),
     };
     busy(ui.answers, 'Computing the isochrone');
     const r = await post('/v1/isochrone', req);
@@ -144,6 +145,11 @@ export function isochroneMode(map, ui) {
     },
     keyed() {
       if (origin !== null && answer === null) {
+        request();
+      }
+    },
+    avoided() {
+      if (origin !== null && hasKey()) {
         request();
       }
     },

@@ -9,6 +9,7 @@ import { isochroneMode } from './isochrone.js';
 import { matrixMode } from './matrix.js';
 import { elevationMode } from './elevation.js';
 import { matchMode } from './match.js';
+import { avoidControls } from './avoid.js';
 import { searchBox } from './search.js';
 import { readLink, writeLink } from './link.js';
 
@@ -77,22 +78,22 @@ function fillProfiles(available) {
   }
 }
 
-function makeModes(map, changed) {
+function makeModes(map, changed, avoid) {
   return {
     route: routeMode(map, {
       profile: $('route-profile'), alternatives: $('route-alternatives'), language: $('route-language'), clear: $('route-clear'),
       height: $('route-height'), heightLabel: $('route-height-label'),
       summary: $('route-summary'), steps: $('steps'), stepsTitle: $('steps-title'), tools: $('route-tools'),
       fit: $('route-fit'), geojson: $('route-geojson'), gpx: $('route-gpx'), caveat: $('chart-caveat'),
-      chartBox: $('route-chart'), chart: $('chart'), climb: $('chart-climb'), answers: $('route-answers'), changed,
+      chartBox: $('route-chart'), chart: $('chart'), climb: $('chart-climb'), answers: $('route-answers'), changed, avoid,
     }),
     isochrone: isochroneMode(map, {
       profile: $('iso-profile'), unit: $('iso-unit'), budgets: $('iso-budgets'), legend: $('iso-legend'),
-      geojson: $('iso-geojson'), answers: $('isochrone-answers'), changed,
+      geojson: $('iso-geojson'), answers: $('isochrone-answers'), changed, avoid,
     }),
     matrix: matrixMode(map, {
       profile: $('matrix-profile'), clear: $('matrix-clear'), compute: $('matrix-compute'), table: $('matrix-table'),
-      answers: $('matrix-answers'), changed,
+      answers: $('matrix-answers'), changed, avoid,
     }),
     elevation: elevationMode(map, { value: $('elevation-value'), answers: $('elevation-answers'), changed }),
     match: matchMode(map, {
@@ -112,14 +113,19 @@ async function start() {
   describeRoads(map, $('road'));
   let restoring = true; // the link is not rewritten while it is read
   const changed = () => !restoring && writeLink(tab.current(), modes[tab.current()].link(), map);
-  const modes = makeModes(map, changed);
+  const avoid = avoidControls(map, {
+    kinds: [...document.querySelectorAll('#avoid input[name=exclude]')], draw: $('avoid-draw'), clear: $('avoid-clear'),
+    state: $('avoid-state'),
+  });
+  const modes = makeModes(map, changed, avoid);
   const tab = tabs(modes, changed);
+  avoid.onChange(() => modes[tab.current()].avoided?.());
   for (const name of Object.keys(modes)) {
     modes[name].show(name === 'route');
   }
   keyForm(() => modes[tab.current()].keyed());
   searchBox(map, { form: $('search-form'), input: $('search'), results: $('search-results') }, (p) => modes[tab.current()].click(p));
-  map.on('click', (e) => modes[tab.current()].click(e.lngLat));
+  map.on('click', (e) => (avoid.drawing() ? avoid.click(e.lngLat) : modes[tab.current()].click(e.lngLat)));
   map.on('moveend', changed);
   if (modes[link.get('mode')]) {
     tab.select(link.get('mode'));

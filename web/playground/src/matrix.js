@@ -28,7 +28,7 @@ export function matrixMode(map, ui) {
 
   function asked() {
     const coords = points.map((p) => [+p.lng.toFixed(6), +p.lat.toFixed(6)]);
-    return { sources: coords, targets: coords, profile: ui.profile.value };
+    return { sources: coords, targets: coords, profile: ui.profile.value, ...ui.avoid.options() };
   }
 
   // changed updates the button: what a table of these points would cost
@@ -94,6 +94,7 @@ export function matrixMode(map, ui) {
       changed();
     },
     keyed() {}, // a table is computed only when asked for
+    avoided: () => changed(), // the Compute button says a new table may be asked for
   };
 }
 

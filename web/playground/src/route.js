@@ -75,6 +75,7 @@ export function routeMode(map, ui) {
       include_steps: true,
       geometry_format: 'geojson',
       language: ui.language.value,
+      ...ui.avoid.options(),
     };
     if (points.length === 2) { // alternatives are for two waypoints
       req.alternatives = Number(ui.alternatives.value);
@@ -177,6 +178,12 @@ export function routeMode(map, ui) {
     keyed() {
       if (points.length >= 2 && answer === null) {
         request(true);
+      }
+    },
+    // avoided routes again under what is now avoided (avoid.js).
+    avoided() {
+      if (points.length >= 2 && hasKey()) {
+        request();
       }
     },
   };

@@ -1,7 +1,7 @@
 // The playground in a real browser: Debian's Chromium, headless, driven by
 // Playwright. One page load: the place names and the search box, then a
 // route (two clicks; fit, exports, caveat, the permalink, a dragged
-// waypoint), an isochrone (one click; the route's layers hidden) and a
+// waypoint, tolls excluded and an area drawn and avoided), an isochrone (one click; the route's layers hidden) and a
 // small matrix (clicks, then one Compute), each checked against the API's
 // answer as the browser received it; then the permalink opened in a new
 // page, and the page at 390 px wide. Any console error, page error, failed
@@ -277,6 +277,40 @@ try {
     `after the drag, directions asked for ${JSON.stringify(draggedTo)} (link ${pinAt})`);
   await page.waitForFunction((id) => document.body.dataset.route === id, (await dragged.json()).request_id);
   summary.dragged = draggedTo[1];
+
+  // Avoid: tolls excluded, then a rectangle drawn across the middle of the
+  // route: each asks the route again with exclude and avoid_areas, the
+  // rectangle is drawn and the new route stays out of it; clearing both asks
+  // without them.
+  const routed = () => page.waitForResponse((r) => r.url().endsWith('/v1/directions'));
+  await page.click('#avoid summary');
+  const [tolls] = await Promise.all([routed(), page.check('#avoid input[value=toll]')]);
+  check(tolls.status() === 200 && JSON.stringify(tolls.request().postDataJSON().exclude) === '["toll"]',
+    `excluding tolls: ${tolls.status()} ${JSON.stringify(tolls.request().postDataJSON().exclude)}`);
+  await page.waitForFunction((id) => document.body.dataset.route === id, (await tolls.json()).request_id);
+  const line = JSON.parse((await tolls.json()).routes[0].geometry).coordinates;
+  const mid = line[Math.floor(line.length / 2)];
+  const box = [mid[0] - 0.002, mid[1] - 0.0015, mid[0] + 0.002, mid[1] + 0.0015];
+  await page.click('#avoid-draw');
+  await clickAt([box[0], box[1]]);
+  const [around] = await Promise.all([routed(), clickAt([box[2], box[3]])]);
+  const aroundSent = around.request().postDataJSON();
+  check(around.status() === 200 && aroundSent.avoid_areas?.type === 'MultiPolygon' && aroundSent.avoid_areas.coordinates.length === 1 &&
+    JSON.stringify(aroundSent.exclude) === '["toll"]', `avoiding the rectangle: ${around.status()} ${JSON.stringify(aroundSent)}`);
+  const ring = aroundSent.avoid_areas.coordinates[0][0];
+  const [w, s, e, n] = [ring[0][0], ring[0][1], ring[2][0], ring[2][1]];
+  const aroundLine = JSON.parse((await around.json()).routes[0].geometry).coordinates;
+  check(!aroundLine.some(([x, y]) => x > w && x < e && y > s && y < n), 'the route avoiding the rectangle enters it');
+  check((await page.evaluate(async () => (await window.playground.map.getSource('avoid-areas').getData()).features.length)) === 1,
+    'the avoided rectangle is not drawn');
+  await page.waitForFunction((id) => document.body.dataset.route === id, (await around.json()).request_id);
+  const [cleared] = await Promise.all([routed(), page.click('#avoid-clear')]);
+  check(cleared.request().postDataJSON().avoid_areas === undefined, 'Clear areas still sends avoid_areas');
+  await page.waitForFunction((id) => document.body.dataset.route === id, (await cleared.json()).request_id);
+  const [plain] = await Promise.all([routed(), page.uncheck('#avoid input[value=toll]')]);
+  check(plain.request().postDataJSON().exclude === undefined, 'unchecking toll still sends exclude');
+  await page.waitForFunction((id) => document.body.dataset.route === id, (await plain.json()).request_id);
+  summary.avoid = { excluded: tolls.status(), avoided: around.status() };
 
   // An isochrone: one click, the contours drawn nested, on a map without the route.
   await page.click('#modes button[data-mode=isochrone]');
