@@ -20,7 +20,9 @@ import (
 //     (every marked node it passes through and every variable edge it
 //     takes at their slowest, none that a time may close or forbid), no
 //     more than the path through the node contracted at its fastest: then
-//     it costs no more at any time.
+//     it costs no more at any time. FromGraph gives no worst times
+//     (Input.Worst), so witnesses pass through no marked node and take no
+//     variable edge (see store.go for why).
 //   - The time a state adds to an edge's head is added at query time to
 //     every edge into it (graph.State.Edge), as before.
 //   - A shortcut whose path passes through a marked node, or over a turn
