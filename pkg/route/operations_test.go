@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -252,4 +253,40 @@ func TestOperationsWindow(t *testing.T) {
 			}
 		}
 	}
+}
+
+// optionLeg routes a to b with q under st, a request's options (exclusions,
+// vehicle, areas), and fails t unless the leg is a path under st that costs
+// what a plain Dijkstra under st finds (a destination penalty is no time)
+// and uses no arc of closed (ascending; nil checks none). It reports
+// whether the hierarchy's answer without the options differs: the options
+// changed it. what names the case in failures.
+func optionLeg(t *testing.T, r *route.Router, q *ch.Query, st *graph.State, closed []uint32, a, b snap.Result, what string) (leg route.Leg, changed bool) {
+	t.Helper()
+	g := r.Graph()
+	q.SetState(st)
+	leg, ok := r.Leg(q, a, b)
+	want := dijkstraLeg(g, st, a, b)
+	if want != search.Unreached {
+		want = graph.Unpenalised(want)
+	}
+	got := uint32(search.Unreached)
+	if ok {
+		got = uint32(leg.DurationS*1000 + 0.5)
+		checkLegUnder(t, g, st, a, b, leg)
+		for _, arc := range leg.Arcs {
+			if _, hit := slices.BinarySearch(closed, arc); hit {
+				t.Fatalf("%s: the leg uses arc %d, which the options close", what, arc)
+			}
+		}
+	}
+	if got != want {
+		t.Fatalf("%s: leg %d ms, Dijkstra under the options %d ms (%+v -> %+v)", what, got, want, a, b)
+	}
+	q.SetState(nil)
+	without := chCost(q, route.MakeEnds(g, nil, a, b))
+	if without != search.Unreached {
+		without = graph.Unpenalised(without)
+	}
+	return leg, without != want
 }

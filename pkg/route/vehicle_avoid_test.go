@@ -10,7 +10,6 @@ import (
 	"github.com/mapsco/maps/pkg/geo"
 	"github.com/mapsco/maps/pkg/graph"
 	"github.com/mapsco/maps/pkg/route"
-	"github.com/mapsco/maps/pkg/search"
 )
 
 // TestVehicleAvoidExcludeTogether (issue 35): a truck request carrying
@@ -76,36 +75,11 @@ func unionArcs(ovs ...*graph.Overlay) []uint32 {
 // how many differ from the answer without options.
 func unionPairs(t *testing.T, r *route.Router, st *graph.State, closed []uint32, rng *rand.Rand, pairs int) int {
 	t.Helper()
-	g := r.Graph()
 	q := ch.NewQuery(r.Hierarchy())
 	changed := 0
 	for range pairs {
 		from, to := placedUnder(t, rng, r, st), placedUnder(t, rng, r, st)
-		q.SetState(st)
-		leg, ok := r.Leg(q, from, to)
-		want := dijkstraLeg(g, st, from, to)
-		if want != search.Unreached {
-			want = graph.Unpenalised(want)
-		}
-		got := uint32(search.Unreached)
-		if ok {
-			got = uint32(leg.DurationS*1000 + 0.5)
-			checkLegUnder(t, g, st, from, to, leg)
-			for _, arc := range leg.Arcs {
-				if _, hit := slices.BinarySearch(closed, arc); hit {
-					t.Fatalf("the leg uses arc %d, which the request's options close", arc)
-				}
-			}
-		}
-		if got != want {
-			t.Fatalf("leg %d ms, Dijkstra under the options %d ms (%+v -> %+v)", got, want, from, to)
-		}
-		q.SetState(nil)
-		without := chCost(q, route.MakeEnds(g, nil, from, to))
-		if without != search.Unreached {
-			without = graph.Unpenalised(without)
-		}
-		if without != want {
+		if _, diff := optionLeg(t, r, q, st, closed, from, to, "vehicle, toll and area"); diff {
 			changed++
 		}
 	}

@@ -2,15 +2,14 @@ package route_test
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/mapsco/maps/pkg/ch"
-	"github.com/mapsco/maps/pkg/graph"
 	"github.com/mapsco/maps/pkg/route"
-	"github.com/mapsco/maps/pkg/search"
 )
 
 // TestTruckVehicleEnvalira (issue 35): the Envalira tunnel's approaches
@@ -77,7 +76,6 @@ func TestVehicleMatchesDijkstra(t *testing.T) {
 	t.Parallel() // changes no shared release (operations tests do, sequentially, before parallel tests start)
 	rel := openAndorra(t)
 	r := rel.Routers["truck"]
-	g := r.Graph()
 	pairs := 300
 	if testing.Short() {
 		pairs = 60
@@ -92,31 +90,7 @@ func TestVehicleMatchesDijkstra(t *testing.T) {
 		changed := 0
 		for range pairs {
 			a, b := placedUnder(t, rng, r, st), placedUnder(t, rng, r, st)
-			q.SetState(st)
-			leg, ok := r.Leg(q, a, b)
-			want := dijkstraLeg(g, st, a, b)
-			if want != search.Unreached {
-				want = graph.Unpenalised(want)
-			}
-			got := uint32(search.Unreached)
-			if ok {
-				got = uint32(leg.DurationS*1000 + 0.5)
-				checkLegUnder(t, g, st, a, b, leg)
-				for _, arc := range leg.Arcs {
-					if _, hit := slices.BinarySearch(closed, arc); hit {
-						t.Fatalf("vehicle %+v: the leg uses arc %d, whose limits refuse it", v, arc)
-					}
-				}
-			}
-			if got != want {
-				t.Fatalf("vehicle %+v: leg %d ms, Dijkstra without its arcs %d ms (%+v -> %+v)", v, got, want, a, b)
-			}
-			q.SetState(nil)
-			without := chCost(q, route.MakeEnds(g, nil, a, b))
-			if without != search.Unreached {
-				without = graph.Unpenalised(without)
-			}
-			if without != want {
+			if _, diff := optionLeg(t, r, q, st, closed, a, b, fmt.Sprintf("vehicle %+v", v)); diff {
 				changed++
 			}
 		}
