@@ -36,8 +36,8 @@ func BenchmarkSynthTable(b *testing.B) {
 // BenchmarkSynthTableAt is BenchmarkSynthTable under the conditions at a
 // departure time, as the server computes every table (departure_time
 // defaults to now): the searches then weigh each edge into a conditional
-// arc by the state (graph.State.Edge), and the hierarchy's core (those
-// arcs) is crossed under it.
+// arc by the state (graph.State.Edge) and each variable shortcut by the
+// state's metric (ch's vary.go).
 //
 //	MAPS_SYNTH_RELEASE=/work/s3m/releases/s3m go test -run X -bench SynthTableAt -count 6 ./pkg/matrix
 func BenchmarkSynthTableAt(b *testing.B) {
@@ -50,6 +50,23 @@ func BenchmarkSynthTableAt(b *testing.B) {
 	defer benchcpu.Report(b)()
 	for b.Loop() {
 		matrix.Compute(r, q, src, dst)
+	}
+}
+
+// BenchmarkSynthTableSquare is BenchmarkSynthTableAt for a table of 100
+// points to themselves (a list's own distances, OSRM's usual /table): issue
+// 41's other table.
+//
+//	MAPS_SYNTH_RELEASE=/work/s3m/rel go test -run X -bench SynthTableSquare -count 6 ./pkg/matrix
+func BenchmarkSynthTableSquare(b *testing.B) {
+	r := compiletest.OpenSynth(b).Routers["car"]
+	q := ch.NewQuery(r.Hierarchy())
+	q.SetState(r.StateAt(time.Date(2026, 11, 24, 8, 0, 0, 0, time.UTC)))
+	pts := randomPoints(rand.New(rand.NewPCG(5, 7)), r, 100)
+	matrix.Compute(r, q, pts, pts) // the first table faults the mapping in
+	defer benchcpu.Report(b)()
+	for b.Loop() {
+		matrix.Compute(r, q, pts, pts)
 	}
 }
 
