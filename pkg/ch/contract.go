@@ -11,9 +11,8 @@ import (
 // Input is the graph to contract: node n's edges are Edges[First[n]:First[n+1]].
 //
 // Marked, when not nil, names the nodes whose incoming edges weigh more at
-// some times of day (graph.Conditions), Worst gives the most a time adds to
-// an edge into a marked node (NoWay when a time closes it), and Turn, among
-// edges between two of them, those a time may forbid or make dearer; the
+// some times of day (graph.Conditions), and Turn, among edges between two
+// of them, those a time may forbid or make dearer; the
 // edge weights given are the least of any time. Marked nodes are contracted
 // like any other, and the hierarchy stays exact under every state of those
 // weights (see vary.go).
@@ -21,7 +20,6 @@ type Input struct {
 	First  []uint32
 	Edges  []InputEdge
 	Marked func(v uint32) bool
-	Worst  func(v uint32) uint32
 	Turn   func(tail, head uint32) bool
 }
 
@@ -43,7 +41,6 @@ type contractor struct {
 	neighbours []uint32                     // contracted neighbours, a priority term
 	level      []uint32                     // depth in the hierarchy, a priority term
 	marked     []bool                       // Input.Marked read once: witness searches ask per settled node
-	worst      map[uint32]uint32            // Input.Worst of the marked nodes, where it is not 0
 	turn       func(tail, head uint32) bool // Input.Turn, nil for none
 	records    []varyRecord                 // the variable shortcuts made so far
 	finalized  int                          // of them, those whose lower end is contracted
@@ -59,7 +56,6 @@ type simulation struct {
 	shortcuts []dynEdge // the shortcuts needed by the node examined
 	sources   []uint32  // their tails
 	halves    []uint64  // their halves' indexes in the node's in<<32 | out lists
-	uppers    []uint32  // their most at any time (contractor.upper)
 	cut       bool      // a search ran out of budget: shortcuts may be superfluous
 }
 
@@ -133,15 +129,9 @@ func newContractor(g Input) *contractor {
 	}
 	c.turn = g.Turn
 	if g.Marked != nil {
-		c.marked, c.worst = make([]bool, n), map[uint32]uint32{}
+		c.marked = make([]bool, n)
 		for v := range uint32(n) {
-			if c.marked[v] = g.Marked(v); c.marked[v] && g.Worst != nil {
-				if w := g.Worst(v); w != 0 {
-					c.worst[v] = w
-				}
-			} else if c.marked[v] {
-				c.worst[v] = graph.NoWay
-			}
+			c.marked[v] = g.Marked(v)
 		}
 	}
 	for u := range uint32(n) {
@@ -180,7 +170,7 @@ func (c *contractor) addEdge(u uint32, e dynEdge) {
 // it unless one exists; the shortcut weighs its least candidate. A fixed
 // parallel edge that costs no more than cand at its fastest is at least as
 // good at every time, and cand is dropped.
-func (c *contractor) addVary(u uint32, e dynEdge, cand varyCandidate, upper uint32) {
+func (c *contractor) addVary(u uint32, e dynEdge, cand varyCandidate) {
 	v := e.other
 	at := -1
 	for i, old := range c.out[u] {
@@ -194,7 +184,7 @@ func (c *contractor) addVary(u uint32, e dynEdge, cand varyCandidate, upper uint
 	}
 	if at < 0 {
 		e.middle = varyBit | uint32(len(c.records))
-		c.records = append(c.records, varyRecord{candidates: []varyCandidate{cand}, upper: upper, order: -1})
+		c.records = append(c.records, varyRecord{candidates: []varyCandidate{cand}, order: -1})
 		c.out[u] = append(c.out[u], e)
 		c.in[v] = append(c.in[v], dynEdge{other: u, weight: e.weight, middle: e.middle, dist: e.dist})
 		return
@@ -202,7 +192,6 @@ func (c *contractor) addVary(u uint32, e dynEdge, cand varyCandidate, upper uint
 	old := c.out[u][at]
 	rec := &c.records[old.middle&^varyBit]
 	rec.candidates = append(rec.candidates, cand)
-	rec.upper = min(rec.upper, upper)
 	if e.weight < old.weight {
 		e.middle = old.middle
 		c.out[u][at] = e
@@ -228,19 +217,6 @@ func (c *contractor) setIn(v, u, middle uint32, e dynEdge) {
 // or over such a turn. Witnesses never use one.
 func (c *contractor) varies(u uint32, e dynEdge) bool { return c.variable(u, e.other, e.middle) }
 
-// upper returns the most edge e from u may weigh at any time, beyond its
-// head's own time (see varies), NoWay when a time may forbid it: what a
-// witness may count on.
-func (c *contractor) upper(u uint32, e dynEdge) uint32 {
-	switch {
-	case isVary(e.middle):
-		return c.records[e.middle&^varyBit].upper
-	case c.varies(u, e):
-		return graph.NoWay
-	}
-	return e.weight
-}
-
 // variable is varies for the edge tail→head with the given middle.
 func (c *contractor) variable(tail, head, middle uint32) bool {
 	if middle == NoMiddle {
@@ -265,7 +241,7 @@ func (c *contractor) priority(sim *simulation, v uint32) uint32 {
 // shortcuts contracting v needs and returns how many. It only reads the
 // graph.
 func (c *contractor) findShortcuts(sim *simulation, v uint32) int {
-	sim.shortcuts, sim.sources, sim.halves, sim.uppers = sim.shortcuts[:0], sim.sources[:0], sim.halves[:0], sim.uppers[:0]
+	sim.shortcuts, sim.sources, sim.halves = sim.shortcuts[:0], sim.sources[:0], sim.halves[:0]
 	sim.cut = false
 	for i, in := range c.in[v] {
 		u := in.other
@@ -291,15 +267,13 @@ func (c *contractor) findShortcuts(sim *simulation, v uint32) int {
 			if sim.witness.cost(w) <= via {
 				continue
 			}
-			middle, upper := v, via
+			middle := v
 			if vary || c.varies(v, out) {
 				middle = varyBit // numbered when contract adds it
-				upper = addOrNone(addOrNone(c.upper(u, in), c.worst[v]), c.upper(v, out))
 			}
 			sim.shortcuts = append(sim.shortcuts, dynEdge{other: w, weight: via, middle: middle, dist: in.dist + out.dist})
 			sim.sources = append(sim.sources, u)
 			sim.halves = append(sim.halves, uint64(i)<<32|uint64(j))
-			sim.uppers = append(sim.uppers, upper)
 		}
 	}
 	return len(sim.shortcuts)
@@ -333,7 +307,7 @@ func (c *contractor) contract(v uint32) (up, dn []dynEdge) {
 	for i, s := range c.sim.shortcuts {
 		if s.middle == varyBit {
 			h := c.sim.halves[i]
-			c.addVary(c.sim.sources[i], s, varyCandidate{middle: v, in: uint32(h >> 32), out: uint32(h), weight: s.weight, dist: s.dist}, c.sim.uppers[i])
+			c.addVary(c.sim.sources[i], s, varyCandidate{middle: v, in: uint32(h >> 32), out: uint32(h), weight: s.weight, dist: s.dist})
 			continue
 		}
 		c.addEdge(c.sim.sources[i], s)

@@ -57,11 +57,6 @@ func Load(f *artifact.File, g *graph.Graph) (*Hierarchy, error) {
 func FromGraph(g *graph.Graph) Input {
 	in := Input{First: g.Turns.First, Edges: make([]InputEdge, g.NumTurns())}
 	if !g.Cond.Empty() {
-		// Input.Worst (g.WorstExtra) is left unset: with witnesses through
-		// marked arcs at their worst, TestTimedViaWaysMatchDijkstra (pkg/route,
-		// not -short) finds routes 1–4 ms dearer than Dijkstra's under some
-		// states, a defect not yet found; without, every marked arc is closed
-		// to witnesses (3M country: 11,627 variable shortcuts against 9,070).
 		in.Marked, in.Turn = g.Marked, g.HasConditionalTurn
 	}
 	for i := range in.Edges {

@@ -1,7 +1,6 @@
 package ch
 
 import (
-	"github.com/mapsco/maps/pkg/graph"
 	"github.com/mapsco/maps/pkg/search"
 )
 
@@ -51,11 +50,10 @@ func (s *witnessSearch) cost(v uint32) uint32 {
 // target is settled (their costs are final then: searching on would change
 // nothing the caller reads), or budget nodes are settled, which it reports
 // as cut (a target may then lack a witness it has). A witness must cost no
-// more than the path through avoid at every time, so it is weighed at its
-// worst: a marked node other than u is passed through at its slowest time
-// (not at all if a time closes it; what a state adds to the edge into a
-// target, the path through avoid pays too), and a variable edge at its
-// most (contractor.upper).
+// more than the path through avoid at every time, so it passes through no
+// marked node other than u (what a state adds to the edge into a target,
+// the path through avoid pays too) and takes no variable edge (see
+// vary.go).
 func (s *witnessSearch) run(c *contractor, u, avoid, limit uint32, targets []dynEdge, budget int) (cut bool) {
 	s.gen++
 	if s.gen == 0 { // wrapped: old stamps could look current
@@ -85,23 +83,15 @@ func (s *witnessSearch) run(c *contractor, u, avoid, limit uint32, targets []dyn
 			left--
 		}
 		if x != u && c.isMarked(x) {
-			if d = addOrNone(d, c.worst[x]); d > limit {
-				continue
-			}
+			continue
 		}
 		for _, e := range c.out[x] {
-			if e.other == avoid {
+			if e.other == avoid || c.varies(x, e) {
 				continue
-			}
-			w := e.weight
-			if c.varies(x, e) {
-				if w = c.upper(x, e); w == graph.NoWay {
-					continue
-				}
 			}
 			// A node beyond limit could only be popped to end the search:
 			// queuing it would only grow the heap every pop sifts through.
-			if nd := addOrNone(d, w); nd <= limit && nd < s.cost(e.other) {
+			if nd := addOrNone(d, e.weight); nd <= limit && nd < s.cost(e.other) {
 				s.set(e.other, nd)
 				s.heap.Push(nd, e.other)
 			}

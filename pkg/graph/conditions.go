@@ -449,23 +449,3 @@ func (g *Graph) HasConditionalTurn(from, to uint32) bool {
 	})
 	return 3*i < len(t) && t[3*i] == from && t[3*i+1] == to
 }
-
-// WorstExtra returns the most any state adds to arc a's time (its slowest
-// time less its fastest), NoWay when some state closes it, 0 for an arc
-// whose time no condition changes. A contraction lets a witness path pass
-// through a marked arc at its worst (ch.Input.Worst).
-func (g *Graph) WorstExtra(a uint32) uint32 {
-	i, ok := slices.BinarySearch(g.Cond.Arcs, a)
-	if !ok {
-		return 0
-	}
-	sched, times := g.Cond.record(g.Cond.ArcAt[i])
-	worst, fastest := uint32(0), g.ArcTime(a)
-	for _, t := range times[:1<<len(sched)] {
-		if t == NoWay {
-			return NoWay
-		}
-		worst = max(worst, t-fastest)
-	}
-	return worst
-}
