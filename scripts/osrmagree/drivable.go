@@ -9,6 +9,8 @@ import (
 	"os"
 	"slices"
 	"strings"
+
+	"github.com/mapsco/maps/pkg/profile"
 )
 
 // The checks of issue 36 item 8 (items 1-3 of the issue, asked of both engines on the same uniform points):
@@ -16,9 +18,16 @@ import (
 // alternatives (one asked against two asked). Each writes a JSON line per finding to out and a summary per
 // engine and profile to the tally.
 
-func runDrivable(ctx context.Context, check string, ix *index, mapd, osrmFor, profiles string, n int, seed uint64) error {
-	d := &drivable{ix: ix, mapd: mapd, osrm: map[string]string{}, profiles: strings.Split(profiles, ","), n: n, seed: seed,
-		out: json.NewEncoder(os.Stdout), tally: &tally{}}
+func runDrivable(ctx context.Context, check string, ix *index, profileDir, mapd, osrmFor, profiles string, n int, seed uint64) error {
+	d := &drivable{ix: ix, mapd: mapd, osrm: map[string]string{}, ours: map[string]*profile.Profile{}, profiles: strings.Split(profiles, ","),
+		n: n, seed: seed, out: json.NewEncoder(os.Stdout), tally: &tally{}}
+	ps, err := profile.LoadDir(profileDir)
+	if err != nil {
+		return err
+	}
+	for _, p := range ps {
+		d.ours[p.Name] = p
+	}
 	for _, kv := range strings.Split(osrmFor, ",") {
 		if k, v, ok := strings.Cut(kv, "="); ok {
 			d.osrm[k] = v
@@ -28,7 +37,7 @@ func runDrivable(ctx context.Context, check string, ix *index, mapd, osrmFor, pr
 	if run == nil {
 		return fmt.Errorf("-check %q: want agree, uturns, bearings or alternatives", check)
 	}
-	err := run(ctx)
+	err = run(ctx)
 	d.tally.print(os.Stderr)
 	return err
 }
@@ -38,11 +47,20 @@ type drivable struct {
 	ix       *index
 	mapd     string
 	osrm     map[string]string // our profile -> osrm-routed prepared with the matching .lua profile
+	ours     map[string]*profile.Profile
 	profiles []string
 	n        int
 	seed     uint64
 	out      *json.Encoder
 	tally    *tally
+}
+
+// model is the travel model a route of engine e for profile p is read with.
+func (d *drivable) model(e engine) travelModel {
+	if e.name == "osrm" && e.profile == "car" {
+		return osrmCarModel
+	}
+	return ourModel(d.ours[e.profile])
 }
 
 func (d *drivable) engines(profile string) []engine {
@@ -90,7 +108,7 @@ func (d *drivable) checkUTurns(ctx context.Context) error {
 				}
 				row.add("routed", 1)
 				inRoad := false
-				for _, u := range d.ix.uTurnsOf(a.Routes[0].Points, profileGroup(p)) {
+				for _, u := range d.ix.uTurnsOf(a.Routes[0].Points, d.model(e)) {
 					row.add(u.Place, 1)
 					inRoad = inRoad || u.Place == inTheRoad || u.Place == onBridge
 					if err := d.out.Encode(finding{Check: "uturns", Engine: e.name, Profile: p, Points: pts, What: u.Place, U: &u}); err != nil {
@@ -153,12 +171,22 @@ func (d *drivable) bearingEnds(row *tallyRow, e engine, p string, pts [][2]float
 	for i, h := range []float64{leave, reach} {
 		if off := angleDiff(h, float64(bs[i][0])); off > bearingTolerance+bearingSlack {
 			row.add("ends outside the tolerance", 1)
-			if err := emit("end outside the tolerance", fmt.Sprintf("waypoint %d: asked %d, route %.0f", i, bs[i][0], h), nil); err != nil {
+			end, at := rt.Points[0], ""
+			if i == 1 {
+				end = rt.Points[len(rt.Points)-1]
+			}
+			// An end placed on a node: the engine matched the bearing with a segment ending there and the
+			// route went on by another.
+			if id, ok := d.ix.byPos[key6(end[0], end[1])]; ok {
+				row.add("of them placed on an OSM node", 1)
+				at = fmt.Sprintf(", placed on node %d", id)
+			}
+			if err := emit("end outside the tolerance", fmt.Sprintf("waypoint %d: asked %d, route %.0f%s", i, bs[i][0], h, at), nil); err != nil {
 				return err
 			}
 		}
 	}
-	for _, u := range d.ix.uTurnsOf(rt.Points, profileGroup(p)) {
+	for _, u := range d.ix.uTurnsOf(rt.Points, d.model(e)) {
 		row.add("U-turn "+u.Place, 1)
 		if err := emit("U-turn", "", &u); err != nil {
 			return err

@@ -23,7 +23,7 @@ type index struct {
 	degree  map[int64]uint16     // node -> highway segments that meet there
 	carNode []int64              // nodes of car-class ways, sorted
 	bbox    [4]float64           // min lon, min lat, max lon, max lat of carNode
-	// Only with groups (the U-turn and bearing checks): the highway segments at each node, and the nodes
+	// Only withLinks (the U-turn and bearing checks): the highway segments at each node, and the nodes
 	// where a vehicle may turn round though the road goes on (barriers, turning circles).
 	links    map[int64][]link
 	stopNode map[int64]bool
@@ -33,9 +33,9 @@ func key6(lon, lat float64) [2]int32 {
 	return [2]int32{int32(math.Round(lon * 1e6)), int32(math.Round(lat * 1e6))}
 }
 
-func loadIndex(ctx context.Context, path string, groups bool) (*index, error) {
+func loadIndex(ctx context.Context, path string, withLinks bool) (*index, error) {
 	ix := &index{ways: map[int64]*osm.Way{}, pos: map[int64][2]float64{}, byPos: map[[2]int32]int64{}, pairWay: map[[2]int64]int64{}, degree: map[int64]uint16{}}
-	if groups {
+	if withLinks {
 		ix.links, ix.stopNode = map[int64][]link{}, map[int64]bool{}
 	}
 	car := map[int64]struct{}{}
@@ -52,7 +52,7 @@ func loadIndex(ctx context.Context, path string, groups bool) (*index, error) {
 				ix.pairWay[[2]int64{min(a, b), max(a, b)}] = w.ID
 				ix.degree[a]++
 				ix.degree[b]++
-				if groups {
+				if withLinks {
 					segs = append(segs, groupSeg{a, b, w.ID})
 				}
 			}

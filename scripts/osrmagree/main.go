@@ -23,6 +23,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"sort"
 
 	"github.com/mapsco/maps/pkg/profile"
@@ -85,7 +86,7 @@ func main() {
 		log.Fatal(err)
 	}
 	if *check != "agree" {
-		if err := runDrivable(ctx, *check, ix, *mapdURL, *osrmFor, *profiles, *n, *seed); err != nil {
+		if err := runDrivable(ctx, *check, ix, filepath.Dir(*car), *mapdURL, *osrmFor, *profiles, *n, *seed); err != nil {
 			log.Fatal(err)
 		}
 		return

@@ -35,9 +35,8 @@ type uTurn struct {
 	Way   int64      `json:"way,omitempty"`
 }
 
-// uTurnsOf finds and places every U-turn of a route; group names the classes of road that count as roads at
-// a node (the profile's).
-func (ix *index) uTurnsOf(pts [][2]float64, group string) []uTurn {
+// uTurnsOf finds and places every U-turn of a route; m is the travel model of its engine and profile.
+func (ix *index) uTurnsOf(pts [][2]float64, m travelModel) []uTurn {
 	pts = dedupe(pts)
 	total := lengthOf(pts)
 	var out []uTurn
@@ -48,12 +47,12 @@ func (ix *index) uTurnsOf(pts [][2]float64, group string) []uTurn {
 		if !retraces(a, b, c) || !ix.sameNode(a, c) {
 			continue
 		}
-		out = append(out, ix.place(a, b, c, min(along, total-along), group))
+		out = append(out, ix.place(a, b, c, min(along, total-along), m))
 	}
 	return out
 }
 
-func (ix *index) place(a, b, c [2]float64, fromEnd float64, group string) uTurn {
+func (ix *index) place(a, b, c [2]float64, fromEnd float64, m travelModel) uTurn {
 	u := uTurn{At: b}
 	switch {
 	case fromEnd < 0.5:
@@ -73,7 +72,7 @@ func (ix *index) place(a, b, c [2]float64, fromEnd float64, group string) uTurn 
 	if from != 0 {
 		u.Way = ix.pairWay[[2]int64{min(from, id), max(from, id)}]
 	}
-	roads, out := ix.roadsAt(group, id, from)
+	roads, out := ix.roadsAt(m, id, from)
 	switch {
 	case out == 0:
 		u.Place = atDeadEnd
