@@ -82,10 +82,10 @@ func loadIndex(ctx context.Context, path string, withLinks bool) (*index, error)
 	}
 	// A segment counts at a node only when both its nodes are in the extract: a way cut at the extract's
 	// border ends there for both engines.
+	// (A node the extract lacks keeps the zero position it was listed with; two nodes may share a position,
+	// so byPos cannot tell.)
 	for _, s := range segs {
-		_, okA := ix.pos[s.a]
-		_, okB := ix.pos[s.b]
-		if okA && okB && ix.byPos[key6(ix.pos[s.a][0], ix.pos[s.a][1])] == s.a && ix.byPos[key6(ix.pos[s.b][0], ix.pos[s.b][1])] == s.b {
+		if ix.pos[s.a] != ([2]float64{}) && ix.pos[s.b] != ([2]float64{}) {
 			ix.links[s.a] = append(ix.links[s.a], link{s.b, s.way})
 			ix.links[s.b] = append(ix.links[s.b], link{s.a, s.way})
 		}
