@@ -23,15 +23,23 @@ type index struct {
 	degree  map[int64]uint16     // node -> highway segments that meet there
 	carNode []int64              // nodes of car-class ways, sorted
 	bbox    [4]float64           // min lon, min lat, max lon, max lat of carNode
+	// Only withLinks (the U-turn and bearing checks): the highway segments at each node, and the nodes
+	// where a vehicle may turn round though the road goes on (barriers, turning circles).
+	links    map[int64][]link
+	stopNode map[int64]bool
 }
 
 func key6(lon, lat float64) [2]int32 {
 	return [2]int32{int32(math.Round(lon * 1e6)), int32(math.Round(lat * 1e6))}
 }
 
-func loadIndex(ctx context.Context, path string) (*index, error) {
+func loadIndex(ctx context.Context, path string, withLinks bool) (*index, error) {
 	ix := &index{ways: map[int64]*osm.Way{}, pos: map[int64][2]float64{}, byPos: map[[2]int32]int64{}, pairWay: map[[2]int64]int64{}, degree: map[int64]uint16{}}
+	if withLinks {
+		ix.links, ix.stopNode = map[int64][]link{}, map[int64]bool{}
+	}
 	car := map[int64]struct{}{}
+	var segs []groupSeg
 	err := osm.Scan(ctx, path, osm.Handlers{Way: func(w *osm.Way) error {
 		if w.Tags["highway"] == "" || len(w.NodeIDs) < 2 {
 			return nil
@@ -44,6 +52,9 @@ func loadIndex(ctx context.Context, path string) (*index, error) {
 				ix.pairWay[[2]int64{min(a, b), max(a, b)}] = w.ID
 				ix.degree[a]++
 				ix.degree[b]++
+				if withLinks {
+					segs = append(segs, groupSeg{a, b, w.ID})
+				}
 			}
 		}
 		if slices.Contains(carClasses, w.Tags["highway"]) && w.Tags["access"] != "private" && w.Tags["access"] != "no" {
@@ -60,11 +71,24 @@ func loadIndex(ctx context.Context, path string) (*index, error) {
 		if _, ok := ix.pos[n.ID]; ok {
 			ix.pos[n.ID] = [2]float64{n.Lon, n.Lat}
 			ix.byPos[key6(n.Lon, n.Lat)] = n.ID
+			if ix.stopNode != nil && (n.Tags["barrier"] != "" || n.Tags["highway"] == "turning_circle" || n.Tags["highway"] == "turning_loop") {
+				ix.stopNode[n.ID] = true
+			}
 		}
 		return nil
 	}})
 	if err != nil {
 		return nil, fmt.Errorf("index %s: nodes: %w", path, err)
+	}
+	// A segment counts at a node only when both its nodes are in the extract: a way cut at the extract's
+	// border ends there for both engines.
+	// (A node the extract lacks keeps the zero position it was listed with; two nodes may share a position,
+	// so byPos cannot tell.)
+	for _, s := range segs {
+		if ix.pos[s.a] != ([2]float64{}) && ix.pos[s.b] != ([2]float64{}) {
+			ix.links[s.a] = append(ix.links[s.a], link{s.b, s.way})
+			ix.links[s.b] = append(ix.links[s.b], link{s.a, s.way})
+		}
 	}
 	ix.bbox = [4]float64{180, 90, -180, -90}
 	for id := range car {

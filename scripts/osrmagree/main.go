@@ -5,6 +5,7 @@
 //
 //	osrmagree -pbf s3m.osm.pbf -mapd http://127.0.0.1:9400 -osrm http://127.0.0.1:5000 -n 300 -mode nodes > pairs.jsonl
 //	osrmagree -pbf andorra.osm.pbf ... -mode uniform
+//	osrmagree -pbf andorra.osm.pbf -check uturns -osrm-for car=http://127.0.0.1:5001,bicycle=...,pedestrian=... > uturns.jsonl
 //
 // -mode nodes draws both ends among the nodes of car roads (loadgen's sample); -mode uniform draws them
 // uniformly in the bounding box of those nodes, and both engines snap them. Pairs that neither engine routes
@@ -22,24 +23,29 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"sort"
 
 	"github.com/mapsco/maps/pkg/profile"
 )
 
 type pairResult struct {
-	I        int           `json:"i"`
-	From     [2]float64    `json:"from"`
-	To       [2]float64    `json:"to"`
-	Ours     *routeResult  `json:"ours"`
-	OSRM     *routeResult  `json:"osrm"`
-	DistR    float64       `json:"dist_ratio"` // ours / OSRM
-	DurR     float64       `json:"dur_ratio"`
-	OnlyOurs []wayUse      `json:"only_ours,omitempty"`
-	OnlyOSRM []wayUse      `json:"only_osrm,omitempty"`
-	Cause    string        `json:"cause"`
-	Detail   string        `json:"detail,omitempty"`
-	Times    modelCrossing `json:"times"`
+	I     int          `json:"i"`
+	From  [2]float64   `json:"from"`
+	To    [2]float64   `json:"to"`
+	Ours  *routeResult `json:"ours"`
+	OSRM  *routeResult `json:"osrm"`
+	DistR float64      `json:"dist_ratio"` // ours / OSRM
+	DurR  float64      `json:"dur_ratio"`
+	// StartApart and EndApart are the metres between the two engines' placements of each end (issue 36 item
+	// 6's target reads the pairs whose starts are within 50 m).
+	StartApart float64       `json:"start_apart_m"`
+	EndApart   float64       `json:"end_apart_m"`
+	OnlyOurs   []wayUse      `json:"only_ours,omitempty"`
+	OnlyOSRM   []wayUse      `json:"only_osrm,omitempty"`
+	Cause      string        `json:"cause"`
+	Detail     string        `json:"detail,omitempty"`
+	Times      modelCrossing `json:"times"`
 }
 
 // modelCrossing is each route's time under each speed model (free flow, no turns): which model prefers which route.
@@ -65,6 +71,9 @@ func main() {
 	n := flag.Int("n", 300, "pairs")
 	mode := flag.String("mode", "nodes", "nodes (ends on car-road nodes) or uniform (ends uniform in the bounding box)")
 	seed := flag.Uint64("seed", 25, "random seed")
+	check := flag.String("check", "agree", "agree (car routes, the default), or issue 36's uturns, bearings or alternatives")
+	profiles := flag.String("profiles", "car,truck,moto,bicycle,pedestrian,pedestrian_loaded", "our profiles the issue 36 checks ask")
+	osrmFor := flag.String("osrm-for", "", "issue 36 checks: our profile=osrm-routed URL, comma-separated (car=http://...,bicycle=...,pedestrian=...)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -72,9 +81,15 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	ix, err := loadIndex(ctx, *pbf)
+	ix, err := loadIndex(ctx, *pbf, *check != "agree")
 	if err != nil {
 		log.Fatal(err)
+	}
+	if *check != "agree" {
+		if err := runDrivable(ctx, *check, ix, filepath.Dir(*car), *mapdURL, *osrmFor, *profiles, *n, *seed); err != nil {
+			log.Fatal(err)
+		}
+		return
 	}
 	sp := speeds{p}
 	r := rand.New(rand.NewPCG(*seed, *seed^0x9e3779b97f4a7c15))
@@ -129,6 +144,7 @@ func compare(ix *index, sp speeds, i int, a, b [2]float64, ours, osrm *routeResu
 	ourNodes := ix.nodesOfGeometry(ours.geometry)
 	ours.Ways, ours.UTurns = ix.waysOf(ourNodes, sp), ix.uTurns(ourNodes)
 	osrm.Ways, osrm.UTurns = ix.waysOf(osrm.nodes, sp), ix.uTurns(osrm.nodes)
+	pr.StartApart, pr.EndApart = haversine(ours.SnapFrom, osrm.SnapFrom), haversine(ours.SnapTo, osrm.SnapTo)
 	pr.DistR = ours.Distance / math.Max(osrm.Distance, 1)
 	pr.DurR = ours.Duration / math.Max(osrm.Duration, 1)
 	pr.OnlyOurs, pr.OnlyOSRM = diffWays(ours.Ways, osrm.Ways)
