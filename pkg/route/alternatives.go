@@ -29,6 +29,16 @@ const (
 	// searchAlternatives is the fewest alternatives the search looks for,
 	// whatever is asked: see Alternatives.
 	searchAlternatives = 2
+	// conesMaxM is the longest best route whose candidates come from the
+	// cones above it (ch.Query.Vias); longer routes take them from the
+	// search spaces (ch.Query.SpaceVias). The cones grow with the route:
+	// across the 3M-node country a 700 km route's cost 1.4 ms of CPU, seven
+	// times the route's own search, where the search spaces cost a tenth of
+	// that and give an alternative to more such trips (75 % of 100 trips
+	// against 67 %). On short routes the search spaces are small (on
+	// Andorra a car trip gets an alternative from them a quarter less
+	// often) and the cones cheap (docs/benchmarks-history.md, issue 37).
+	conesMaxM = 100_000
 )
 
 // Alternatives finds up to n routes from a to b that differ from best (a
@@ -83,8 +93,12 @@ func (r *Router) Alternatives(ctx context.Context, best *Route, n int) []*Route 
 	if !w.measure(r.g, st, e, bestArcs) {
 		return nil
 	}
-	w.around = w.aroundRoute(r.g, bestArcs)
-	w.vias = q.Vias(e.Sources, e.Targets, bestArcs, w.around, limit, w.vias[:0])
+	if best.DistanceM <= conesMaxM {
+		w.around = w.aroundRoute(r.g, bestArcs)
+		w.vias = q.Vias(e.Sources, e.Targets, bestArcs, w.around, limit, w.vias[:0])
+	} else {
+		w.vias = q.SpaceVias(e.Sources, e.Targets, bestArcs, limit, w.vias[:0])
+	}
 	w.rank(bestCost)
 	if len(w.prints) < n+2 {
 		w.prints = make([]footprint, n+2)
