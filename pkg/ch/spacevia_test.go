@@ -15,9 +15,11 @@ import (
 // less than the best path through the node (Dijkstra's); the route arcs it
 // names as left and rejoined come before and after the node on it; and the
 // best route's own meeting is among the candidates, at the route's cost.
+// Two queries in three pass the best route's meeting, so that paths copy
+// what they share with it: exactly what unpacking them whole gives.
 func TestSpaceViasAreTreePaths(t *testing.T) {
 	rng := rand.New(rand.NewPCG(37, 37))
-	candidates, dearer := 0, 0
+	candidates, dearer, along := 0, 0, 0
 	for round := range 8 {
 		in := randomGraph(rng, 300+rng.IntN(300))
 		if round%2 == 1 {
@@ -41,8 +43,17 @@ func TestSpaceViasAreTreePaths(t *testing.T) {
 				continue
 			}
 			route := slices.Clone(best.Arcs)
+			best.Arcs = route
+			if rng.IntN(3) == 0 {
+				best.Meet = NoMeet // unpacked whole
+			} else {
+				along++
+			}
 			limit := best.Cost + best.Cost/3 + 1
-			vias := q.SpaceVias(sources, targets, route, limit, nil)
+			vias := q.SpaceVias(sources, targets, best, limit, nil)
+			if q.via.along != (best.Meet != NoMeet) {
+				t.Fatalf("round %d: copies of the best route %v with meeting %d", round, q.via.along, best.Meet)
+			}
 			seen := make([]bool, n)
 			atBest := false
 			for _, v := range vias {
@@ -60,13 +71,22 @@ func TestSpaceViasAreTreePaths(t *testing.T) {
 				}
 				atBest = atBest || v.Cost == best.Cost
 				checkViaPath(t, q, in, v, sources, targets, route)
+				if q.via.along { // what is copied is what unpacking gives
+					copied := q.ViaPath(v, nil)
+					q.via.along = false
+					whole := q.ViaPath(v, nil)
+					q.via.along = true
+					if !slices.Equal(copied.Arcs, whole.Arcs) || copied.Source != whole.Source || copied.Target != whole.Target {
+						t.Fatalf("round %d: via %d: copied %v, unpacked %v", round, v.Node, copied, whole)
+					}
+				}
 			}
 			if !atBest {
 				t.Fatalf("round %d: no candidate at the best cost %d among %d", round, best.Cost, len(vias))
 			}
 		}
 	}
-	if candidates < 1000 || dearer == 0 {
+	if candidates < 1000 || dearer == 0 || along == 0 {
 		t.Fatalf("%d candidates, %d dearer than the best path through their node: the test proves little", candidates, dearer)
 	}
 	t.Logf("%d candidates, %d dearer than the best path through their node", candidates, dearer)

@@ -30,6 +30,11 @@ type viaScratch struct {
 	marks   *nodeMarks // the cones' positions and the route's indexes
 	settled [2][]uint32
 	cones   [2]cone
+	// SpaceVias's: the search trees' paths that make up the route, from
+	// its meeting to each seed, and those seeds' indexes, when along.
+	bestIn, bestOut        []uint32
+	bestSource, bestTarget int
+	along                  bool
 }
 
 const fromSearch = ^uint32(0)
@@ -55,6 +60,7 @@ const fromSearch = ^uint32(0)
 func (q *Query) Vias(sources, targets []search.Seed, route, around []uint32, limit uint32, out []Via) []Via {
 	shift := q.settleBoth(sources, targets, route, limit)
 	v := q.via
+	v.along = false
 	for d := range v.cones {
 		q.sweep(&v.cones[d], around)
 	}
@@ -155,11 +161,8 @@ func (q *Query) markSettled(c *cone, s *side, settled []uint32) {
 func (q *Query) ViaPath(v Via, buf []uint32) Result {
 	r := Result{Cost: v.Cost}
 	start := len(buf)
-	if v.at == inSpaces { // both search trees' paths
-		buf, r.Source = q.appendIn(buf, q.hops[:0], v.Node)
-		buf, r.Target = q.appendOut(buf, v.Node)
-		r.Arcs = buf[start:]
-		return r
+	if v.at == inSpaces {
+		return q.spacePath(v, buf)
 	}
 	down, up := &q.via.cones[0], &q.via.cones[1]
 	// The way in, collected backwards: cone edges, then the upward tree.

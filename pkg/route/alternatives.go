@@ -103,7 +103,8 @@ func (r *Router) alternatives(ctx context.Context, best *Route, n int, spaces bo
 		return nil
 	}
 	if spaces {
-		w.vias = q.SpaceVias(e.Sources, e.Targets, bestArcs, limit, w.vias[:0])
+		found := ch.Result{Arcs: bestArcs, Cost: bestCost, Meet: best.Legs[0].meet}
+		w.vias = q.SpaceVias(e.Sources, e.Targets, found, limit, w.vias[:0])
 	} else {
 		w.around = w.aroundRoute(r.g, bestArcs)
 		w.vias = q.Vias(e.Sources, e.Targets, bestArcs, w.around, limit, w.vias[:0])
