@@ -159,11 +159,11 @@ func (q *Query) markSettled(c *cone, s *side, settled []uint32) {
 // on q, appending its arcs, from its source seed's to its target seed's,
 // to buf.
 func (q *Query) ViaPath(v Via, buf []uint32) Result {
-	r := Result{Cost: v.Cost}
-	start := len(buf)
 	if v.at == inSpaces {
 		return q.spacePath(v, buf)
 	}
+	r := Result{Cost: v.Cost}
+	start := len(buf)
 	down, up := &q.via.cones[0], &q.via.cones[1]
 	// The way in, collected backwards: cone edges, then the upward tree.
 	chain := q.hops[:0]

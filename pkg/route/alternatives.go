@@ -32,12 +32,13 @@ const (
 	// conesMaxM is the longest best route whose candidates come from the
 	// cones above it (ch.Query.Vias); longer routes take them from the
 	// search spaces (ch.Query.SpaceVias). The cones grow with the route:
-	// across the 3M-node country a 700 km route's cost 1.4 ms of CPU, seven
-	// times the route's own search, where the search spaces cost a tenth of
-	// that and give an alternative to more such trips (75 % of 100 trips
-	// against 67 %). On short routes the search spaces are small (on
-	// Andorra a car trip gets an alternative from them a quarter less
-	// often) and the cones cheap (docs/benchmarks-history.md, issue 37).
+	// across the 3M-node country a call on a 700 km route cost 1.7 ms of
+	// CPU with them, twelve times the route's own search, and 0.37 ms with
+	// the search spaces, which give an alternative to more such trips (75 %
+	// of 100 trips against 67 %). On short routes the search spaces are
+	// small (on Andorra a car trip gets an alternative from them a quarter
+	// less often) and the cones cheap (docs/benchmarks-history.md, issue
+	// 37).
 	conesMaxM = 100_000
 )
 
@@ -51,9 +52,9 @@ const (
 // the nodes both upward searches settle (ch.Query.SpaceVias), each giving
 // the path through it along both search trees. Either way a candidate
 // knows, without unpacking its path, about where it leaves the best route
-// and rejoins it. Candidates are ranked by time and by the time they share with the
-// best route (as OSRM ranks its CH alternatives), those leading to one path
-// counted once; the best ranked are unpacked, rid of out-and-back spurs
+// and rejoins it. Candidates are ranked by time and by the time they share
+// with the best route (as OSRM ranks its CH alternatives), those leading
+// to one path counted once; the best ranked are unpacked, rid of out-and-back spurs
 // (unloop.go), and kept when they pass the bounds above, in true times and
 // metres, against best and every alternative kept before them.
 //
