@@ -57,12 +57,13 @@ func (q *Query) SpaceVias(sources, targets []search.Seed, best Result, limit uin
 
 // bestTrees notes the nodes of the search trees' paths that make up best,
 // from its Meet back to each seed, and reports whether they are best's: the
-// meeting costs best.Cost, and each tree path's nodes lie on best.Arcs in
-// order, from its first arc to its last.
+// meeting costs best.Cost, best.Arcs holds no arc twice (so that an arc's
+// index names one place on it), and each tree path's nodes lie on
+// best.Arcs in order, from its first arc to its last.
 func (q *Query) bestTrees(best Result, shift uint32) bool {
 	v := q.via
 	v.bestIn, v.bestOut = v.bestIn[:0], v.bestOut[:0]
-	if best.Meet == NoMeet {
+	if best.Meet == NoMeet || !v.simple {
 		return false
 	}
 	lf, lb := q.fwd.labels.Get(best.Meet), q.bwd.labels.Get(best.Meet)

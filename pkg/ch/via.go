@@ -35,6 +35,7 @@ type viaScratch struct {
 	bestIn, bestOut        []uint32
 	bestSource, bestTarget int
 	along                  bool
+	simple                 bool // no arc twice on the route (zero-weight cycles aside, none is)
 }
 
 const fromSearch = ^uint32(0)
@@ -90,8 +91,9 @@ func (q *Query) settleBoth(sources, targets []search.Seed, route []uint32, limit
 	v := q.viaScratch()
 	v.marks.forget(v.route, v.cones[0].nodes, v.settled[0], v.cones[1].nodes, v.settled[1])
 	v.route = append(v.route[:0], route...)
+	v.simple = true
 	for i, a := range route {
-		v.marks.set(a, markRoute, int32(i))
+		v.simple = v.marks.setFirst(a, markRoute, int32(i)) && v.simple
 	}
 	// A path through u costs f(u) + b(u) − shift with both at least 0.
 	stop := search.Add(limit, shift)
