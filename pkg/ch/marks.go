@@ -79,6 +79,22 @@ func (m *nodeMarks) setSparse(u uint32, f int, v int32) {
 	p[f] = v
 }
 
+// setFirst is set, reporting whether the mark was notSeen before.
+func (m *nodeMarks) setFirst(u uint32, f int, v int32) bool {
+	if m.dense != nil {
+		first := m.dense[u][f] == notSeen
+		m.dense[u][f] = v
+		return first
+	}
+	p, added := m.sparse.Add(u)
+	if added {
+		*p = unmarked
+	}
+	first := p[f] == notSeen
+	p[f] = v
+	return first
+}
+
 // forget sets every mark back to notSeen, given every node marked since
 // the last forget among marked (flagged onCycle or not).
 func (m *nodeMarks) forget(marked ...[]uint32) {

@@ -133,6 +133,10 @@ type Result struct {
 	Source int    // index of the source seed the path starts from
 	Target int    // index of the target seed it ends at
 	Arcs   []uint32
+	// Meet is the node where Shortest's two searches met: the path is the
+	// forward search tree's path to it and the backward tree's from it
+	// (SpaceVias reuses them).
+	Meet uint32
 }
 
 // Shortest finds the cheapest path from any source seed to any target seed

@@ -3,7 +3,7 @@ package ch
 // unpackPath turns the meeting of both directions into the list of original
 // nodes (arcs) from the source seed to the target seed.
 func (q *Query) unpackPath(cost, meet uint32, buf []uint32) Result {
-	r := Result{Cost: cost}
+	r := Result{Cost: cost, Meet: meet}
 	start := len(buf)
 	buf, r.Source = q.appendIn(buf, q.hops[:0], meet)
 	buf, r.Target = q.appendOut(buf, meet)

@@ -15,8 +15,11 @@ type Via struct {
 	// shortcut middles the path passes, not its unpacked arcs, so the path
 	// may share more of the route.
 	Leaves, Joins int
-	at            int32 // Node's position in the down cone
+	at            int32 // Node's position in the down cone, or inSpaces
 }
+
+// inSpaces is the position of a candidate of SpaceVias, which has none.
+const inSpaces = -1
 
 // viaScratch is Vias's memory, allocated on first use and kept small, as
 // a sweep's speed is its memory's: the route's arcs by node (marks cleared
@@ -27,6 +30,12 @@ type viaScratch struct {
 	marks   *nodeMarks // the cones' positions and the route's indexes
 	settled [2][]uint32
 	cones   [2]cone
+	// SpaceVias's: the search trees' paths that make up the route, from
+	// its meeting to each seed, and those seeds' indexes, when along.
+	bestIn, bestOut        []uint32
+	bestSource, bestTarget int
+	along                  bool
+	simple                 bool // no arc twice on the route (zero-weight cycles aside, none is)
 }
 
 const fromSearch = ^uint32(0)
@@ -50,22 +59,11 @@ const fromSearch = ^uint32(0)
 //
 // The labels stay valid for ViaPath until the next search on q.
 func (q *Query) Vias(sources, targets []search.Seed, route, around []uint32, limit uint32, out []Via) []Via {
-	shift := q.seed(sources, targets)
-	v := q.viaScratch()
-	v.marks.forget(v.route, v.cones[0].nodes, v.settled[0], v.cones[1].nodes, v.settled[1])
-	v.route = append(v.route[:0], route...)
-	for i, a := range route {
-		v.marks.set(a, markRoute, int32(i))
-	}
-	// A path through u costs f(u) + b(u) − shift with both at least 0.
-	stop := search.Add(limit, shift)
-	v.cones[1].none = int32(len(route))
-	for d, s := range [2]*side{&q.fwd, &q.bwd} {
-		c := &v.cones[d]
-		c.nodes = c.nodes[:0]
-		v.settled[d] = q.settleBelow(s, stop, v.settled[d][:0])
-		q.markSettled(c, s, v.settled[d])
-		q.sweep(c, around)
+	shift := q.settleBoth(sources, targets, route, limit)
+	v := q.via
+	v.along = false
+	for d := range v.cones {
+		q.sweep(&v.cones[d], around)
 	}
 	down, up := &v.cones[0], &v.cones[1]
 	for i, x := range down.nodes {
@@ -82,6 +80,31 @@ func (q *Query) Vias(sources, targets []search.Seed, route, around []uint32, lim
 			Leaves: int(down.route[i]), Joins: int(up.route[j]), at: int32(i)})
 	}
 	return out
+}
+
+// settleBoth starts a via search: both upward searches run from their
+// seeds until a path through the node they settle would cost limit or
+// more, and each cone notes the labels its search settled with the route
+// index each carries (markSettled). It returns the targets' shift.
+func (q *Query) settleBoth(sources, targets []search.Seed, route []uint32, limit uint32) (shift uint32) {
+	shift = q.seed(sources, targets)
+	v := q.viaScratch()
+	v.marks.forget(v.route, v.cones[0].nodes, v.settled[0], v.cones[1].nodes, v.settled[1])
+	v.route = append(v.route[:0], route...)
+	v.simple = true
+	for i, a := range route {
+		v.simple = v.marks.setFirst(a, markRoute, int32(i)) && v.simple
+	}
+	// A path through u costs f(u) + b(u) − shift with both at least 0.
+	stop := search.Add(limit, shift)
+	v.cones[1].none = int32(len(route))
+	for d, s := range [2]*side{&q.fwd, &q.bwd} {
+		c := &v.cones[d]
+		c.nodes = c.nodes[:0]
+		v.settled[d] = q.settleBelow(s, stop, v.settled[d][:0])
+		q.markSettled(c, s, v.settled[d])
+	}
+	return shift
 }
 
 // viaScratch returns the query's Vias memory, allocated on first use.
@@ -134,9 +157,13 @@ func (q *Query) markSettled(c *cone, s *side, settled []uint32) {
 	}
 }
 
-// ViaPath unpacks the path of candidate v from the last Vias on q,
-// appending its arcs, from its source seed's to its target seed's, to buf.
+// ViaPath unpacks the path of candidate v from the last Vias or SpaceVias
+// on q, appending its arcs, from its source seed's to its target seed's,
+// to buf.
 func (q *Query) ViaPath(v Via, buf []uint32) Result {
+	if v.at == inSpaces {
+		return q.spacePath(v, buf)
+	}
 	r := Result{Cost: v.Cost}
 	start := len(buf)
 	down, up := &q.via.cones[0], &q.via.cones[1]

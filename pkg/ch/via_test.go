@@ -84,6 +84,15 @@ func checkVia(t *testing.T, q *Query, in Input, v Via, sources, targets []search
 	if want := exactVia(from, to, v.Node, bias(targets)); uint64(v.Cost) != want {
 		t.Fatalf("via %d costs %d, Dijkstra %d", v.Node, v.Cost, want)
 	}
+	checkViaPath(t, q, in, v, sources, targets, route)
+}
+
+// checkViaPath checks that candidate v's path is a real path from a source
+// seed to a target seed through its node, costing what v says, and that
+// the route arcs v names as left and rejoined come before and after the
+// node on it.
+func checkViaPath(t *testing.T, q *Query, in Input, v Via, sources, targets []search.Seed, route []uint32) {
+	t.Helper()
 	res := q.ViaPath(v, nil)
 	p, s, d := res.Arcs, sources[res.Source], targets[res.Target]
 	at := slices.Index(p, v.Node)

@@ -29,18 +29,32 @@ const (
 	// searchAlternatives is the fewest alternatives the search looks for,
 	// whatever is asked: see Alternatives.
 	searchAlternatives = 2
+	// conesMaxM is the longest best route whose candidates come from the
+	// cones above it (ch.Query.Vias); longer routes take them from the
+	// search spaces (ch.Query.SpaceVias). The cones grow with the route:
+	// across the 3M-node country a call on a 700 km route cost 1.7 ms of
+	// CPU with them, twelve times the route's own search, and 0.37 ms with
+	// the search spaces, which give an alternative to more such trips (75 %
+	// of 100 trips against 67 %). On short routes the search spaces are
+	// small (on Andorra a car trip gets an alternative from them a quarter
+	// less often) and the cones cheap (docs/benchmarks-history.md, issue
+	// 37).
+	conesMaxM = 100_000
 )
 
 // Alternatives finds up to n routes from a to b that differ from best (a
 // two-waypoint route from Route), fewer when fewer good ones exist. It is
-// the via-node method with exact distances (X-BDV, Abraham et al.) over the
-// part of the hierarchy above the arcs one turn off the best route
-// (ch.Query.Vias): each node v there gives the path a → v → b made of the
-// fastest path to v and the fastest path from it, and knows, without
-// unpacking it, about where that path leaves the best route and rejoins
-// it. Candidates are ranked by time and by the time they share with the
-// best route (as OSRM ranks its CH alternatives), those leading to one path
-// counted once; the best ranked are unpacked, rid of out-and-back spurs
+// the via-node method. On a best route of at most conesMaxM, with exact
+// distances (X-BDV, Abraham et al.) over the part of the hierarchy above
+// the arcs one turn off the best route (ch.Query.Vias): each node v there
+// gives the path a → v → b made of the fastest path to v and the fastest
+// path from it. On a longer one, as OSRM's CH alternatives and X-CHV, over
+// the nodes both upward searches settle (ch.Query.SpaceVias), each giving
+// the path through it along both search trees. Either way a candidate
+// knows, without unpacking its path, about where it leaves the best route
+// and rejoins it. Candidates are ranked by time and by the time they share
+// with the best route (as OSRM ranks its CH alternatives), those leading
+// to one path counted once; the best ranked are unpacked, rid of out-and-back spurs
 // (unloop.go), and kept when they pass the bounds above, in true times and
 // metres, against best and every alternative kept before them.
 //
@@ -55,6 +69,12 @@ const (
 // the first of those two (issue 36: with the lighter search for one, 108 of
 // 1,800 Andorra trips got none where asking for two gave one).
 func (r *Router) Alternatives(ctx context.Context, best *Route, n int) []*Route {
+	return r.alternatives(ctx, best, n, best.DistanceM > conesMaxM)
+}
+
+// alternatives is Alternatives with the candidates taken from the search
+// spaces (spaces) or from the cones above the route.
+func (r *Router) alternatives(ctx context.Context, best *Route, n int, spaces bool) []*Route {
 	if n <= 0 || len(best.Legs) != 1 || best.Legs[0].Direct {
 		return nil
 	}
@@ -83,8 +103,13 @@ func (r *Router) Alternatives(ctx context.Context, best *Route, n int) []*Route 
 	if !w.measure(r.g, st, e, bestArcs) {
 		return nil
 	}
-	w.around = w.aroundRoute(r.g, bestArcs)
-	w.vias = q.Vias(e.Sources, e.Targets, bestArcs, w.around, limit, w.vias[:0])
+	if spaces {
+		found := ch.Result{Arcs: bestArcs, Cost: bestCost, Meet: best.Legs[0].meet}
+		w.vias = q.SpaceVias(e.Sources, e.Targets, found, limit, w.vias[:0])
+	} else {
+		w.around = w.aroundRoute(r.g, bestArcs)
+		w.vias = q.Vias(e.Sources, e.Targets, bestArcs, w.around, limit, w.vias[:0])
+	}
 	w.rank(bestCost)
 	if len(w.prints) < n+2 {
 		w.prints = make([]footprint, n+2)

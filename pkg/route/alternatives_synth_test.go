@@ -58,3 +58,32 @@ func BenchmarkSynthAlternatives(b *testing.B) {
 		})
 	}
 }
+
+// TestSynthAlternativesProperties checks, on 60 trips across the ~3M-node
+// synthetic country (most over 100 km, so their candidates come from the
+// search spaces), what TestAlternativesProperties checks on Andorra: no
+// route returned repeats another, every alternative takes between 1 and
+// MaxStretch times the best route's time, its time is what its turns and
+// arcs add up to, and no more are returned than asked for. It needs a
+// release of `mapc synth --nodes 3000000` in MAPS_SYNTH_RELEASE:
+//
+//	MAPS_SYNTH_RELEASE=DIR go test -run SynthAlternativesProperties ./pkg/route
+func TestSynthAlternativesProperties(t *testing.T) {
+	r := compiletest.OpenSynth(t).Routers["car"]
+	found := 0
+	for i, rt := range pairs(t, r, 37, 60, 0) {
+		n := 1 + i%3
+		alts := r.Alternatives(context.Background(), rt, n)
+		if len(alts) > n {
+			t.Fatalf("trip %d: %d alternatives for %d asked", i, len(alts), n)
+		}
+		if len(alts) > 0 {
+			found++
+		}
+		checkAlternatives(t, "car", nil, r, rt, alts)
+	}
+	t.Logf("alternatives on %d of 60 trips", found)
+	if found < 60/4 {
+		t.Errorf("alternatives on only %d of 60 trips", found)
+	}
+}

@@ -17,7 +17,8 @@ import (
 // alternative takes between 1 and MaxStretch times the best route's time,
 // its time is what its own turns and arcs add up to, it has a shape, and
 // no more are returned than asked for. It also checks that alternatives
-// are found at all.
+// are found at all. Every other trip takes its candidates from the search
+// spaces, as routes longer than Andorra's do.
 func TestAlternativesProperties(t *testing.T) {
 	t.Parallel() // changes no shared release (operations tests do, sequentially, before parallel tests start)
 	rel := openAndorra(t)
@@ -42,7 +43,11 @@ func TestAlternativesProperties(t *testing.T) {
 			}
 			i++
 			n := 1 + i%3
-			alts := r.Alternatives(context.Background(), rt, n)
+			alternatives := r.Alternatives
+			if i%2 == 1 {
+				alternatives = r.AlternativesFromSpaces
+			}
+			alts := alternatives(context.Background(), rt, n)
 			if len(alts) > n {
 				t.Fatalf("%s %v: %d alternatives for %d asked", profile, pts, len(alts), n)
 			}

@@ -1,6 +1,17 @@
 package route
 
-import "github.com/mapsco/maps/pkg/search"
+import (
+	"context"
+
+	"github.com/mapsco/maps/pkg/search"
+)
+
+// AlternativesFromSpaces is Alternatives with its candidates taken from
+// the search spaces whatever the route's length (for tests of that way on
+// short routes).
+func (r *Router) AlternativesFromSpaces(ctx context.Context, best *Route, n int) []*Route {
+	return r.alternatives(ctx, best, n, true)
+}
 
 // Potentials returns the penalty search's potential of each arc in arcs
 // towards targets (for tests of potential.go).

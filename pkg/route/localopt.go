@@ -36,8 +36,11 @@ func (r *Router) locallyOptimal(q *ch.Query, leg Leg, bestCost uint32) bool {
 	if x == y {
 		return true
 	}
-	c, ok := q.Cost([]search.Seed{{Node: arcs[x]}}, []search.Seed{{Node: arcs[y]}})
-	return ok && uint64(c) == before+after
+	stretch := before + after
+	if stretch >= search.Unreached {
+		return false
+	}
+	return !q.CheaperThan(arcs[x], arcs[y], uint32(stretch))
 }
 
 // turnWeight is the weight of the turn a→b under st; ok is false when there

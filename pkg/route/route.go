@@ -166,10 +166,13 @@ type Leg struct {
 	// in force crossed a road they change, so this leg was found under them
 	// (repair.go): its path or its time is not what it would be without.
 	Operated bool
-	via      int    // for an alternative: index in Arcs of its via arc
-	weight   uint32 // the search's cost: DurationS in ms plus destination penalties (graph.DestinationPenalty)
-	points   int    // at least the points its shape adds (Route.MaxPoints)
-	st       *graph.State
+	via      int // for an alternative: index in Arcs of its via arc
+	// meet is where the hierarchy's searches met when Arcs is the path they
+	// found from the leg's own seeds (ch.Result.Meet), else ch.NoMeet.
+	meet   uint32
+	weight uint32 // the search's cost: DurationS in ms plus destination penalties (graph.DestinationPenalty)
+	points int    // at least the points its shape adds (Route.MaxPoints)
+	st     *graph.State
 }
 
 // Route is the fastest way through all waypoints in order.
@@ -276,18 +279,22 @@ func (r *Router) Leg(q *ch.Query, a, b snap.Result) (Leg, bool) {
 	// The leg keeps its arcs in one slice of their size: unpacked into the
 	// pooled buffer, they cost one allocation rather than one per doubling.
 	arcs := make([]uint32, 0, len(res.Arcs)+1)
+	meet := res.Meet
 	if origin := e.Origin[res.Source]; origin != e.Sources[res.Source].Node {
 		arcs = append(arcs, origin)
+		meet = ch.NoMeet // no longer the searches' path alone
 	}
 	arcs = append(arcs, res.Arcs...)
-	return r.makeLeg(st, a, b, arcs, res.Cost), true
+	leg := r.makeLeg(st, a, b, arcs, res.Cost)
+	leg.meet = meet
+	return leg, true
 }
 
 // directLeg is the leg from a to b along their common segment, at cost
 // milliseconds (Ends.Direct).
 func (r *Router) directLeg(st *graph.State, a, b snap.Result, cost uint32) Leg {
 	begin, end := r.g.Net.Points(a.Seg)
-	return Leg{DurationS: float64(cost) / 1000, Direct: true, st: st, points: int(end-begin) + 2, weight: cost,
+	return Leg{DurationS: float64(cost) / 1000, Direct: true, st: st, points: int(end-begin) + 2, weight: cost, meet: ch.NoMeet,
 		DistanceM: abs(b.Frac-a.Frac) * float64(r.g.Net.SegLength[a.Seg])}
 }
 
@@ -301,7 +308,7 @@ var arcScratch = sync.Pool{New: func() any { return new([]uint32) }}
 // length and the size of its shape (each arc's segment is a cache miss on
 // a country: reading them twice showed in profiles).
 func (r *Router) makeLeg(st *graph.State, a, b snap.Result, arcs []uint32, cost uint32) Leg {
-	leg := Leg{DurationS: float64(graph.Unpenalised(cost)) / 1000, Arcs: arcs, st: st, weight: cost}
+	leg := Leg{DurationS: float64(graph.Unpenalised(cost)) / 1000, Arcs: arcs, st: st, weight: cost, meet: ch.NoMeet}
 	net := r.g.Net
 	leg.DistanceM = r.partLength(a, arcs[0], true) + r.partLength(b, arcs[len(arcs)-1], false)
 	points := 0
