@@ -22,13 +22,13 @@ func (c *candidateSet) of(i int) (lo, hi int) { return c.start[i], c.start[i+1] 
 // candidates finds each fix's candidates within three sigmas, sigma being
 // the fix's radius or the trace's (estimateSigma).
 func (m *Matcher) candidates(t Trace, st *graph.State) candidateSet {
-	f := m.r.Finder()
+	f := m.r.Finder().CandidateFinder()
 	n := len(t.Points)
 	cs := candidateSet{start: make([]int, n+1), sig: make([]float64, n)}
 	cs.all = make([]snap.Result, 0, 3*n)
 	cs.sigma = m.opts.Sigma
 	if cs.sigma <= 0 {
-		cs.sigma = m.estimateSigma(t, st)
+		cs.sigma = m.estimateSigma(f, t, st)
 	}
 	for i, p := range t.Points {
 		cs.sig[i] = cs.sigma
@@ -49,8 +49,7 @@ const sigmaSample = 200
 // times the median distance from a fix to its nearest road (a median
 // absolute deviation), over fixes without a radius that have a road within
 // DefaultSearchRadius, kept within [MinSigma, MaxSigma].
-func (m *Matcher) estimateSigma(t Trace, st *graph.State) float64 {
-	f := m.r.Finder()
+func (m *Matcher) estimateSigma(f *snap.CandidateFinder, t Trace, st *graph.State) float64 {
 	var d []float64
 	var one [1]snap.Result
 	stride := max(1, len(t.Points)/sigmaSample)
