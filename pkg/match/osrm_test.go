@@ -30,7 +30,8 @@ import (
 // are not our segments) and each server's CPU per 100 points, read from
 // /proc. It is a measurement, not a check of this package: without a
 // mapd there is nothing to measure and it skips; without OSRM it measures
-// mapd alone. With MAPS_SYNTH_RELEASE set, the traces are drawn on that
+// mapd alone. MAPS_MATCH_CHUNK=100 sends each drive a hundred fixes per
+// request (the figure per 100-point trace). With MAPS_SYNTH_RELEASE set, the traces are drawn on that
 // synthetic country (TestSynthGeneratedTraces' drives), which both servers
 // must then serve. OSRM is given each fix's radius when MAPS_OSRM_RADIUS
 // says so: a number of metres, or "sigma" for the setting's noise (which
@@ -53,6 +54,7 @@ func TestSideBySideWithOSRM(t *testing.T) {
 	if routes == 0 {
 		routes = 100
 	}
+	chunk, _ := strconv.Atoi(os.Getenv("MAPS_MATCH_CHUNK"))
 	servers := []matcher{
 		{name: "mapd", pid: os.Getenv("MAPS_MAPD_PID"), ask: func(fixes []fix, _ setting) ([][]route.Point, error) { return askMapd(mapdURL, fixes) }},
 	}
@@ -73,15 +75,19 @@ func TestSideBySideWithOSRM(t *testing.T) {
 			}
 			traces, truths, points = append(traces, f), append(truths, tr), points+len(f)
 		}
-		line := fmt.Sprintf("%gs/%gm, %d routes, %d points:", s.Every, s.Sigma, routes, points)
+		line := fmt.Sprintf("%gs/%gm, %d routes, %d points (%d requests):", s.Every, s.Sigma, routes, points, requests(traces, chunk))
 		for _, m := range servers {
 			var good, total float64
 			failed := 0
 			cpu0 := procCPU(m.pid)
 			for i, f := range traces {
-				lines, err := m.ask(f, s)
-				if err != nil {
-					failed++
+				var lines [][]route.Point
+				for _, part := range chunks(f, chunk) {
+					l, err := m.ask(part, s)
+					if err != nil {
+						failed++
+					}
+					lines = append(lines, l...)
 				}
 				gd, tot := geometricScore(g, truths[i], lines)
 				good, total = good+gd, total+tot
@@ -92,6 +98,27 @@ func TestSideBySideWithOSRM(t *testing.T) {
 		}
 		t.Log(line)
 	}
+}
+
+// chunks cuts a trace into requests of at most n points (n 0: one), as a
+// client sending a drive a hundred fixes at a time does.
+func chunks(f []fix, n int) [][]fix {
+	if n <= 0 {
+		return [][]fix{f}
+	}
+	var out [][]fix
+	for len(f) > n {
+		out, f = append(out, f[:n]), f[n:]
+	}
+	return append(out, f)
+}
+
+func requests(traces [][]fix, n int) int {
+	total := 0
+	for _, f := range traces {
+		total += len(chunks(f, n))
+	}
+	return total
 }
 
 type matcher struct {
