@@ -51,15 +51,14 @@ const sigmaSample = 200
 // DefaultSearchRadius, kept within [MinSigma, MaxSigma].
 func (m *Matcher) estimateSigma(f *snap.CandidateFinder, t Trace, st *graph.State) float64 {
 	var d []float64
-	var one [1]snap.Result
 	stride := max(1, len(t.Points)/sigmaSample)
 	for i := 0; i < len(t.Points); i += stride {
 		if at(t.Radiuses, i) > 0 {
 			continue
 		}
 		p := t.Points[i]
-		if c := f.Candidates(p[0], p[1], DefaultSearchRadius, 1, st, one[:0]); len(c) == 1 {
-			d = append(d, c[0].Dist)
+		if dist, ok := f.NearestDistance(p[0], p[1], DefaultSearchRadius, st); ok {
+			d = append(d, dist)
 		}
 	}
 	if len(d) == 0 {
