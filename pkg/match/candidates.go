@@ -35,7 +35,7 @@ func (m *Matcher) candidates(t Trace, st *graph.State) candidateSet {
 		if r := at(t.Radiuses, i); r > 0 {
 			cs.sig[i] = r
 		}
-		cs.all = f.Candidates(p[0], p[1], 3*cs.sig[i], m.opts.Candidates, st, cs.all)
+		cs.all = f.Candidates(p[0], p[1], 3*cs.sig[i], m.roads(cs.sig[i]), st, cs.all)
 		cs.start[i+1] = len(cs.all)
 	}
 	return cs
@@ -88,3 +88,22 @@ func at(s []float64, i int) float64 {
 	}
 	return 0
 }
+
+// roads is how many candidates a fix of GPS error sigma may have: the
+// Options' count when set, else one per sigmaPerRoad metres of sigma, no
+// fewer than DefaultCandidates nor more than MaxCandidates.
+func (m *Matcher) roads(sigma float64) int {
+	if m.opts.Candidates > 0 {
+		return m.opts.Candidates
+	}
+	return max(DefaultCandidates, min(MaxCandidates, int(math.Round(sigma/sigmaPerRoad))))
+}
+
+// sigmaPerRoad: a disc of 3 sigmas holds more roads the wider it is. Five
+// candidates served fixes of up to 15 m of error, but at 30 m, in Andorra's
+// towns, the road driven was often not among the five nearest (OSRM keeps
+// every road within its radius): ten lifted the share matched at 30 m from
+// 96.19 to 97.14 % (5 s) and 96.84 to 97.44 % (15 s), 112 drives each.
+// One per 3 m keeps five up to 16.5 m, so traces of 15 m and less are
+// matched as before, at the same cost, and reaches ten at 28.5 m.
+const sigmaPerRoad = 3.0

@@ -19,6 +19,14 @@ import (
 // (Valhalla's map matcher does the same). It searches by length, not time:
 // the transition probability compares the road distance with the distance
 // as the crow flies (Newson and Krumm's shortest route).
+//
+// Each search is given, per next state, how far it is worth looking
+// (viterbi.go's limit: no farther than a transition that could still beat
+// the state's best score so far), and stops once every state is found or
+// out of reach: with the best source searched first, the others' searches
+// are short. Measured on 2,000-fix traces, this and meeting targets on the
+// arc turned onto (dists) cut the arcs settled by 2.6 times at 5 s and
+// the CPU of a trace by a quarter to two fifths, with the same answer.
 
 // unreachable is the distance of a candidate no path reaches within bound.
 const unreachable = math.MaxUint32

@@ -71,7 +71,7 @@ func (m *Matcher) extend(ctx context.Context, s *distSearch, t Trace, cs candida
 	last, drops, firstDrop, next := start, 0, -1, len(t.Points)
 	var dists []uint32
 	var sc searched
-	targets := make([]target, 0, m.opts.Candidates)
+	targets := make([]target, 0, MaxCandidates)
 	for q := start + 1; q < len(t.Points); q++ {
 		if err := ctx.Err(); err != nil {
 			return part{}, 0, err
