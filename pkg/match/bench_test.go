@@ -10,17 +10,30 @@ import (
 
 	"github.com/mapsco/maps/pkg/compile/compiletest"
 	"github.com/mapsco/maps/pkg/match"
+	"github.com/mapsco/maps/pkg/serving"
 )
 
 // BenchmarkMatch matches one trace of 100 and one of 2,000 fixes (chained
 // random car routes on Andorra, 15 m of noise, 2 % outliers), recorded
-// every 1 and every 5 seconds: the whole computation, candidates to the
+// every 1, 5 and 15 seconds: the whole computation, candidates to the
 // matchings' routes (geometry is drawn by the handler, not here).
 func BenchmarkMatch(b *testing.B) {
-	rel := compiletest.OpenAndorra(b)
+	benchmarkMatch(b, compiletest.OpenAndorra(b))
+}
+
+// BenchmarkSynthMatch is BenchmarkMatch on the ~3M-node synthetic country
+// (a release of `mapc synth --nodes 3000000` in MAPS_SYNTH_RELEASE; the
+// chained routes cross it, so its traces leave every town they start in):
+//
+//	MAPS_SYNTH_RELEASE=DIR go test -run X -bench SynthMatch -count 6 ./pkg/match
+func BenchmarkSynthMatch(b *testing.B) {
+	benchmarkMatch(b, compiletest.OpenSynth(b))
+}
+
+func benchmarkMatch(b *testing.B, rel *serving.Release) {
 	r := rel.Routers["car"]
 	m := match.New(r, match.Options{})
-	for _, every := range []float64{1, 5} {
+	for _, every := range []float64{1, 5, 15} {
 		for _, n := range []int{100, 2000} {
 			rng := rand.New(rand.NewPCG(38, uint64(n)))
 			tr := traceOf(longTrace(b, rng, r, n, every, 15))

@@ -22,20 +22,20 @@ func (c *candidateSet) of(i int) (lo, hi int) { return c.start[i], c.start[i+1] 
 // candidates finds each fix's candidates within three sigmas, sigma being
 // the fix's radius or the trace's (estimateSigma).
 func (m *Matcher) candidates(t Trace, st *graph.State) candidateSet {
-	f := m.r.Finder()
+	f := m.r.Finder().CandidateFinder()
 	n := len(t.Points)
 	cs := candidateSet{start: make([]int, n+1), sig: make([]float64, n)}
 	cs.all = make([]snap.Result, 0, 3*n)
 	cs.sigma = m.opts.Sigma
 	if cs.sigma <= 0 {
-		cs.sigma = m.estimateSigma(t, st)
+		cs.sigma = m.estimateSigma(f, t, st)
 	}
 	for i, p := range t.Points {
 		cs.sig[i] = cs.sigma
 		if r := at(t.Radiuses, i); r > 0 {
 			cs.sig[i] = r
 		}
-		cs.all = f.Candidates(p[0], p[1], 3*cs.sig[i], m.opts.Candidates, st, cs.all)
+		cs.all = f.Candidates(p[0], p[1], 3*cs.sig[i], m.roads(cs.sig[i]), st, cs.all)
 		cs.start[i+1] = len(cs.all)
 	}
 	return cs
@@ -49,18 +49,16 @@ const sigmaSample = 200
 // times the median distance from a fix to its nearest road (a median
 // absolute deviation), over fixes without a radius that have a road within
 // DefaultSearchRadius, kept within [MinSigma, MaxSigma].
-func (m *Matcher) estimateSigma(t Trace, st *graph.State) float64 {
-	f := m.r.Finder()
+func (m *Matcher) estimateSigma(f *snap.CandidateFinder, t Trace, st *graph.State) float64 {
 	var d []float64
-	var one [1]snap.Result
 	stride := max(1, len(t.Points)/sigmaSample)
 	for i := 0; i < len(t.Points); i += stride {
 		if at(t.Radiuses, i) > 0 {
 			continue
 		}
 		p := t.Points[i]
-		if c := f.Candidates(p[0], p[1], DefaultSearchRadius, 1, st, one[:0]); len(c) == 1 {
-			d = append(d, c[0].Dist)
+		if dist, ok := f.NearestDistance(p[0], p[1], DefaultSearchRadius, st); ok {
+			d = append(d, dist)
 		}
 	}
 	if len(d) == 0 {
@@ -90,3 +88,22 @@ func at(s []float64, i int) float64 {
 	}
 	return 0
 }
+
+// roads is how many candidates a fix of GPS error sigma may have: the
+// Options' count when set, else one per sigmaPerRoad metres of sigma, no
+// fewer than DefaultCandidates nor more than MaxCandidates.
+func (m *Matcher) roads(sigma float64) int {
+	if m.opts.Candidates > 0 {
+		return m.opts.Candidates
+	}
+	return max(DefaultCandidates, min(MaxCandidates, int(math.Round(sigma/sigmaPerRoad))))
+}
+
+// sigmaPerRoad: a disc of 3 sigmas holds more roads the wider it is. Five
+// candidates served fixes of up to 15 m of error, but at 30 m, in Andorra's
+// towns, the road driven was often not among the five nearest (OSRM keeps
+// every road within its radius): ten lifted the share matched at 30 m from
+// 96.19 to 97.14 % (5 s) and 96.84 to 97.44 % (15 s), 112 drives each.
+// One per 3 m keeps five up to 16.5 m, so traces of 15 m and less are
+// matched as before, at the same cost, and reaches ten at 28.5 m.
+const sigmaPerRoad = 3.0

@@ -6,8 +6,9 @@
 // # The model
 //
 // The hidden states of a fix are its candidates: the nearest position on
-// each of the Candidates nearest roads the profile may use (snap.Finder's
-// Candidates) within three standard deviations of the GPS error of the fix.
+// each of the nearest roads the profile may use (snap.Finder's
+// Candidates) within three standard deviations of the GPS error of the
+// fix, 5 to 10 of them, more the larger the error (candidates.go).
 //
 // The emission probability of a candidate is a Gaussian of its distance
 // from the fix, of standard deviation sigma: the fix's radius when the
@@ -66,9 +67,11 @@ import (
 
 // Defaults of Options.
 const (
-	// DefaultCandidates is how many roads a fix may be on: OSRM keeps up
-	// to 10 candidates a fix but few traces need more than the nearest 5.
+	// DefaultCandidates and MaxCandidates bound how many roads a fix may
+	// be on: the nearest five serve a precise fix, a wide one needs more
+	// (Matcher.roads).
 	DefaultCandidates = 5
+	MaxCandidates     = 10
 	// MinSigma and MaxSigma bound the GPS error estimated from a trace,
 	// in metres: 4 m is a good receiver in the open (Newson and Krumm
 	// found 4.07 m), 50 m a phone in a city canyon.
@@ -89,7 +92,7 @@ const (
 
 // Options tune the model; the zero value is the default of each field.
 type Options struct {
-	Candidates int     // roads a fix may be on; 0 for DefaultCandidates
+	Candidates int     // roads a fix may be on; 0 for 5 to 10 by its GPS error (Matcher.roads)
 	Sigma      float64 // GPS error in metres for fixes without a radius; 0 to estimate it
 	Beta       float64 // transition scale in metres; 0 for sigma
 	MaxGap     float64 // seconds; 0 for DefaultMaxGap
@@ -97,9 +100,6 @@ type Options struct {
 }
 
 func (o Options) withDefaults() Options {
-	if o.Candidates <= 0 {
-		o.Candidates = DefaultCandidates
-	}
 	if o.MaxGap <= 0 {
 		o.MaxGap = DefaultMaxGap
 	}

@@ -30,25 +30,37 @@ import (
 // are not our segments) and each server's CPU per 100 points, read from
 // /proc. It is a measurement, not a check of this package: without a
 // mapd there is nothing to measure and it skips; without OSRM it measures
-// mapd alone.
+// mapd alone. MAPS_MATCH_CHUNK=100 sends each drive a hundred fixes per
+// request (the figure per 100-point trace). With MAPS_SYNTH_RELEASE set, the traces are drawn on that
+// synthetic country (TestSynthGeneratedTraces' drives), which both servers
+// must then serve. OSRM is given each fix's radius when MAPS_OSRM_RADIUS
+// says so: a number of metres, or "sigma" for the setting's noise (which
+// mapd is not told).
 func TestSideBySideWithOSRM(t *testing.T) {
 	mapdURL, osrmURL := os.Getenv("MAPS_MAPD_URL"), os.Getenv("MAPS_OSRM_URL")
 	if mapdURL == "" {
 		t.Skip("set MAPS_MAPD_URL and MAPS_OSRM_URL (and their _PID) to compare with OSRM")
 	}
-	rel := compiletest.OpenAndorra(t)
-	r := rel.Routers["car"]
+	var r *route.Router
+	drive := func(rng *rand.Rand) truth { return randomRoute(t, rng, r, 1000) }
+	if os.Getenv("MAPS_SYNTH_RELEASE") != "" {
+		r = compiletest.OpenSynth(t).Routers["car"]
+		drive = func(rng *rand.Rand) truth { return nearbyRoute(t, rng, r, 1000, 25000) }
+	} else {
+		r = compiletest.OpenAndorra(t).Routers["car"]
+	}
 	g := r.Graph()
 	routes, _ := strconv.Atoi(os.Getenv("MAPS_MATCH_ROUTES"))
 	if routes == 0 {
 		routes = 100
 	}
+	chunk, _ := strconv.Atoi(os.Getenv("MAPS_MATCH_CHUNK"))
 	servers := []matcher{
-		{name: "mapd", pid: os.Getenv("MAPS_MAPD_PID"), ask: func(fixes []fix) ([][]route.Point, error) { return askMapd(mapdURL, fixes) }},
+		{name: "mapd", pid: os.Getenv("MAPS_MAPD_PID"), ask: func(fixes []fix, _ setting) ([][]route.Point, error) { return askMapd(mapdURL, fixes) }},
 	}
 	if osrmURL != "" { // without it, mapd's figures alone
 		servers = append(servers, matcher{name: "osrm", pid: os.Getenv("MAPS_OSRM_PID"),
-			ask: func(fixes []fix) ([][]route.Point, error) { return askOSRM(osrmURL, fixes) }})
+			ask: func(fixes []fix, s setting) ([][]route.Point, error) { return askOSRM(osrmURL, fixes, s) }})
 	}
 	for _, s := range settings {
 		rng := rand.New(rand.NewPCG(38, uint64(s.Every*100+s.Sigma)))
@@ -56,22 +68,26 @@ func TestSideBySideWithOSRM(t *testing.T) {
 		var truths []truth
 		points := 0
 		for len(traces) < routes {
-			tr := randomRoute(t, rng, r, 1000)
+			tr := drive(rng)
 			f := sample(rng, tr, s.Every, s.Sigma, 0.02)
 			if len(f) > 2000 { // the endpoint's limit: a longer drive is two requests
 				continue
 			}
 			traces, truths, points = append(traces, f), append(truths, tr), points+len(f)
 		}
-		line := fmt.Sprintf("%gs/%gm, %d routes, %d points:", s.Every, s.Sigma, routes, points)
+		line := fmt.Sprintf("%gs/%gm, %d routes, %d points (%d requests):", s.Every, s.Sigma, routes, points, requests(traces, chunk))
 		for _, m := range servers {
 			var good, total float64
 			failed := 0
 			cpu0 := procCPU(m.pid)
 			for i, f := range traces {
-				lines, err := m.ask(f)
-				if err != nil {
-					failed++
+				var lines [][]route.Point
+				for _, part := range chunks(f, chunk) {
+					l, err := m.ask(part, s)
+					if err != nil {
+						failed++
+					}
+					lines = append(lines, l...)
 				}
 				gd, tot := geometricScore(g, truths[i], lines)
 				good, total = good+gd, total+tot
@@ -84,9 +100,30 @@ func TestSideBySideWithOSRM(t *testing.T) {
 	}
 }
 
+// chunks cuts a trace into requests of at most n points (n 0: one), as a
+// client sending a drive a hundred fixes at a time does.
+func chunks(f []fix, n int) [][]fix {
+	if n <= 0 {
+		return [][]fix{f}
+	}
+	var out [][]fix
+	for len(f) > n {
+		out, f = append(out, f[:n]), f[n:]
+	}
+	return append(out, f)
+}
+
+func requests(traces [][]fix, n int) int {
+	total := 0
+	for _, f := range traces {
+		total += len(chunks(f, n))
+	}
+	return total
+}
+
 type matcher struct {
 	name, pid string
-	ask       func([]fix) ([][]route.Point, error)
+	ask       func([]fix, setting) ([][]route.Point, error)
 }
 
 // procCPU is a process's user and system time, from /proc (0 without a pid).
@@ -135,15 +172,20 @@ func askMapd(base string, fixes []fix) ([][]route.Point, error) {
 
 // askOSRM asks /match/v1/driving with the same fixes and timestamps, the
 // full GeoJSON geometry, and OSRM's default radiuses (5 m precision: its
-// own default when none are given) unless MAPS_OSRM_RADIUS sets one.
-func askOSRM(base string, fixes []fix) ([][]route.Point, error) {
+// own default when none are given) unless MAPS_OSRM_RADIUS sets one (a
+// number of metres, or "sigma" for setting s's noise).
+func askOSRM(base string, fixes []fix, s setting) ([][]route.Point, error) {
 	var coords, stamps, radiuses []string
 	t0 := 1795852800.0
+	radius := os.Getenv("MAPS_OSRM_RADIUS")
+	if radius == "sigma" {
+		radius = strconv.FormatFloat(s.Sigma, 'f', -1, 64)
+	}
 	for _, f := range fixes {
 		coords = append(coords, fmt.Sprintf("%.6f,%.6f", f.p[0], f.p[1]))
 		stamps = append(stamps, strconv.FormatInt(int64(math.Round(t0+f.t)), 10))
-		if r := os.Getenv("MAPS_OSRM_RADIUS"); r != "" {
-			radiuses = append(radiuses, r)
+		if radius != "" {
+			radiuses = append(radiuses, radius)
 		}
 	}
 	u := base + "/match/v1/driving/" + strings.Join(coords, ";") + "?overview=full&geometries=geojson&timestamps=" + strings.Join(stamps, ";")

@@ -40,6 +40,23 @@ func randomRoute(tb testing.TB, rng *rand.Rand, r *route.Router, minM float64) t
 	}
 }
 
+// nearbyRoute finds the car route from a random point near a road of the
+// main network to a point minM to maxM metres from it as the crow flies,
+// in a random direction (a country is too large for two random points).
+func nearbyRoute(tb testing.TB, rng *rand.Rand, r *route.Router, minM, maxM float64) truth {
+	tb.Helper()
+	for {
+		from := compiletest.NearRoadPoints(rng, r.Graph(), 1)[0]
+		d, a := minM+(maxM-minM)*rng.Float64(), 2*math.Pi*rng.Float64()
+		to := offset(from, d*math.Cos(a), d*math.Sin(a))
+		rt, err := r.Route(context.Background(), []route.Point{from, to}, nil)
+		if err != nil || rt.DistanceM < minM {
+			continue
+		}
+		return truth{rt: rt, shape: rt.Shape()}
+	}
+}
+
 // fix is one generated GPS fix: where it was recorded, when, and where
 // the vehicle truly was.
 type fix struct {

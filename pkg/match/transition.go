@@ -19,6 +19,14 @@ import (
 // (Valhalla's map matcher does the same). It searches by length, not time:
 // the transition probability compares the road distance with the distance
 // as the crow flies (Newson and Krumm's shortest route).
+//
+// Each search is given, per next state, how far it is worth looking
+// (viterbi.go's limit: no farther than a transition that could still beat
+// the state's best score so far), and stops once every state is found or
+// out of reach: with the best source searched first, the others' searches
+// are short. Measured on 2,000-fix traces, this and meeting targets on the
+// arc turned onto (dists) cut the arcs settled by 2.6 times at 5 s and
+// the CPU of a trace by a quarter to two fifths, with the same answer.
 
 // unreachable is the distance of a candidate no path reaches within bound.
 const unreachable = math.MaxUint32
@@ -29,6 +37,15 @@ type distSearch struct {
 	heap   search.Heap
 	g      *graph.Graph
 	st     *graph.State
+	// What done last found, so that most arcs reached skip it: until a
+	// target is met again (met), the search reaches the next known
+	// distance (known), or it passes every stop (horizon), nothing done
+	// looks at changes.
+	met            bool
+	known, horizon uint32
+	// bloom has bit seg%64 set for each target's segment: most arcs
+	// turned onto carry none, and this says so in one test.
+	bloom uint64
 }
 
 // searches pools distSearch values: their labels are sized to the graph.
@@ -53,78 +70,110 @@ func putSearch(s *distSearch) {
 type target struct {
 	p    snap.Result
 	len  uint32    // its segment's length, cm
-	best [2]uint32 // cm from the source to it travelling forward, backward; or unreachable
+	want [2]bool   // per arrival direction (forward, backward): worth finding at all
+	lim  [2]uint32 // per arrival direction: the farthest, in cm, worth finding
+	best [2]uint32 // cm from the source to it arriving forward, backward: the least found so far, or unreachable
+	stop [2]uint32 // per arrival direction: lim, or nearer once the other direction is known (slack)
 }
 
 // dists fills out[2j+d] with the road distance in cm from a, leaving it in
 // direction d (0 along its segment, 1 against), to targets[j] reached in
-// direction d (unreachable beyond boundCM; see settled for slackCM), and
-// returns out. A direction is each state of the model (viterbi.go): a
-// vehicle seldom turns round in the middle of a road, so the transitions
-// of a state leaving a in direction dir are the lesser of this search's
-// and the other direction's plus a turning cost (turned).
-func (s *distSearch) dists(a snap.Result, dir int, targets []target, boundCM, slackCM uint32, out []uint32) []uint32 {
-	var maxLen uint32
+// direction d when that direction is wanted and the distance is within
+// its lim and within slackCM of the other direction's; unreachable
+// otherwise. It returns out. A direction is each state of the model
+// (viterbi.go): a vehicle seldom turns round in the middle of a road, so
+// the transitions of a state leaving a in direction dir are the lesser of
+// this search's and the other direction's plus a turning cost (turned).
+//
+// Slack: once one direction of a target is known, the other is looked
+// for only while it could come within slackCM of it: farther, the
+// transition would be e^-10 times less likely (slack is 10 beta) and never
+// chosen, and looking for it (a U-turn away) would take every search to
+// its bound.
+//
+// A target is met when the search turns onto its arc, not when it
+// reaches the arc's end: its distance is then known as soon as the search
+// has gone as far, so a target on a long road neither holds the search
+// beyond it nor widens its bound.
+func (s *distSearch) dists(a snap.Result, dir int, targets []target, slackCM uint32, out []uint32) []uint32 {
+	wanted := false
+	s.bloom = 0
 	for j := range targets {
 		t := &targets[j]
-		t.best = [2]uint32{unreachable, unreachable}
+		s.bloom |= 1 << (t.p.Seg % 64)
+		t.best, t.stop = [2]uint32{unreachable, unreachable}, t.lim
 		if d, ok := s.ahead(a, t.p, dir); ok {
-			t.best[dir] = d
+			t.best[dir] = d // along the road: nothing is nearer
 		}
-		maxLen = max(maxLen, t.len)
+		wanted = wanted || t.want[0] || t.want[1]
+	}
+	if !wanted {
+		return s.report(targets, slackCM, out)
 	}
 	s.labels.Reset()
 	s.heap.Reset()
-	s.seed(a, dir, 0)
+	s.met = true
+	s.seed(a, dir, targets)
 	for s.heap.Len() > 0 {
 		c, u := s.heap.Pop()
 		if l := s.labels.Get(u); l == nil || *l != c {
 			continue // a stale entry
 		}
-		if uint64(c) > uint64(boundCM)+uint64(maxLen) || s.settled(targets, c, slackCM) {
+		if (s.met || c >= s.known || c > s.horizon) && s.done(targets, c, slackCM) {
 			break
 		}
-		s.reach(u, c, targets)
-		s.relax(u, c)
+		s.relax(u, c, targets)
 	}
+	return s.report(targets, slackCM, out)
+}
+
+// report fills out as dists says from what the search found.
+func (s *distSearch) report(targets []target, slackCM uint32, out []uint32) []uint32 {
 	out = out[:0]
 	for _, t := range targets {
-		for _, d := range t.best {
-			if d > boundCM {
-				d = unreachable
+		near := min(t.best[0], t.best[1])
+		for d, b := range t.best {
+			if !t.want[d] || b > t.lim[d] || uint64(b) > uint64(near)+uint64(slackCM) {
+				b = unreachable
 			}
-			out = append(out, d)
+			out = append(out, b)
 		}
 	}
 	return out
 }
 
-// settled reports whether every target's distances are known, the search
-// having reached the end of an arc at c. The first arc of a direction
-// settled gives that direction's distance (its copies lie as far from the
-// point). Once one direction is known, the other is looked for only while
-// it could come within slackCM of it: farther, the transition would be
-// e^-10 times less likely (slack is 10 beta) and never chosen, and looking
-// for it (a U-turn away) would take every search to its bound.
-func (s *distSearch) settled(targets []target, c, slackCM uint32) bool {
-	for _, t := range targets {
-		found := min(t.best[0], t.best[1])
-		if found == unreachable {
-			return false
+// done reports whether the search, having reached the end of an arc at c
+// cm, has nothing left to find: every wanted direction of every target is
+// either known (no path yet to come is shorter than c) or farther than
+// worth finding. A known direction brings the other's stop within slack
+// of it (dists).
+func (s *distSearch) done(targets []target, c, slackCM uint32) bool {
+	s.met, s.known, s.horizon = false, unreachable, 0
+	done := true
+	for j := range targets {
+		t := &targets[j]
+		for d := range 2 {
+			if t.best[d] <= c {
+				t.stop[1-d] = uint32(min(uint64(t.stop[1-d]), uint64(t.best[d])+uint64(slackCM)))
+			}
 		}
-		if max(t.best[0], t.best[1]) == unreachable && uint64(c) < uint64(found)+uint64(t.len)+uint64(slackCM) {
-			return false
+		for d := range 2 {
+			if t.best[d] > c {
+				s.known = min(s.known, t.best[d])
+			}
+			if t.want[d] && t.best[d] > c && t.stop[d] >= c {
+				done, s.horizon = false, max(s.horizon, t.stop[d])
+			}
 		}
 	}
-	return true
+	return done
 }
 
-// seed starts the search from a leaving in direction dir, extraCM further:
-// not on the arc a
-// lies on, which would settle it at once, but on the turns out of it, so
-// that a target behind a on its own arc is reached by going round (ahead
-// covers the target in front).
-func (s *distSearch) seed(a snap.Result, dir int, extraCM uint32) {
+// seed starts the search from a leaving in direction dir: not on the arc
+// a lies on, which would settle it at once, but on the turns out of it,
+// so that a target behind a on its own arc is reached by going round
+// (ahead covers the target in front).
+func (s *distSearch) seed(a snap.Result, dir int, targets []target) {
 	arc, ok := s.arc(a.Seg, dir)
 	if !ok {
 		return
@@ -134,7 +183,7 @@ func (s *distSearch) seed(a snap.Result, dir int, extraCM uint32) {
 	if dir == 1 {
 		left = a.Frac * length
 	}
-	s.relax(arc, uint32(math.Round(left))+extraCM)
+	s.relax(arc, uint32(math.Round(left)), targets)
 }
 
 // arc returns segment seg's arc in direction dir, if the profile may use it
@@ -144,8 +193,9 @@ func (s *distSearch) arc(seg uint32, dir int) (uint32, bool) {
 	return a, a != graph.NoArc && s.open(a)
 }
 
-// relax pushes the arcs turned onto from arc u, reached at c cm.
-func (s *distSearch) relax(u, c uint32) {
+// relax pushes the arcs turned onto from arc u, reached at c cm, and
+// notes the targets on them.
+func (s *distSearch) relax(u, c uint32, targets []target) {
 	g := s.g
 	begin, end := g.Turns.Out(u)
 	for i := begin; i < end; i++ {
@@ -153,37 +203,42 @@ func (s *distSearch) relax(u, c uint32) {
 		if s.st.Edge(u, t.Head, t.Weight, true) == graph.NoWay {
 			continue
 		}
-		seg, _ := g.ArcSegment(t.Head)
-		nc := search.Add(c, uint32(math.Round(float64(g.Net.SegLength[seg])*100)))
+		ref := g.ArcSegRef(t.Head)
+		seg, rev := graph.SplitSegRef(ref)
+		nc := search.Add(c, cm(g.Net.SegLength[seg]))
 		l, added := s.labels.Add(t.Head)
-		if added || nc < *l {
-			*l = nc
-			s.heap.Push(nc, t.Head)
+		if !added && nc >= *l {
+			continue
+		}
+		*l = nc
+		s.heap.Push(nc, t.Head)
+		if s.bloom&(1<<(seg%64)) != 0 {
+			s.meet(seg, rev, nc, targets)
 		}
 	}
 }
 
-// reach records the targets on arc u, whose end the search reached at c.
-func (s *distSearch) reach(u, c uint32, targets []target) {
-	seg, rev := s.g.ArcSegment(u)
-	dir := 0
-	if rev {
-		dir = 1
-	}
+// meet records the targets on segment seg, whose end the search reaches
+// at c travelling it backward when rev.
+func (s *distSearch) meet(seg uint32, rev bool, c uint32, targets []target) {
 	for j := range targets {
 		t := &targets[j]
-		if t.p.Seg != seg || t.best[dir] != unreachable {
+		if t.p.Seg != seg {
 			continue
 		}
-		rem := float64(t.len) * (1 - t.p.Frac) // from the point to the arc's end
+		dir, rem := 0, float64(t.len)*(1-t.p.Frac) // from the point to the arc's end
 		if rev {
-			rem = float64(t.len) * t.p.Frac
+			dir, rem = 1, float64(t.len)*t.p.Frac
 		}
-		if d := float64(c) - rem; d >= 0 {
-			t.best[dir] = uint32(math.Round(d))
+		if d := float64(c) - rem; d >= 0 && uint32(math.Round(d)) < t.best[dir] {
+			t.best[dir], s.met = uint32(math.Round(d)), true
 		}
 	}
 }
+
+// cm is a segment length in whole centimetres (math.Round's, for the
+// non-negative lengths of the network, without its cost).
+func cm(m float32) uint32 { return uint32(float64(m)*100 + 0.5) }
 
 // ahead is the distance from a to b along their common segment when b lies
 // ahead of a in direction dir and the profile may travel that way.

@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/mapsco/maps/pkg/geo"
-	"github.com/mapsco/maps/pkg/snap"
 )
 
 // part is one matching before its route is built.
@@ -72,7 +71,7 @@ func (m *Matcher) extend(ctx context.Context, s *distSearch, t Trace, cs candida
 	last, drops, firstDrop, next := start, 0, -1, len(t.Points)
 	var dists []uint32
 	var sc searched
-	targets := make([]target, 0, m.opts.Candidates)
+	targets := make([]target, 0, MaxCandidates)
 	for q := start + 1; q < len(t.Points); q++ {
 		if err := ctx.Err(); err != nil {
 			return part{}, 0, err
@@ -139,27 +138,33 @@ func (m *Matcher) step(s *distSearch, sc *searched, cs candidateSet, ch *chain, 
 	// each fix, is rather under-estimated than over.
 	stay := uint32(100 * 6 * cs.sig[q])
 	llo, lhi := cs.of(last)
-	sc.reset()
+	sc.group(ch, llo, lhi)
 	reached := false
-	for sa := 2 * llo; sa < 2*lhi; sa++ {
-		if math.IsInf(ch.score[sa], -1) {
-			continue
+	for _, src := range sc.order() {
+		at := 2 * src.cand
+		for dir := range 2 {
+			limit(*targets, ch, qlo, src.score[dir], src.score[1-dir], crow, float64(turn)/100, beta, bound)
+			sc.dists[dir] = s.dists(cs.all[src.cand], dir, *targets, slack, sc.dists[dir][:0])
 		}
-		at := int(ch.at[sa])
-		from, dir := cs.all[at/2], at%2
-		both := sc.from(s, at/2, from, *targets, bound, slack)
-		*dists = turned(both[dir], both[1-dir], turn, (*dists)[:0])
-		for j := range *targets {
-			c := qlo + j
-			for d := range 2 {
-				if dist := (*dists)[2*j+d]; dist != unreachable {
-					reached = ch.offer(2*c+d, sa, int32(2*c+d), ch.score[sa]+transition(float64(dist)/100, crow, beta)) || reached
-				}
+		both := sc.dists
+		for sa := 2 * llo; sa < 2*lhi; sa++ {
+			if math.IsInf(ch.score[sa], -1) || int(ch.at[sa])/2 != at/2 {
+				continue
 			}
-			// Behind the vehicle on its road, by no more than the noise
-			// of two fixes: it may have stayed where it was.
-			if back, ok := s.ahead(cs.all[c], from, dir); ok && back <= stay {
-				reached = ch.offer(2*c+dir, sa, int32(at), ch.score[sa]+transition(0, crow, beta)) || reached
+			dir := int(ch.at[sa]) % 2
+			*dists = turned(both[dir], both[1-dir], turn, (*dists)[:0])
+			for j := range *targets {
+				c := qlo + j
+				for d := range 2 {
+					if dist := (*dists)[2*j+d]; dist != unreachable {
+						reached = ch.offer(2*c+d, sa, int32(2*c+d), ch.score[sa]+transition(float64(dist)/100, crow, beta)) || reached
+					}
+				}
+				// Behind the vehicle on its road, by no more than the noise
+				// of two fixes: it may have stayed where it was.
+				if back, ok := s.ahead(cs.all[c], cs.all[at/2], dir); ok && back <= stay {
+					reached = ch.offer(2*c+dir, sa, ch.at[sa], ch.score[sa]+transition(0, crow, beta)) || reached
+				}
 			}
 		}
 	}
@@ -177,9 +182,10 @@ func (m *Matcher) step(s *distSearch, sc *searched, cs candidateSet, ch *chain, 
 const turnSigmas = 5.0
 
 // offer makes state st come from state from, the vehicle at state at, if
-// v beats what st has.
+// v beats what st has; of equal ones, the lowest from wins, whatever the
+// order the offers come in (step: best source first).
 func (ch *chain) offer(st, from int, at int32, v float64) bool {
-	if v <= ch.score[st] {
+	if v < ch.score[st] || v == ch.score[st] && int32(from) >= ch.back[st] {
 		return false
 	}
 	ch.score[st], ch.back[st], ch.at[st] = v, int32(from), at
@@ -236,31 +242,84 @@ func share(cs candidateSet, ch *chain, i, st int) float64 {
 	return 1 / sum
 }
 
-// searched keeps, within one step, the distances from each position
-// searched from, leaving it either way: the two states of a candidate, and
-// states where the vehicle stayed at one position, share them.
+// searched is one step's sources: the candidates its live states stand
+// at (chain.at: the search from a candidate serves every state standing
+// there), and the distances from one of them to the next fix's
+// candidates, leaving it in either direction.
 type searched struct {
-	pos   []int
-	dists [][2][]uint32
+	src   []source
+	dists [2][]uint32
 }
 
-func (sc *searched) reset() { sc.pos = sc.pos[:0] }
+// source is a candidate live states stand at, and the best score of those
+// leaving it forward and backward (-Inf for none).
+type source struct {
+	cand  int
+	score [2]float64
+}
 
-// from returns the distances from position pos (candidate from) to the
-// targets, leaving it in direction 0 and in direction 1.
-func (sc *searched) from(s *distSearch, pos int, from snap.Result, targets []target, bound, slack uint32) [2][]uint32 {
-	for i, p := range sc.pos {
-		if p == pos {
-			return sc.dists[i]
+// group collects the candidates the live states of candidates [lo, hi)
+// stand at.
+func (sc *searched) group(ch *chain, lo, hi int) {
+	sc.src = sc.src[:0]
+	for sa := 2 * lo; sa < 2*hi; sa++ {
+		v := ch.score[sa]
+		if math.IsInf(v, -1) {
+			continue
+		}
+		at := int(ch.at[sa])
+		i := slices.IndexFunc(sc.src, func(o source) bool { return o.cand == at/2 })
+		if i < 0 {
+			i = len(sc.src)
+			sc.src = append(sc.src, source{cand: at / 2, score: [2]float64{math.Inf(-1), math.Inf(-1)}})
+		}
+		sc.src[i].score[at%2] = max(sc.src[i].score[at%2], v)
+	}
+}
+
+// order sorts the sources by best score, best first, and returns them:
+// the best sources' transitions set the bar the others must clear
+// (limit), and most of those need no search, or a short one.
+func (sc *searched) order() []source {
+	best := func(s source) float64 { return max(s.score[0], s.score[1]) }
+	for i := 1; i < len(sc.src); i++ { // insertion sort: at most 2 × Candidates
+		for j := i; j > 0 && best(sc.src[j]) > best(sc.src[j-1]); j-- {
+			sc.src[j], sc.src[j-1] = sc.src[j-1], sc.src[j]
 		}
 	}
-	i := len(sc.pos)
-	sc.pos = append(sc.pos, pos)
-	if i == len(sc.dists) {
-		sc.dists = append(sc.dists, [2][]uint32{})
+	return sc.src
+}
+
+// limit sets, per state of the next fix, how far a search leaving a
+// source in one direction may go and still give that state a better
+// score than it has. The search serves the source's states leaving that
+// way (best score own) and, after turning on the spot (turnM metres
+// more), those leaving the other way (best score other). A transition
+// from a state of score v to one of score w at road distance d scores
+// v − |d − crow|/β, which beats w only when d ≤ crow + β(v − w). A state
+// no source has reached yet is looked for as far as bound; one no
+// transition from here can improve, not at all. Viterbi's answer is the
+// same: only transitions that could not win go unsearched.
+func limit(targets []target, ch *chain, qlo int, own, other, crow, turnM, beta float64, boundCM uint32) {
+	for j := range targets {
+		t := &targets[j]
+		for d := range 2 {
+			w := ch.score[2*(qlo+j)+d]
+			t.want[d], t.lim[d] = true, boundCM
+			if math.IsInf(w, -1) {
+				continue
+			}
+			reach := math.Inf(-1)
+			if own >= w {
+				reach = crow + beta*(own-w)
+			}
+			if other >= w {
+				reach = max(reach, crow-turnM+beta*(other-w))
+			}
+			// One metre more, for rounding: an offer that ties still counts.
+			if t.want[d] = reach >= -1; t.want[d] {
+				t.lim[d] = uint32(min(float64(boundCM), 100*(max(reach, 0)+1)))
+			}
+		}
 	}
-	for dir := range 2 {
-		sc.dists[i][dir] = s.dists(from, dir, targets, bound, slack, sc.dists[i][dir][:0])
-	}
-	return sc.dists[i]
 }

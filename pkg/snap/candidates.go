@@ -13,13 +13,35 @@ import (
 // matching (package match): unlike Nearest it applies no preference for the
 // main component and keeps several roads, as the matcher weighs them
 // itself. A point outside the coverage, or with no road within radius,
-// gets none. It reads the tree in place; it allocates only when dst grows.
+// gets none. It reads the tree in place; it allocates its working lists,
+// and dst when it grows: a CandidateFinder keeps the lists between calls.
 func (f *Finder) Candidates(lon, lat, radius float64, k int, st *graph.State, dst []Result) []Result {
+	c := f.CandidateFinder()
+	return c.Candidates(lon, lat, radius, k, st, dst)
+}
+
+// CandidateFinder is Finder.Candidates with its working memory kept from
+// one call to the next, for a caller that looks up many points (every
+// fix of a trace) and would otherwise allocate at each. It is not safe for
+// concurrent use.
+type CandidateFinder struct {
+	f          *Finder
+	list, segs []candidate
+	out        []candidate
+}
+
+// CandidateFinder returns a CandidateFinder on f.
+func (f *Finder) CandidateFinder() *CandidateFinder { return &CandidateFinder{f: f} }
+
+// Candidates is Finder.Candidates; it allocates only when dst grows, or
+// when a point has more pieces in reach than any before.
+func (cf *CandidateFinder) Candidates(lon, lat, radius float64, k int, st *graph.State, dst []Result) []Result {
+	f := cf.f
 	if k <= 0 || !(radius > 0) || !f.ix.Covers(lon, lat) {
 		return dst
 	}
 	s := search{f: f, lon: lon, lat: lat, x: lon * geo.Scale, y: lat * geo.Scale, k: geo.LonScale(lat), radius: radius, st: st}
-	c := kNearest{s: &s, k: k, segs: make([]candidate, 0, k)}
+	c := kNearest{s: &s, k: k, list: cf.list[:0], segs: cf.segs[:0], out: cf.out[:0]}
 	levels := f.ix.levels
 	if top := len(levels) - 2; top >= 0 && f.mask[levels[top]]&maskUsable != 0 {
 		c.node(top, 0)
@@ -27,6 +49,7 @@ func (f *Finder) Candidates(lon, lat, radius float64, k int, st *graph.State, ds
 	for _, cand := range c.candidates() {
 		dst = append(dst, f.result(cand))
 	}
+	cf.list, cf.segs, cf.out = c.list, c.segs, c.out
 	return dst
 }
 
@@ -41,6 +64,7 @@ type kNearest struct {
 	k    int
 	list []candidate
 	segs []candidate
+	out  []candidate // candidates' answer
 }
 
 // reach is how far a piece may lie and still matter.
@@ -131,18 +155,36 @@ func insert(list []candidate, cand candidate, n int) []candidate {
 
 // candidates are the first k pieces not near a nearer one of their road.
 func (c *kNearest) candidates() []candidate {
-	var out []candidate
+	out := c.out[:0]
 	for _, p := range c.list {
 		if len(out) == c.k || p.dist > c.reach() {
 			break
 		}
 		near := false
 		for _, q := range out {
-			near = near || q.seg == p.seg && geo.Distance(q.proj.Lon, q.proj.Lat, p.proj.Lon, p.proj.Lat) <= SameRoadApart
+			near = near || q.seg == p.seg && within(c.s.k, q.proj, p.proj, SameRoadApart)
 		}
 		if !near {
 			out = append(out, p)
 		}
 	}
+	c.out = out
 	return out
+}
+
+// within reports whether a and b lie at most d metres apart by
+// geo.Distance. Pieces of one road near a point are compared often: the
+// flat distance (k the cosine of the point's latitude, which a radius of
+// tens of kilometres changes by under a per cent) decides all but the
+// pairs within 5 % of d, and those are measured as geo.Distance does.
+func within(k float64, a, b geo.Projection, d float64) bool {
+	dx := (a.Lon - b.Lon) * k * geo.MetresPerDegreeLat
+	dy := (a.Lat - b.Lat) * geo.MetresPerDegreeLat
+	switch flat := dx*dx + dy*dy; {
+	case flat < 0.9*d*d:
+		return true
+	case flat > 1.1*d*d:
+		return false
+	}
+	return geo.Distance(a.Lon, a.Lat, b.Lon, b.Lat) <= d
 }

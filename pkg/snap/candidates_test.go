@@ -92,3 +92,35 @@ func bruteCandidates(g *graph.Graph, lon, lat, radius float64, k int) []float64 
 	}
 	return ds
 }
+
+// TestNearestDistanceIsTheFirstCandidates checks NearestDistance against
+// Candidates: the same distance as the first candidate, and none where
+// there is none, with a CandidateFinder reused from point to point (its
+// lists carried over must not leak into the next answer).
+func TestNearestDistanceIsTheFirstCandidates(t *testing.T) {
+	rel := compiletest.OpenAndorra(t)
+	rng := rand.New(rand.NewPCG(38, 2))
+	for _, profile := range []string{"car", "pedestrian"} {
+		f := rel.Routers[profile].Finder()
+		cf := f.CandidateFinder()
+		found := 0
+		for i := range 600 {
+			lon, lat := roadOrNot(rng, f.Graph(), i)
+			radius := []float64{5, 30, 150, 400}[i%4]
+			d, ok := cf.NearestDistance(lon, lat, radius, nil)
+			want := f.Candidates(lon, lat, radius, 1, nil, nil)
+			if ok != (len(want) == 1) || ok && d != want[0].Dist {
+				t.Fatalf("%s (%v, %v) r=%v: NearestDistance %v %v, Candidates %+v", profile, lon, lat, radius, d, ok, want)
+			}
+			if again := cf.Candidates(lon, lat, radius, 3, nil, nil); len(again) != len(f.Candidates(lon, lat, radius, 3, nil, nil)) {
+				t.Fatalf("%s (%v, %v): a reused CandidateFinder found %d candidates", profile, lon, lat, len(again))
+			}
+			if ok {
+				found++
+			}
+		}
+		if found < 200 {
+			t.Errorf("%s: only %d of 600 points had a road in reach: the test tests little", profile, found)
+		}
+	}
+}
