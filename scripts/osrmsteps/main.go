@@ -10,11 +10,17 @@
 // OSRM placed, so that both engines route between the same road points (docs/osrm-agreement.md: uniform points
 // otherwise differ for where they meet the network, not for what is said). A pair OSRM does not route is drawn
 // again. -mapd-only measures the "stay on" share alone (no OSRM needed). -v prints each disagreeing route.
+//
+// -cache FILE keeps OSRM's answers (they do not change while its data does not): a run reads the answers
+// it finds there and adds the ones it had to ask, so a second run compares another mapd build with the
+// same OSRM answers without osrm-routed. -where prints, after the kinds, the junctions where most
+// disagreements happen (rounded to about a metre), with each engine's maneuver there: what to read first.
 package main
 
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -22,6 +28,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"net/http"
+	"os"
 	"sort"
 	"strings"
 	"time"
@@ -49,7 +56,20 @@ func main() {
 	within := flag.Float64("within", 30, "metres within which two decision points are one")
 	mapdOnly := flag.Bool("mapd-only", false, "measure only mapd's share of 'stay on' forks (draws uniform points, mapd snaps)")
 	verbose := flag.Bool("v", false, "print each disagreeing route")
+	cacheFile := flag.String("cache", "", "file of OSRM's answers, read and extended (JSON)")
+	where := flag.Int("where", 0, "print the N junctions with the most disagreements")
 	flag.Parse()
+	osrm := &osrmClient{base: *osrmURL}
+	if *cacheFile != "" {
+		if err := osrm.load(*cacheFile); err != nil {
+			log.Fatal(err)
+		}
+		defer func() {
+			if err := osrm.save(*cacheFile); err != nil {
+				log.Print(err)
+			}
+		}()
+	}
 	var b [4]float64
 	if _, err := fmt.Sscanf(*bbox, "%f,%f,%f,%f", &b[0], &b[1], &b[2], &b[3]); err != nil {
 		log.Fatalf("-bbox: %v", err)
@@ -60,6 +80,7 @@ func main() {
 	}
 	var routes, agree, steps, stays, misses, sameWay int
 	kinds := map[string]int{}
+	spots := map[string]int{}
 	for routes < *n {
 		if misses > 20**n {
 			log.Fatalf("%d draws without a route from mapd: is it serving, unmetered or with -key?", misses)
@@ -67,7 +88,7 @@ func main() {
 		from, to := draw(), draw()
 		if !*mapdOnly {
 			var ok bool
-			if from, to, ok = osrmPlaces(*osrmURL, from, to); !ok {
+			if from, to, ok = osrm.places(from, to); !ok {
 				continue
 			}
 		}
@@ -86,11 +107,11 @@ func main() {
 		if *mapdOnly {
 			continue
 		}
-		theirs, theirDist, err := osrmSteps(*osrmURL, from, to)
+		theirs, theirDist, err := osrm.steps(from, to)
 		if err != nil {
 			log.Fatal(err)
 		}
-		why := compare(ours, theirs, *within, dist, theirDist)
+		why, at := compare(ours, theirs, *within, dist, theirDist)
 		if len(why) != 1 || !strings.HasPrefix(why[0], anotherRoute) {
 			sameWay++
 		}
@@ -98,11 +119,18 @@ func main() {
 			agree++
 			continue
 		}
-		for _, w := range why {
+		for i, w := range why {
 			kinds[w]++
+			if at[i] != "" {
+				spots[at[i]+" "+w]++
+			}
 		}
 		if *verbose {
-			fmt.Printf("%.5f,%.5f -> %.5f,%.5f: %s\n", from[0], from[1], to[0], to[1], strings.Join(why, "; "))
+			var detail []string
+			for i, w := range why {
+				detail = append(detail, w+" "+at[i])
+			}
+			fmt.Printf("%.5f,%.5f -> %.5f,%.5f: %s\n", from[0], from[1], to[0], to[1], strings.Join(detail, "; "))
 		}
 	}
 	fmt.Printf("routes %d, steps %d, 'Keep ... to stay on' %d (%.1f %%)\n", routes, steps, stays, 100*float64(stays)/float64(max(steps, 1)))
@@ -122,6 +150,25 @@ func main() {
 	for _, k := range ks {
 		fmt.Printf("%6d  %s\n", kinds[k], k)
 	}
+	if *where > 0 {
+		fmt.Println("junctions with the most disagreements:")
+		for i, k := range sortedByCount(spots) {
+			if i == *where {
+				break
+			}
+			fmt.Printf("%6d  %s\n", spots[k], k)
+		}
+	}
+}
+
+// sortedByCount lists the keys of m, the largest count first.
+func sortedByCount(m map[string]int) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Slice(ks, func(i, j int) bool { return m[ks[i]] > m[ks[j]] || m[ks[i]] == m[ks[j]] && ks[i] < ks[j] })
+	return ks
 }
 
 // anotherRoute is the one disagreement of routes whose lengths differ: the engines chose different ways.
@@ -129,17 +176,17 @@ const anotherRoute = "another route (lengths differ by more than 2 %)"
 
 // compare matches each engine's decision points to the other's within the distance; what is left over, or
 // matched in a different direction or exit, is a disagreement, named by kind. Routes whose lengths differ by
-// more than 2 % are one disagreement: "another route".
-func compare(ours, theirs []point, within, dist, theirDist float64) []string {
+// more than 2 % are one disagreement: "another route". at holds, for each disagreement, where it is ("" for
+// another route).
+func compare(ours, theirs []point, within, dist, theirDist float64) (why, at []string) {
 	if math.Abs(dist-theirDist) > 0.02*theirDist+20 {
-		return []string{anotherRoute}
+		return []string{anotherRoute}, []string{""}
 	}
-	var why []string
 	used := make([]bool, len(theirs))
 	for _, o := range ours {
 		j := nearest(o, theirs, used, within)
 		if j < 0 {
-			why = append(why, "ours only: "+o.kind)
+			why, at = append(why, "ours only: "+o.kind), append(at, spot(o.loc))
 			continue
 		}
 		used[j] = true
@@ -147,17 +194,22 @@ func compare(ours, theirs []point, within, dist, theirDist float64) []string {
 		switch {
 		case o.exit != t.exit:
 			why = append(why, "roundabout exit differs")
+			at = append(at, fmt.Sprintf("%s (ours %d, OSRM %d)", spot(o.loc), o.exit, t.exit))
 		case o.dir != t.dir:
 			why = append(why, fmt.Sprintf("direction differs: ours %s, OSRM %s", o.kind, t.kind))
+			at = append(at, spot(o.loc))
 		}
 	}
 	for j, t := range theirs {
 		if !used[j] {
-			why = append(why, "OSRM only: "+t.kind)
+			why, at = append(why, "OSRM only: "+t.kind), append(at, spot(t.loc))
 		}
 	}
-	return why
+	return why, at
 }
+
+// spot names a place to about a metre, as a map search reads it.
+func spot(p [2]float64) string { return fmt.Sprintf("%.5f,%.5f", p[0], p[1]) }
 
 // nearest is the unused point of pts within the distance of p, preferring one of p's kind (a roundabout for a
 // roundabout, a turn for a turn): at a roundabout drawn small, an entry and the turn before it lie metres apart,
@@ -263,24 +315,65 @@ type osrmRoute struct {
 	} `json:"waypoints"`
 }
 
-func osrmGet(base string, a, b [2]float64) (*osrmRoute, error) {
-	url := fmt.Sprintf("%s/route/v1/driving/%.7f,%.7f;%.7f,%.7f?steps=true&overview=false&alternatives=false",
-		base, a[0], a[1], b[0], b[1])
-	resp, err := client.Get(url)
-	if err != nil {
-		return nil, err
+// osrmClient asks osrm-routed, through a cache of its answers keyed by the query (see -cache).
+type osrmClient struct {
+	base  string
+	cache map[string]json.RawMessage
+}
+
+func (c *osrmClient) load(file string) error {
+	c.cache = map[string]json.RawMessage{}
+	data, err := os.ReadFile(file)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
 	}
-	defer resp.Body.Close()
+	if err != nil {
+		return fmt.Errorf("reading OSRM's answers: %w", err)
+	}
+	if err := json.Unmarshal(data, &c.cache); err != nil {
+		return fmt.Errorf("reading OSRM's answers in %s: %w", file, err)
+	}
+	return nil
+}
+
+func (c *osrmClient) save(file string) error {
+	data, err := json.Marshal(c.cache)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		return fmt.Errorf("keeping OSRM's answers: %w", err)
+	}
+	return nil
+}
+
+func (c *osrmClient) get(a, b [2]float64) (*osrmRoute, error) {
+	query := fmt.Sprintf("/route/v1/driving/%.7f,%.7f;%.7f,%.7f?steps=true&overview=false&alternatives=false",
+		a[0], a[1], b[0], b[1])
+	data, ok := c.cache[query]
+	if !ok {
+		resp, err := client.Get(c.base + query)
+		if err != nil {
+			return nil, err
+		}
+		defer resp.Body.Close()
+		if data, err = io.ReadAll(resp.Body); err != nil {
+			return nil, fmt.Errorf("osrm %s: %w", query, err)
+		}
+		if c.cache != nil {
+			c.cache[query] = data
+		}
+	}
 	var d osrmRoute
-	if err := json.NewDecoder(resp.Body).Decode(&d); err != nil {
-		return nil, err
+	if err := json.Unmarshal(data, &d); err != nil {
+		return nil, fmt.Errorf("osrm %s: %w", query, err)
 	}
 	return &d, nil
 }
 
-// osrmPlaces returns where OSRM places a and b, false when it finds no route between them.
-func osrmPlaces(base string, a, b [2]float64) ([2]float64, [2]float64, bool) {
-	d, err := osrmGet(base, a, b)
+// places returns where OSRM places a and b, false when it finds no route between them.
+func (c *osrmClient) places(a, b [2]float64) ([2]float64, [2]float64, bool) {
+	d, err := c.get(a, b)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -290,10 +383,10 @@ func osrmPlaces(base string, a, b [2]float64) ([2]float64, [2]float64, bool) {
 	return d.Waypoints[0].Location, d.Waypoints[1].Location, true
 }
 
-// osrmSteps returns OSRM's decision points between a and b (every step but depart, arrive and the
+// steps returns OSRM's decision points between a and b (every step but depart, arrive and the
 // roundabout exits it reports apart) and the route's length.
-func osrmSteps(base string, a, b [2]float64) ([]point, float64, error) {
-	d, err := osrmGet(base, a, b)
+func (c *osrmClient) steps(a, b [2]float64) ([]point, float64, error) {
+	d, err := c.get(a, b)
 	if err != nil || d.Code != "Ok" || len(d.Routes) == 0 {
 		return nil, 0, fmt.Errorf("osrm %v -> %v: %v %v", a, b, err, d)
 	}

@@ -15,14 +15,14 @@ func TestCompareMatchesLikes(t *testing.T) {
 		{loc: [2]float64{1.5, 42.5 + 5*m}, dir: "R", kind: "turn right"},
 		{loc: [2]float64{1.5, 42.5 + 20*m}, dir: "roundabout", exit: 2, kind: "roundabout"},
 	}
-	why := compare(ours, theirs, 30, 1000, 1000)
+	why, _ := compare(ours, theirs, 30, 1000, 1000)
 	if len(why) != 1 || why[0] != "OSRM only: turn right" {
 		t.Fatalf("got %q, want only OSRM's turn left over", why)
 	}
-	if why := compare(ours, theirs[:1], 30, 1000, 1000); len(why) != 1 || why[0] != "roundabout exit differs" {
+	if why, _ := compare(ours, theirs[:1], 30, 1000, 1000); len(why) != 1 || why[0] != "roundabout exit differs" {
 		t.Fatalf("with no roundabout to meet: got %q, want the exit compared with the turn's", why)
 	}
-	if why := compare(ours, theirs, 30, 1000, 1100); len(why) != 1 || why[0] != anotherRoute {
+	if why, _ := compare(ours, theirs, 30, 1000, 1100); len(why) != 1 || why[0] != anotherRoute {
 		t.Fatalf("lengths 10 %% apart: got %q", why)
 	}
 }
