@@ -101,7 +101,7 @@ func (n *narrator) judgeAgain(s *Step, from road) {
 	default:
 		return
 	}
-	angle := n.g.Net.TurnAngle(s.in, s.out)
+	angle := n.g.Net.PerceivedTurnAngle(s.in, s.out)
 	if s.Maneuver == Fork && math.Abs(angle) < 45 {
 		s.Modifier = sideOf(angle)
 		return
@@ -109,6 +109,7 @@ func (n *narrator) judgeAgain(s *Step, from road) {
 	m := byAngle(angle, from.same(s.road()))
 	if m.Maneuver == "" {
 		m = Step{Maneuver: Continue, Modifier: "straight"} // folded by foldSameRoad
+		s.keep = false
 	}
 	s.Maneuver, s.Modifier = m.Maneuver, m.Modifier
 }
@@ -160,7 +161,7 @@ func foldSameRoad(steps []Step) []Step {
 }
 
 func foldable(prev, s *Step) bool {
-	if !prev.road().same(s.road()) {
+	if s.keep || !prev.road().same(s.road()) {
 		return false
 	}
 	switch s.Maneuver {

@@ -89,7 +89,7 @@ func nothingHappens(g *graph.Graph, nodes map[[2]int32]uint32, prev, s guidance.
 	switch {
 	case s.Maneuver == guidance.Roundabout || s.Maneuver == guidance.UTurn:
 		return ""
-	case s.Maneuver == guidance.Turn && angleBetween(s.BearingBefore, s.BearingAfter) >= 89:
+	case s.Maneuver == guidance.Turn && (math.Abs(s.Turned) >= 89 || angleBetween(s.BearingBefore, s.BearingAfter) >= 89):
 		return ""
 	case s.Maneuver == guidance.Continue && (s.RoadName != "" || s.RoadRef != "") && !sameRoad(prev, s):
 		return ""
@@ -105,48 +105,78 @@ func nothingHappens(g *graph.Graph, nodes map[[2]int32]uint32, prev, s guidance.
 }
 
 // notDecision says why step s, which stays on its predecessor's road, is
-// not a decision, or "" when it is one.
+// not a decision, or "" when it is one: a roundabout, a U-turn, a ramp, a
+// turn sharper than slight, or a fork, a slight turn or a "continue
+// straight" where another way on could be taken for the road (see
+// anotherWayOn).
 func notDecision(g *graph.Graph, nodes map[[2]int32]uint32, s guidance.Step) string {
 	switch s.Maneuver {
 	case guidance.Roundabout, guidance.UTurn, guidance.Ramp, guidance.OffRamp, guidance.Merge:
 		return ""
 	case guidance.Turn:
-		if strings.HasPrefix(s.Modifier, "slight") {
-			return "a slight turn"
-		}
-		return ""
-	case guidance.Fork:
-		v, ok := nodes[fixed(s.Location)]
-		if !ok {
-			return "no junction at the fork's location"
-		}
-		if comparableBranch(g, v, s) {
+		if !strings.HasPrefix(s.Modifier, "slight") {
 			return ""
 		}
-		return "a fork with no comparable branch"
+	case guidance.Fork, guidance.Continue:
+	default:
+		return "maneuver " + s.Maneuver
 	}
-	return "maneuver " + s.Maneuver
+	v, ok := nodes[fixed(s.Location)]
+	if !ok {
+		return "no junction at the step's location"
+	}
+	if anotherWayOn(g, v, s) {
+		return ""
+	}
+	return "a " + s.Maneuver + " " + s.Modifier + " with no other way on to take for the road"
 }
 
-// comparableBranch reports whether a way other than the step's own leaves
-// node v within 45 degrees of straight on and is comparable in class with
-// the step's road, or is a lesser road (not a driveway, track, path or
-// ramp) that goes on about as straight as ours or straighter (no more than
-// 1.4 times as far from straight on), which a driver may take for his.
-func comparableBranch(g *graph.Graph, v uint32, s guidance.Step) bool {
-	ours := float64(angleBetween(s.BearingBefore, s.BearingAfter))
+// branch is a way on from a junction node as a test reads it: its class
+// and its direction, perceived as guidance perceives it (degrees from the
+// way in, positive to the left).
+type branch struct {
+	class string
+	angle float64
+}
+
+// branchesAt lists the ways on from node v other than step s's own and the
+// way back, with their perceived directions: the way in is read from the
+// step's own out arc (found by its bearing) and the angle the step says
+// was turned.
+func branchesAt(g *graph.Graph, v uint32, s guidance.Step) []branch {
 	begin, end := g.Fwd.Out(v)
+	ours := graph.NoArc
 	for a := begin; a < end; a++ {
-		seg, _ := g.ArcSegment(a)
+		if angleBetween(compassOf(g.Net.Heading(g.ArcSegRef(a), true)), s.BearingAfter) < 1 {
+			ours = a
+		}
+	}
+	if ours == graph.NoArc {
+		return nil
+	}
+	in := g.Net.PerceivedHeading(g.ArcSegRef(ours), true) - s.Turned
+	var out []branch
+	for a := begin; a < end; a++ {
 		b := compassOf(g.Net.Heading(g.ArcSegRef(a), true))
-		if angleBetween(b, s.BearingAfter) < 1 || angleBetween(b, s.BearingBefore) > 135 {
+		if a == ours || angleBetween(b, s.BearingBefore) >= 179 {
 			continue // ours, or the way back
 		}
-		dev, class := angleBetween(b, s.BearingBefore), g.Net.Class(seg)
-		if dev > 46 { // 45 degrees, and the bearings' rounding
+		d := math.Mod(g.Net.PerceivedHeading(g.ArcSegRef(a), true)-in+540, 360) - 180
+		seg, _ := g.ArcSegment(a)
+		out = append(out, branch{class: g.Net.Class(seg), angle: d})
+	}
+	return out
+}
+
+// anotherWayOn reports whether at node v another way on leaves that a
+// driver could take instead of the step's: a road (a driveway, track or
+// path only off one), not the road's own ramp.
+func anotherWayOn(g *graph.Graph, v uint32, s guidance.Step) bool {
+	for _, b := range branchesAt(g, v, s) {
+		if strings.TrimSuffix(b.class, "_link") == s.RoadClass && b.class != s.RoadClass {
 			continue
 		}
-		if comparable(class, s.RoadClass) || aRoad(class) && float64(dev) <= 1.4*ours+1 {
+		if aRoad(b.class) || strings.HasSuffix(b.class, "_link") || !aRoad(s.RoadClass) {
 			return true
 		}
 	}

@@ -1,0 +1,226 @@
+package graph
+
+import "math"
+
+// A junction's shape is drawn by mappers a few metres at a time: the first
+// piece of a road off a junction often bends to meet the other road's
+// centre line, so its heading says more about the drawing than about where
+// the road goes. A driver reads the road some metres on. PerceivedHeading
+// reads it as OSRM's guidance does (its coordinate extractor, read, not
+// copied): a first piece long enough is the road; a road straight over
+// its first few tens of metres goes towards their end; a road that bends
+// gently goes along the line fitted through them; a road that only steps
+// aside over its first metres goes as it runs after; otherwise it goes
+// towards the point 10 m along. Guidance decides on these headings; the
+// turn costs of routing and the bearings a step reports stay on the first
+// piece (Heading).
+
+// Lengths of the perceived heading, in metres: a lane's assumed width, the
+// look-ahead without lanes, and the far look-ahead.
+const (
+	laneWidthM   = 3.25
+	lookaheadM   = 10
+	farLookahead = 40
+)
+
+// perceivedLanes is how many lanes' width a road of class takes at a
+// junction: wider roads are drawn farther from their junction's centre
+// (OSRM's offset correction: twice as many for a trunk, 2.5 for a motorway
+// or a ramp, 1.5 for a primary, of an assumed two lanes).
+func perceivedLanes(class string) float64 {
+	switch class {
+	case "motorway", "motorway_link", "trunk_link", "primary_link", "secondary_link", "tertiary_link":
+		return 2.5 * 2
+	case "trunk":
+		return 2 * 2
+	case "primary":
+		return 1.5 * 2
+	}
+	return 2
+}
+
+// lowPriority reports whether a class is no road for a car's guidance
+// (OSRM's low-priority classes: all but the roads of car.lua's road_types).
+func lowPriority(class string) bool {
+	switch class {
+	case "motorway", "motorway_link", "trunk", "trunk_link", "primary", "primary_link", "secondary",
+		"secondary_link", "tertiary", "tertiary_link", "unclassified", "residential", "living_street":
+		return false
+	}
+	return true
+}
+
+// PerceivedHeading is the direction, in degrees counter-clockwise from
+// east, in which a driver sees segment segRef go on from its start
+// (leaving) or arrive at its end (not leaving: the heading of arrival, as
+// Heading's).
+func (n *Network) PerceivedHeading(segRef uint32, leaving bool) float64 {
+	s, reversed := SplitSegRef(segRef)
+	begin, end := n.Points(s)
+	fromStart := leaving != reversed
+	step, i := int64(1), int64(begin)
+	if !fromStart {
+		step, i = -1, int64(end)-1
+	}
+	// Points in metres east and north of the node the road is read from.
+	x0, y0 := n.GeomCoord[2*i], n.GeomCoord[2*i+1]
+	k := math.Cos(float64(y0)/1e7*math.Pi/180) * 111195 / 1e7
+	var xs, ys, along [32]float64
+	m, dist := 1, 0.0
+	lanes := perceivedLanes(n.Class(s))
+	reach := farLookahead + lanes*laneWidthM
+	for j := i + step; j >= int64(begin) && j < int64(end) && m < len(xs) && dist < reach; j += step {
+		x, y := float64(n.GeomCoord[2*j]-x0)*k, float64(n.GeomCoord[2*j+1]-y0)*111195/1e7
+		d := math.Hypot(x-xs[m-1], y-ys[m-1])
+		if d == 0 {
+			continue
+		}
+		if dist+d > reach { // trimmed to the look-ahead
+			f := (reach - dist) / d
+			x, y, d = xs[m-1]+f*(x-xs[m-1]), ys[m-1]+f*(y-ys[m-1]), reach-dist
+		}
+		dist += d
+		xs[m], ys[m], along[m] = x, y, dist
+		m++
+	}
+	var h float64
+	if lowPriority(n.Class(s)) {
+		// Service roads, tracks and paths are drawn too roughly for more
+		// than the point 10 m on.
+		x, y := at(xs[:m], ys[:m], along[:m], lookaheadM)
+		h = math.Atan2(y, x) * 180 / math.Pi
+	} else {
+		h = perceived(xs[:m], ys[:m], along[:m], lanes)
+	}
+	if !leaving {
+		h += 180
+	}
+	return h
+}
+
+// perceived is the heading from the first point (the node) of a road drawn
+// through points xs, ys (metres, along[i] from the node along the road).
+func perceived(xs, ys, along []float64, lanes float64) float64 {
+	last := len(xs) - 1
+	if last == 0 {
+		return 0
+	}
+	towards := func(x, y float64) float64 { return math.Atan2(y, x) * 180 / math.Pi }
+	near := lanes*laneWidthM + lookaheadM
+	if last == 1 || along[1] > near {
+		return towards(xs[1], ys[1]) // a straight piece, or one long enough to be the road
+	}
+	if offLine(xs, ys, 0, last, xs[last], ys[last]) < 0.5*laneWidthM {
+		return towards(xs[last], ys[last]) // straight as far as it matters
+	}
+	straight := 1
+	for straight < last && offLine(xs, ys, 0, straight+1, xs[straight+1], ys[straight+1]) < 0.25*laneWidthM {
+		straight++
+	}
+	if along[straight] >= near {
+		return towards(xs[1], ys[1]) // sets off straight for long enough
+	}
+	if dx, dy, ok := fitted(xs, ys); ok {
+		return towards(dx, dy)
+	}
+	if k, ok := offset(xs, ys, along, straight, lanes); ok {
+		return towards(xs[k+1]-xs[k], ys[k+1]-ys[k])
+	}
+	x, y := at(xs, ys, along, lookaheadM)
+	return towards(x, y)
+}
+
+// offset reports whether the road only steps aside over its first metres
+// (no more than half its width and a lane: a way drawn to meet the other
+// road's centre line) and then runs straight for 30 m, and from which
+// point it does.
+func offset(xs, ys, along []float64, straight int, lanes float64) (int, bool) {
+	k, last := max(1, straight), len(xs)-1
+	total := along[last]
+	if k+1 > last || along[k]-0.5*lanes*laneWidthM >= laneWidthM || total < 0.4*farLookahead ||
+		total-math.Max(along[straight], along[1]) < 0.1*total {
+		return 0, false
+	}
+	end := k + 1
+	for end < last && along[end+1]-along[k] <= 30 {
+		end++
+	}
+	l := math.Hypot(xs[end]-xs[k], ys[end]-ys[k])
+	for i := k + 1; i < end; i++ {
+		if math.Abs((xs[end]-xs[k])*(ys[i]-ys[k])-(ys[end]-ys[k])*(xs[i]-xs[k]))/l >= 0.5*laneWidthM {
+			return 0, false
+		}
+	}
+	return k, true
+}
+
+// offLine is the largest distance of points from..to-1 from the line
+// through the first point and (x, y).
+func offLine(xs, ys []float64, from, to int, x, y float64) float64 {
+	l := math.Hypot(x-xs[0], y-ys[0])
+	worst := 0.0
+	for i := from; i < to; i++ {
+		d := math.Hypot(xs[i]-xs[0], ys[i]-ys[0])
+		if l > 0 {
+			d = math.Abs((x-xs[0])*(ys[i]-ys[0])-(y-ys[0])*(xs[i]-xs[0])) / l
+		}
+		worst = math.Max(worst, d)
+	}
+	return worst
+}
+
+// fitted is the direction, away from the node, of the least-squares line
+// through the points, when every point lies within about a third of a lane
+// of it: a road bending gently goes along it.
+func fitted(xs, ys []float64) (dx, dy float64, ok bool) {
+	var mx, my float64
+	for i := range xs {
+		mx, my = mx+xs[i], my+ys[i]
+	}
+	mx, my = mx/float64(len(xs)), my/float64(len(xs))
+	var sxx, syy, sxy float64
+	for i := range xs {
+		sxx += (xs[i] - mx) * (xs[i] - mx)
+		syy += (ys[i] - my) * (ys[i] - my)
+		sxy += (xs[i] - mx) * (ys[i] - my)
+	}
+	// The principal axis of the points (total least squares: the road may
+	// run in any direction).
+	theta := 0.5 * math.Atan2(2*sxy, sxx-syy)
+	dx, dy = math.Cos(theta), math.Sin(theta)
+	for i := range xs {
+		if math.Abs((xs[i]-mx)*dy-(ys[i]-my)*dx) >= 0.35*laneWidthM {
+			return 0, 0, false
+		}
+	}
+	last := len(xs) - 1
+	if (xs[last]-xs[0])*dx+(ys[last]-ys[0])*dy < 0 {
+		dx, dy = -dx, -dy
+	}
+	return dx, dy, true
+}
+
+// at is the point the given distance along the points, or the last.
+func at(xs, ys, along []float64, d float64) (float64, float64) {
+	for i := 1; i < len(xs); i++ {
+		if along[i] >= d {
+			f := (d - along[i-1]) / (along[i] - along[i-1])
+			return xs[i-1] + f*(xs[i]-xs[i-1]), ys[i-1] + f*(ys[i]-ys[i-1])
+		}
+	}
+	return xs[len(xs)-1], ys[len(ys)-1]
+}
+
+// PerceivedTurnAngle is TurnAngle on perceived headings: the change of
+// direction a driver sees from arriving on in to leaving on out, in
+// (-180, 180], positive to the left.
+func (n *Network) PerceivedTurnAngle(in, out uint32) float64 {
+	d := n.PerceivedHeading(out, true) - n.PerceivedHeading(in, false)
+	for d <= -180 {
+		d += 360
+	}
+	for d > 180 {
+		d -= 360
+	}
+	return d
+}
