@@ -1,6 +1,9 @@
 package graph
 
-import "math"
+import (
+	"math"
+	"sort"
+)
 
 // A junction's shape is drawn by mappers a few metres at a time: the first
 // piece of a road off a junction often bends to meet the other road's
@@ -25,14 +28,12 @@ const (
 
 // perceivedLanes is how many lanes' width a road of class takes at a
 // junction: wider roads are drawn farther from their junction's centre
-// (OSRM's offset correction: twice as many for a trunk, 2.5 for a motorway
-// or a ramp, 1.5 for a primary, of an assumed two lanes).
+// (OSRM's offset correction, of an assumed two lanes: 2.5 times as many
+// for a motorway, a trunk road and their ramps, 1.5 for a primary road).
 func perceivedLanes(class string) float64 {
 	switch class {
-	case "motorway", "motorway_link", "trunk_link", "primary_link", "secondary_link", "tertiary_link":
+	case "motorway", "motorway_link", "trunk", "trunk_link":
 		return 2.5 * 2
-	case "trunk":
-		return 2 * 2
 	case "primary":
 		return 1.5 * 2
 	}
@@ -51,51 +52,97 @@ func lowPriority(class string) bool {
 }
 
 // PerceivedHeading is the direction, in degrees counter-clockwise from
-// east, in which a driver sees segment segRef go on from its start
-// (leaving) or arrive at its end (not leaving: the heading of arrival, as
-// Heading's).
-func (n *Network) PerceivedHeading(segRef uint32, leaving bool) float64 {
-	s, reversed := SplitSegRef(segRef)
-	begin, end := n.Points(s)
-	fromStart := leaving != reversed
-	step, i := int64(1), int64(begin)
-	if !fromStart {
-		step, i = -1, int64(end)-1
-	}
-	// Points in metres east and north of the node the road is read from.
-	x0, y0 := n.GeomCoord[2*i], n.GeomCoord[2*i+1]
-	k := math.Cos(float64(y0)/1e7*math.Pi/180) * 111195 / 1e7
+// east, in which a driver sees the road go on from the start of segment
+// segRef: read along it and on through the nodes where the profile's road
+// only goes on (a path crossing it, a change of way), as far as OSRM
+// reads a road, whose graph has no node there.
+func (g *Graph) PerceivedHeading(segRef uint32) float64 {
+	n := g.Net
+	s, _ := SplitSegRef(segRef)
 	var xs, ys, along [32]float64
 	m, dist := 1, 0.0
 	lanes := perceivedLanes(n.Class(s))
 	reach := farLookahead + lanes*laneWidthM
-	for j := i + step; j >= int64(begin) && j < int64(end) && m < len(xs) && dist < reach; j += step {
-		x, y := float64(n.GeomCoord[2*j]-x0)*k, float64(n.GeomCoord[2*j+1]-y0)*111195/1e7
-		d := math.Hypot(x-xs[m-1], y-ys[m-1])
-		if d == 0 {
-			continue
+	// Points in metres east and north of the node the road is read from.
+	// OSRM keeps coordinates to a millionth of a degree (about 10 cm):
+	// read them so, for its borderline cases to fall our way too.
+	micro := func(v int32) int32 { return int32(math.Round(float64(v)/10) * 10) }
+	var x0, y0 int32
+	var k float64
+	for hops := 0; hops < 8 && m < len(xs) && dist < reach; hops++ {
+		begin, end := n.Points(s)
+		_, reversed := SplitSegRef(segRef)
+		step, i := int64(1), int64(begin)
+		if reversed {
+			step, i = -1, int64(end)-1
 		}
-		if dist+d > reach { // trimmed to the look-ahead
-			f := (reach - dist) / d
-			x, y, d = xs[m-1]+f*(x-xs[m-1]), ys[m-1]+f*(y-ys[m-1]), reach-dist
+		if hops == 0 {
+			x0, y0 = micro(n.GeomCoord[2*i]), micro(n.GeomCoord[2*i+1])
+			k = math.Cos(float64(y0)/1e7*math.Pi/180) * 111195 / 1e7
 		}
-		dist += d
-		xs[m], ys[m], along[m] = x, y, dist
-		m++
+		for j := i + step; j >= int64(begin) && j < int64(end) && m < len(xs) && dist < reach; j += step {
+			x, y := float64(micro(n.GeomCoord[2*j])-x0)*k, float64(micro(n.GeomCoord[2*j+1])-y0)*111195/1e7
+			d := math.Hypot(x-xs[m-1], y-ys[m-1])
+			if d == 0 {
+				continue
+			}
+			if dist+d > reach { // trimmed to the look-ahead
+				f := (reach - dist) / d
+				x, y, d = xs[m-1]+f*(x-xs[m-1]), ys[m-1]+f*(y-ys[m-1]), reach-dist
+			}
+			dist += d
+			xs[m], ys[m], along[m] = x, y, dist
+			m++
+		}
+		next, ok := g.onlyOn(segRef)
+		if !ok {
+			break
+		}
+		segRef, s = next, next>>1
 	}
-	var h float64
-	if lowPriority(n.Class(s)) {
+	if lowPriority(n.Class(segRef >> 1)) {
 		// Service roads, tracks and paths are drawn too roughly for more
 		// than the point 10 m on.
 		x, y := at(xs[:m], ys[:m], along[:m], lookaheadM)
-		h = math.Atan2(y, x) * 180 / math.Pi
-	} else {
-		h = perceived(xs[:m], ys[:m], along[:m], lanes)
+		return math.Atan2(y, x) * 180 / math.Pi
 	}
-	if !leaving {
-		h += 180
+	return perceived(xs[:m], ys[:m], along[:m], lanes)
+}
+
+// onlyOn returns the segment reference the road goes on by beyond the end
+// of segRef, when the profile has no other road at that node (its own
+// ways on and the one-way roads into it): ok is false at a junction, a
+// dead end, or where the road would turn back onto itself.
+func (g *Graph) onlyOn(segRef uint32) (next uint32, ok bool) {
+	s, reversed := SplitSegRef(segRef)
+	u := g.Net.SegTo[s]
+	if reversed {
+		u = g.Net.SegFrom[s]
 	}
-	return h
+	found := false
+	begin, end := g.Fwd.Out(u)
+	for a := begin; a < end; a++ {
+		r := g.ArcSegRef(a)
+		if r>>1 == s {
+			continue
+		}
+		if found && r>>1 != next>>1 {
+			return 0, false
+		}
+		next, found = r, true
+	}
+	i := sort.Search(len(g.entries), func(i int) bool { return g.entries[i]>>32 >= uint64(u) })
+	for ; i < len(g.entries) && uint32(g.entries[i]>>32) == u; i++ {
+		r := uint32(g.entries[i])
+		if r>>1 == s {
+			continue
+		}
+		if found && r>>1 != next>>1 {
+			return 0, false
+		}
+		next, found = r, true
+	}
+	return next, found && g.Net.SegFrom[next>>1] != g.Net.SegTo[next>>1]
 }
 
 // perceived is the heading from the first point (the node) of a road drawn
@@ -213,9 +260,10 @@ func at(xs, ys, along []float64, d float64) (float64, float64) {
 
 // PerceivedTurnAngle is TurnAngle on perceived headings: the change of
 // direction a driver sees from arriving on in to leaving on out, in
-// (-180, 180], positive to the left.
-func (n *Network) PerceivedTurnAngle(in, out uint32) float64 {
-	d := n.PerceivedHeading(out, true) - n.PerceivedHeading(in, false)
+// (-180, 180], positive to the left. The road arrived on is read back from
+// the junction along it.
+func (g *Graph) PerceivedTurnAngle(in, out uint32) float64 {
+	d := g.PerceivedHeading(out) - g.PerceivedHeading(in^1) + 180
 	for d <= -180 {
 		d += 360
 	}

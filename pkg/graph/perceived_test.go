@@ -49,11 +49,16 @@ func TestPerceivedTurnAngle(t *testing.T) {
 	}
 	add([2]float64{-50, 0}, [2]float64{-3, 0}, [2]float64{0, 0}) // segment 0: arriving from the west
 	add([2]float64{0, 0}, [2]float64{0, 3}, [2]float64{32, 35})  // segment 1: leaving to the north-east
-	n := &Network{GeomCoord: geom, SegGeom: []uint32{0, 3, 6}, SegClass: []uint8{1, 1}, Classes: []string{"", "secondary"}}
+	n := &Network{GeomCoord: geom, SegGeom: []uint32{0, 3, 6}, SegFrom: []uint32{0, 1}, SegTo: []uint32{1, 2},
+		SegClass: []uint8{1, 1}, Classes: []string{"", "secondary"}}
+	// Both ways two-way: arcs 0 (node 0 to 1), 1 (1 to 0), 2 (1 to 2), 3 (2 to 1).
+	g := &Graph{Net: n, Fwd: CSR{First: []uint32{0, 1, 3, 4}, Edges: []uint32{1, 0, 0 << 1, 0, 0, 0<<1 | 1, 2, 0, 1 << 1, 1, 0, 1<<1 | 1}},
+		WF: []uint32{1, 1}, WB: []uint32{1, 1}}
+	g.indexEntries()
 	if first := n.TurnAngle(0<<1, 1<<1); math.Abs(first-90) > 1 {
 		t.Fatalf("first pieces turn %.1f degrees, want 90 (the drawing)", first)
 	}
-	if got := n.PerceivedTurnAngle(0<<1, 1<<1); math.Abs(got-45) > 3 {
+	if got := g.PerceivedTurnAngle(0<<1, 1<<1); math.Abs(got-45) > 3 {
 		t.Errorf("perceived turn %.1f degrees, want about 45 to the left", got)
 	}
 }

@@ -7,9 +7,11 @@ import (
 
 // Lengths under which a step is not worth a word of its own.
 const (
-	// tinyStepM: a few metres between two nodes of one junction (a traffic
-	// island, a slip lane drawn in pieces); the next maneuver says it all.
-	tinyStepM = 12
+	// tinyStepM: a few metres between two nodes of one junction, the
+	// next maneuver says it all. OSRM folds a zig-zag only within 3 m (its
+	// staggered intersections) and says two turns 8 m apart, as at the
+	// loop of the Avinguda el Travès in La Massana.
+	tinyStepM = 3
 	// shortStepM: a step that stays on its predecessor's road and turns
 	// only this far is the two carriageways of a divided road meeting.
 	shortStepM = 20
@@ -101,7 +103,7 @@ func (n *narrator) judgeAgain(s *Step, from road) {
 	default:
 		return
 	}
-	angle := n.g.Net.PerceivedTurnAngle(s.in, s.out)
+	angle := n.g.PerceivedTurnAngle(s.in, s.out)
 	if s.Maneuver == Fork && math.Abs(angle) < 45 {
 		s.Modifier = sideOf(angle)
 		return

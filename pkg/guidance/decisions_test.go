@@ -101,6 +101,12 @@ func nothingHappens(g *graph.Graph, nodes map[[2]int32]uint32, prev, s guidance.
 			return "" // another way on
 		}
 	}
+	for _, r := range g.Entries(v, nil) {
+		b := compassOf(g.Net.Heading(r, true))
+		if angleBetween(b, s.BearingAfter) >= 1 && angleBetween(b, s.BearingBefore) <= 178 {
+			return "" // a one-way road comes in: a junction a driver sees
+		}
+	}
 	return "no other way on"
 }
 
@@ -139,8 +145,9 @@ type branch struct {
 	angle float64
 }
 
-// branchesAt lists the ways on from node v other than step s's own and the
-// way back, with their perceived directions: the way in is read from the
+// branchesAt lists the roads at node v other than step s's own and the
+// way back (the ways on and the one-way roads coming in), with their
+// perceived directions: the way in is read from the
 // step's own out arc (found by its bearing) and the angle the step says
 // was turned.
 func branchesAt(g *graph.Graph, v uint32, s guidance.Step) []branch {
@@ -154,23 +161,31 @@ func branchesAt(g *graph.Graph, v uint32, s guidance.Step) []branch {
 	if ours == graph.NoArc {
 		return nil
 	}
-	in := g.Net.PerceivedHeading(g.ArcSegRef(ours), true) - s.Turned
+	in := g.PerceivedHeading(g.ArcSegRef(ours)) - s.Turned
 	var out []branch
-	for a := begin; a < end; a++ {
-		b := compassOf(g.Net.Heading(g.ArcSegRef(a), true))
-		if a == ours || angleBetween(b, s.BearingBefore) >= 179 {
-			continue // ours, or the way back
+	add := func(r uint32) {
+		b := compassOf(g.Net.Heading(r, true))
+		if r == g.ArcSegRef(ours) || angleBetween(b, s.BearingBefore) >= 179 {
+			return // ours, or the way back
 		}
-		d := math.Mod(g.Net.PerceivedHeading(g.ArcSegRef(a), true)-in+540, 360) - 180
-		seg, _ := g.ArcSegment(a)
+		d := math.Mod(g.PerceivedHeading(r)-in+540, 360) - 180
+		seg, _ := graph.SplitSegRef(r)
 		out = append(out, branch{class: g.Net.Class(seg), angle: d})
+	}
+	for a := begin; a < end; a++ {
+		add(g.ArcSegRef(a))
+	}
+	// One-way roads coming in are roads a driver sees there too: a road
+	// that comes in straight ahead is taken for the way on.
+	for _, r := range g.Entries(v, nil) {
+		add(r)
 	}
 	return out
 }
 
-// anotherWayOn reports whether at node v another way on leaves that a
-// driver could take instead of the step's: a road (a driveway, track or
-// path only off one), not the road's own ramp.
+// anotherWayOn reports whether at node v another road leaves that a
+// driver could take, or take for, the step's own: a road (a driveway,
+// track or path only off one), not the road's own ramp.
 func anotherWayOn(g *graph.Graph, v uint32, s guidance.Step) bool {
 	for _, b := range branchesAt(g, v, s) {
 		if strings.TrimSuffix(b.class, "_link") == s.RoadClass && b.class != s.RoadClass {

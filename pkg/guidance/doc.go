@@ -6,7 +6,7 @@
 // A step covers the arcs from one maneuver to the next. Each junction is
 // read as OSRM's guidance reads it (junction.go), so that our steps speak
 // where OSRM v6's do: on the angles a driver perceives some metres along
-// each road (graph.Network.PerceivedTurnAngle), the obvious way on
+// each road (graph.Graph.PerceivedTurnAngle), the obvious way on
 // (obvious.go) says nothing where it keeps the road (by OSRM's name rule,
 // announce.go) and its new name where it takes another ("Continue onto",
 // OSRM's "new name"; not when the name lasts under 105 m, and said at
@@ -77,7 +77,7 @@ type Step struct {
 	// Turned is the change of direction a driver perceives at the
 	// maneuver, in degrees, positive to the left: the angle guidance
 	// decides on, read some metres along both roads
-	// (graph.Network.PerceivedTurnAngle), where the bearings are those of
+	// (graph.Graph.PerceivedTurnAngle), where the bearings are those of
 	// the first piece of shape either side; 0 for a depart and an arrive.
 	// Go callers only: not in the API.
 	Turned float64

@@ -92,7 +92,7 @@ func (j *junctionView) fan() []int {
 	fan := order[right : left+1]
 	links := isLink(j.branches[fan[0]].road.class)
 	for k, b := range fan {
-		if isLink(j.branches[b].road.class) != links {
+		if isLink(j.branches[b].road.class) != links || !j.branches[b].entry {
 			return nil
 		}
 		for _, c := range fan {

@@ -19,7 +19,7 @@ import (
 // the branches look alike to a driver (see alikeBranch): where ours is by
 // far the straightest, the road simply goes on. Angles are those a driver
 // perceives, some metres along each road (Step.Turned and
-// graph.Network.PerceivedHeading).
+// graph.Graph.PerceivedHeading).
 func TestForksAreAlike(t *testing.T) {
 	for _, ex := range []struct {
 		name string

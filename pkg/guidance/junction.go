@@ -3,47 +3,68 @@ package guidance
 import (
 	"math"
 	"strings"
+
+	"github.com/mapsco/maps/pkg/graph"
 )
 
 // A junction as guidance reads it, the way OSRM's guidance does: the road
-// arrived on and every way on a car may take, each with the angle a driver
-// perceives (graph.Network.PerceivedTurnAngle) and its road class ranked
-// on OSRM's priority scale. Ways the car may not take (one-way roads
-// towards the junction) are not in it.
+// arrived on and every other road at it, each with the angle a driver
+// perceives (graph.Graph.PerceivedTurnAngle) and its road class ranked
+// on OSRM's priority scale. One-way roads that only enter the junction are
+// in it too, marked as no way on: a driver sees them, and they make a
+// junction of a bend.
 
-// branch is one way on from a junction.
+// branch is one road at a junction, other than the one arrived on.
 type branch struct {
-	arc   uint32
 	road  road
 	angle float64 // perceived, positive to the left
 	dev   float64 // |angle|: how far from straight on
+	entry bool    // a way on the profile may take
 }
 
 // junctionView is the junction at the head of arc p.
 type junctionView struct {
 	via      road
-	branches []branch // the ways on, our own included
+	branches []branch // the roads on, our own first
 }
 
-// view reads the junction at the head of arc p, onto arc c among the ways
-// on; ours is c's index in branches.
-func (n *narrator) view(p, c uint32) (j junctionView, ours int) {
-	j.via = n.road(p)
+// view reads the junction at the head of arc p, onto arc c; ours is
+// branches[0].
+func (n *narrator) view(p, c uint32) junctionView {
+	j := junctionView{via: n.road(p)}
 	in := n.segRef(p)
-	j.branches = append(j.branches, n.branchOf(in, c))
 	heading := n.g.Net.Heading(n.segRef(c), true)
-	for _, o := range n.alternatives(p, c) {
-		if math.Abs(n.g.Net.Heading(n.segRef(o), true)-heading) < 0.5 {
-			continue // a way drawn over ours (two ways mapped on the same nodes): no other way on
+	add := func(out uint32, entry bool) {
+		if len(j.branches) > 0 && math.Abs(n.g.Net.Heading(out, true)-heading) < 0.5 {
+			return // a way drawn over ours (two ways mapped on the same nodes): no other road
 		}
-		j.branches = append(j.branches, n.branchOf(in, o))
+		s, _ := graph.SplitSegRef(out)
+		angle := n.g.PerceivedTurnAngle(in, out)
+		j.branches = append(j.branches, branch{road: cleanRoad(n.g.Net.Name(s), n.g.Net.Ref(s), n.g.Net.Class(s)),
+			angle: angle, dev: math.Abs(angle), entry: entry})
 	}
-	return j, 0
+	add(n.segRef(c), true)
+	for _, o := range n.alternatives(p, c) {
+		add(n.segRef(o), true)
+	}
+	n.buf = n.g.Entries(n.g.ArcHead(p), n.buf[:0])
+	for _, out := range n.buf {
+		if s, _ := graph.SplitSegRef(out); s != n.seg(p) {
+			add(out, false)
+		}
+	}
+	return j
 }
 
-func (n *narrator) branchOf(in, a uint32) branch {
-	angle := n.g.Net.PerceivedTurnAngle(in, n.segRef(a))
-	return branch{arc: a, road: n.road(a), angle: angle, dev: math.Abs(angle)}
+// entries counts the ways on the profile may take.
+func (j *junctionView) entries() int {
+	k := 0
+	for _, b := range j.branches {
+		if b.entry {
+			k++
+		}
+	}
+	return k
 }
 
 // OSRM's priority of a road class (lower is more important; a ramp ranks
@@ -125,8 +146,9 @@ func linkTo(a, b string) bool {
 	return ok && !isLink(b) && base == b
 }
 
-// motorwayClass: roads built with separated directions (and their ramps).
-func motorwayClass(class string) bool {
-	base, _ := strings.CutSuffix(class, "_link")
-	return base == "motorway" || base == "trunk"
-}
+// motorwayClass: roads built with separated directions, motorways and
+// trunk roads (not their ramps).
+func motorwayClass(class string) bool { return class == "motorway" || class == "trunk" }
+
+// rampClass: the ramps of motorways and trunk roads, OSRM's ramps.
+func rampClass(class string) bool { return class == "motorway_link" || class == "trunk_link" }

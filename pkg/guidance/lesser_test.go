@@ -75,7 +75,7 @@ func lesserStraighter(g *graph.Graph, p, c uint32) bool {
 	if !ok || g.Net.Class(ps) != g.Net.Class(cs) {
 		return false
 	}
-	bend := math.Abs(g.Net.PerceivedTurnAngle(g.ArcSegRef(p), g.ArcSegRef(c)))
+	bend := math.Abs(g.PerceivedTurnAngle(g.ArcSegRef(p), g.ArcSegRef(c)))
 	if bend >= 40 {
 		return false
 	}
@@ -85,7 +85,7 @@ func lesserStraighter(g *graph.Graph, p, c uint32) bool {
 		if lesser, ok := main[g.Net.Class(os)]; os == ps || os == cs || !ok || lesser <= ours {
 			continue
 		}
-		dev := math.Abs(g.Net.PerceivedTurnAngle(g.ArcSegRef(p), g.ArcSegRef(o)))
+		dev := math.Abs(g.PerceivedTurnAngle(g.ArcSegRef(p), g.ArcSegRef(o)))
 		if dev < 40 && dev <= 0.9*bend {
 			return true
 		}

@@ -44,7 +44,7 @@ func (j *junctionView) obvious() int {
 	via := j.via
 	keepsName := func(b branch) bool {
 		switch {
-		case !via.named() && !lowPriority(via.class), !b.road.named() && !lowPriority(b.road.class),
+		case !b.entry, !via.named() && !lowPriority(via.class), !b.road.named() && !lowPriority(b.road.class),
 			via.named() != b.road.named(), strictlyLess(b.road.class, via.class), linkTo(b.road.class, via.class):
 			return false
 		}
@@ -54,13 +54,16 @@ func (j *junctionView) obvious() int {
 		return i
 	}
 	sameOrHigher := func(b branch) bool {
-		return !strictlyLess(b.road.class, via.class) && !linkTo(b.road.class, via.class)
+		return b.entry && !strictlyLess(b.road.class, via.class) && !linkTo(b.road.class, via.class)
 	}
 	classed := j.straightest(sameOrHigher)
 	if classed >= 0 && j.distinct(classed) {
 		return classed
 	}
-	any := j.straightest(func(branch) bool { return true })
+	any := j.straightest(func(b branch) bool { return b.entry })
+	if any < 0 {
+		return -1
+	}
 	nonSharp := 0
 	for _, b := range j.branches {
 		if b.dev <= 90 {
@@ -71,7 +74,7 @@ func (j *junctionView) obvious() int {
 	if any != classed && (b.dev <= groupAngle || b.dev <= 90 && nonSharp == 1) && !lowPriority(b.road.class) && j.distinct(any) {
 		return any
 	}
-	if motorwayClass(b.road.class) && b.dev <= groupAngle && len(j.branches) == 1 {
+	if motorwayClass(b.road.class) && b.dev <= groupAngle && j.entries() == 1 {
 		return any
 	}
 	return -1
@@ -102,7 +105,7 @@ func (j *junctionView) driveways() int {
 		// A road that becomes a track or a path among others: the
 		// straightest goes on (issue 33: none of them is a road to
 		// choose).
-		return j.straightest(func(branch) bool { return true })
+		return j.straightest(func(b branch) bool { return b.entry })
 	}
 	return road
 }
@@ -136,6 +139,9 @@ func (j *junctionView) distinct(i int) bool {
 // way on within groupAngle of straight.
 func (j *junctionView) similarNarrow(i, k int) bool {
 	c, o, via := j.branches[i], j.branches[k], j.via
+	if !o.entry && c.dev < narrowAngle {
+		return false // going about straight on, a road one cannot take is no other choice
+	}
 	if lowPriority(o.road.class) && !lowPriority(c.road.class) && !lowPriority(via.class) {
 		// A driveway, track or path off a road is never taken for it
 		// (issue 33), where OSRM's name rule lets an unnamed one be: it

@@ -68,7 +68,7 @@ func (n *narrator) place(leg Leg) {
 			s.Signpost = n.signpost(s.out)
 			s.BearingBefore = bearing(n.g.Net.Heading(s.arrived, false))
 			s.BearingAfter = bearing(n.g.Net.Heading(s.out, true))
-			s.Turned = n.g.Net.PerceivedTurnAngle(s.arrived, s.out)
+			s.Turned = n.g.PerceivedTurnAngle(s.arrived, s.out)
 		}
 	}
 }
@@ -106,6 +106,7 @@ type narrator struct {
 	g     *graph.Graph
 	steps []Step
 	ring  *ringState // while on a roundabout
+	buf   []uint32   // scratch for a junction's entries
 }
 
 func (n *narrator) segRef(arc uint32) uint32 { return n.g.ArcSegRef(arc) }
@@ -192,18 +193,15 @@ func (n *narrator) classify(p, c uint32) Step {
 	if n.seg(p) == n.seg(c) {
 		return Step{Maneuver: UTurn, Modifier: "uturn"}
 	}
-	j, i := n.view(p, c)
+	j, i := n.view(p, c), 0
 	angle := j.branches[i].angle
 	drawn := n.g.Net.TurnAngle(n.segRef(p), n.segRef(c))
 	if len(j.branches) == 1 && math.Max(math.Abs(angle), math.Abs(drawn)) >= lonelyTurn && !n.g.Net.SameWay(n.seg(p), n.seg(c)) {
-		// No other way on, but a turn this sharp from one way onto
-		// another is at a junction a driver must read (the third way may
-		// be one-way towards us, which OSRM counts and we do not list):
-		// node 51581574, Avinguda el Travès onto the CG-3, drawn at 118
-		// degrees (86 as perceived).
+		// No other road, but a turn this sharp from one way onto
+		// another is one a driver must be told of.
 		return Step{Maneuver: Turn, Modifier: turnModifier(angle), keep: true}
 	}
-	if m, ok := n.ramp(p, c, angle); ok && len(j.branches) > 1 {
+	if m, ok := n.ramp(p, c, angle); ok && j.entries() > 1 {
 		return m
 	}
 	if road := j.driveways(); road >= 0 {
@@ -222,7 +220,8 @@ func (n *narrator) classify(p, c uint32) Step {
 		return newName(j.via, j.branches[i])
 	case obvious >= 0:
 		if o := j.branches[obvious]; len(j.branches) == 2 && o.dev <= straightAngle && math.Abs(angle) <= straightAngle {
-			// Both about straight on: ours is the one beside the way on.
+			// a junction of three roads, both ways on about straight:
+			// ours is the one beside the way on.
 			return Step{Maneuver: Turn, Modifier: "slight " + sideOf(angle-o.angle), keep: true}
 		}
 		return decision(angle)
@@ -256,18 +255,21 @@ func decision(angle float64) Step {
 	return Step{Maneuver: Turn, Modifier: turnModifier(angle), keep: true}
 }
 
-// ramp names the maneuver onto or off a ramp, which OSRM always says,
-// obvious or not.
+// ramp names the maneuver onto or off a ramp of a motorway or trunk road,
+// which OSRM always says, obvious or not: onto one from another road ("on
+// ramp"), off one of those roads ("off ramp"), and from one onto such a
+// road where the name changes ("merge"). The links of lesser roads
+// (primary_link and below) are roads like others to OSRM's guidance.
 func (n *narrator) ramp(p, c uint32, angle float64) (Step, bool) {
-	pLink, cLink := n.flags(p)&graph.FlagLink != 0, n.flags(c)&graph.FlagLink != 0
-	side := sideOf(angle)
 	pClass, cClass := n.road(p).class, n.road(c).class
+	pRamp, cRamp := rampClass(pClass), rampClass(cClass)
+	side := sideOf(angle)
 	switch {
-	case cLink && !pLink && (pClass == "motorway" || pClass == "trunk"):
+	case cRamp && !pRamp && motorwayClass(pClass):
 		return Step{Maneuver: OffRamp, Modifier: bend(angle), side: side}, true
-	case cLink && !pLink:
+	case cRamp && !pRamp:
 		return Step{Maneuver: Ramp, Modifier: bend(angle), side: side}, true
-	case pLink && !cLink && (cClass == "motorway" || cClass == "trunk"):
+	case pRamp && !cRamp && motorwayClass(cClass) && announced(n.road(p), n.road(c)):
 		return Step{Maneuver: Merge, Modifier: side}, true
 	}
 	return Step{}, false
