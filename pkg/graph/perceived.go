@@ -167,7 +167,7 @@ func perceived(xs, ys, along []float64, lanes float64) float64 {
 	if along[straight] >= near {
 		return towards(xs[1], ys[1]) // sets off straight for long enough
 	}
-	if dx, dy, ok := fitted(xs, ys); ok {
+	if dx, dy, ok := fitted(xs, ys, along); ok {
 		return towards(dx, dy)
 	}
 	if k, ok := offset(xs, ys, along, straight, lanes); ok {
@@ -179,8 +179,8 @@ func perceived(xs, ys, along []float64, lanes float64) float64 {
 
 // offset reports whether the road only steps aside over its first metres
 // (no more than half its width and a lane: a way drawn to meet the other
-// road's centre line) and then runs straight for 30 m, and from which
-// point it does.
+// road's centre line) and then runs straight, and from which point it
+// does.
 func offset(xs, ys, along []float64, straight int, lanes float64) (int, bool) {
 	k, last := max(1, straight), len(xs)-1
 	total := along[last]
@@ -188,13 +188,14 @@ func offset(xs, ys, along []float64, straight int, lanes float64) (int, bool) {
 		total-math.Max(along[straight], along[1]) < 0.1*total {
 		return 0, false
 	}
+	// Up to the first piece of 30 m or more (OSRM stops there: a long
+	// piece is the road's direction), else the end.
 	end := k + 1
-	for end < last && along[end+1]-along[k] <= 30 {
+	for end < last && along[end]-along[end-1] < 30 {
 		end++
 	}
-	l := math.Hypot(xs[end]-xs[k], ys[end]-ys[k])
 	for i := k + 1; i < end; i++ {
-		if math.Abs((xs[end]-xs[k])*(ys[i]-ys[k])-(ys[end]-ys[k])*(xs[i]-xs[k]))/l >= 0.5*laneWidthM {
+		if offSegment(xs[i], ys[i], xs[k], ys[k], xs[end], ys[end]) >= 0.5*laneWidthM {
 			return 0, false
 		}
 	}
@@ -204,35 +205,46 @@ func offset(xs, ys, along []float64, straight int, lanes float64) (int, bool) {
 // offLine is the largest distance of points from..to-1 from the line
 // through the first point and (x, y).
 func offLine(xs, ys []float64, from, to int, x, y float64) float64 {
-	l := math.Hypot(x-xs[0], y-ys[0])
 	worst := 0.0
 	for i := from; i < to; i++ {
-		d := math.Hypot(xs[i]-xs[0], ys[i]-ys[0])
-		if l > 0 {
-			d = math.Abs((x-xs[0])*(ys[i]-ys[0])-(y-ys[0])*(xs[i]-xs[0])) / l
-		}
-		worst = math.Max(worst, d)
+		worst = math.Max(worst, offSegment(xs[i], ys[i], xs[0], ys[0], x, y))
 	}
 	return worst
 }
 
+// offSegment is the distance of point (px, py) from the segment (ax, ay) to
+// (bx, by): from its nearest point on the segment, an end where it lies
+// beyond one (OSRM measures deviations so).
+func offSegment(px, py, ax, ay, bx, by float64) float64 {
+	dx, dy := bx-ax, by-ay
+	t := 0.0
+	if l2 := dx*dx + dy*dy; l2 > 0 {
+		t = math.Max(0, math.Min(1, ((px-ax)*dx+(py-ay)*dy)/l2))
+	}
+	return math.Hypot(px-ax-t*dx, py-ay-t*dy)
+}
+
 // fitted is the direction, away from the node, of the least-squares line
-// through the points, when every point lies within about a third of a lane
-// of it: a road bending gently goes along it.
-func fitted(xs, ys []float64) (dx, dy float64, ok bool) {
-	var mx, my float64
-	for i := range xs {
-		mx, my = mx+xs[i], my+ys[i]
+// through the road's first 40 m sampled every metre (so that each piece
+// weighs as long as it is), when every point lies within about a third of
+// a lane of it: a road bending gently goes along it.
+func fitted(xs, ys, along []float64) (dx, dy float64, ok bool) {
+	var mx, my, sxx, syy, sxy, k float64
+	for d := 0.0; d <= math.Min(farLookahead, along[len(along)-1]); d++ {
+		x, y := at(xs, ys, along, d)
+		k++
+		// Running means and co-moments (Welford), to fit in one pass.
+		ex, ey := x-mx, y-my
+		mx, my = mx+ex/k, my+ey/k
+		sxx += ex * (x - mx)
+		syy += ey * (y - my)
+		sxy += ex * (y - my)
 	}
-	mx, my = mx/float64(len(xs)), my/float64(len(xs))
-	var sxx, syy, sxy float64
-	for i := range xs {
-		sxx += (xs[i] - mx) * (xs[i] - mx)
-		syy += (ys[i] - my) * (ys[i] - my)
-		sxy += (xs[i] - mx) * (ys[i] - my)
+	if k < 2 {
+		return 0, 0, false
 	}
-	// The principal axis of the points (total least squares: the road may
-	// run in any direction).
+	// The principal axis of the samples (total least squares: the road
+	// may run in any direction).
 	theta := 0.5 * math.Atan2(2*sxy, sxx-syy)
 	dx, dy = math.Cos(theta), math.Sin(theta)
 	for i := range xs {

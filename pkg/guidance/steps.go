@@ -208,7 +208,7 @@ func (n *narrator) classify(p, c uint32) Step {
 		// A road going on past driveways, tracks and paths is followed
 		// without a word, however it bends; a driveway taken is a turn.
 		if road == i {
-			return newName(j.via, j.branches[i])
+			return drivewayName(j.via, j.branches[i])
 		}
 		if math.Abs(angle) <= straightAngle {
 			return Step{Maneuver: Turn, Modifier: "slight " + sideOf(angle-j.branches[road].angle), keep: true}
@@ -243,6 +243,19 @@ func newName(via road, b branch) Step {
 		return Step{Maneuver: Continue, Modifier: bend(b.angle), renamed: true}
 	}
 	return Step{}
+}
+
+// drivewayName is what is said on a road going on past driveways: OSRM's
+// driveway handler keeps the road silent only where both it and the road
+// arrived on have names of one road; else it reads a new name, which
+// stands unless the road keeps its name or reference (its short-name
+// rule, here and in collapse): a road without name or reference going on
+// from one that had them is "the street".
+func drivewayName(via road, b branch) Step {
+	if via.named() && b.road.named() && !announced(via, b.road) || !via.named() && !b.road.named() {
+		return Step{}
+	}
+	return Step{Maneuver: Continue, Modifier: bend(b.angle), renamed: true}
 }
 
 // decision names a way on that is not the obvious one by its direction:
