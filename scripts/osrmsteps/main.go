@@ -11,6 +11,10 @@
 // otherwise differ for where they meet the network, not for what is said). A pair OSRM does not route is drawn
 // again. -mapd-only measures the "stay on" share alone (no OSRM needed). -v prints each disagreeing route.
 //
+// Routes of about the same length may still follow other roads (two valley roads of Liechtenstein): the share is
+// also given among the routes whose lines lie within -within metres of each other everywhere, what guidance alone
+// answers for.
+//
 // -cache FILE keeps OSRM's answers (they do not change while its data does not): a run reads the answers
 // it finds there and adds the ones it had to ask, so a second run compares another mapd build with the
 // same OSRM answers without osrm-routed. -where prints, after the kinds, the junctions where most
@@ -34,6 +38,7 @@ import (
 	"time"
 
 	"github.com/mapsco/maps/pkg/geo"
+	"github.com/mapsco/maps/pkg/polyline"
 )
 
 // point is one decision point: where, which way, and for a roundabout its exit.
@@ -78,7 +83,7 @@ func main() {
 	draw := func() [2]float64 {
 		return [2]float64{b[0] + rng.Float64()*(b[2]-b[0]), b[1] + rng.Float64()*(b[3]-b[1])}
 	}
-	var routes, agree, steps, stays, misses, sameWay int
+	var routes, agree, steps, stays, misses, sameWay, sameRoadsN, agreeSameRoads int
 	kinds := map[string]int{}
 	spots := map[string]int{}
 	for routes < *n {
@@ -92,7 +97,7 @@ func main() {
 				continue
 			}
 		}
-		ours, instr, dist, err := mapdSteps(*mapdURL, *key, from, to)
+		ours, instr, dist, ourShape, err := mapdSteps(*mapdURL, *key, from, to)
 		if err != nil || ours == nil {
 			misses++
 			continue
@@ -107,7 +112,7 @@ func main() {
 		if *mapdOnly {
 			continue
 		}
-		theirs, theirDist, err := osrm.steps(from, to)
+		theirs, theirDist, theirShape, err := osrm.steps(from, to)
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -115,8 +120,15 @@ func main() {
 		if len(why) != 1 || !strings.HasPrefix(why[0], anotherRoute) {
 			sameWay++
 		}
+		same := sameRoads(ourShape, theirShape, *within)
+		if same {
+			sameRoadsN++
+		}
 		if len(why) == 0 {
 			agree++
+			if same {
+				agreeSameRoads++
+			}
 			continue
 		}
 		for i, w := range why {
@@ -140,6 +152,10 @@ func main() {
 	fmt.Printf("decision points agree on %d of %d routes (%.1f %%)\n", agree, routes, 100*float64(agree)/float64(routes))
 	// The same share among the routes both engines drive the same way: what guidance alone can reach.
 	fmt.Printf("  of the %d routes of about the same length, %d (%.1f %%)\n", sameWay, agree, 100*float64(agree)/float64(max(sameWay, 1)))
+	// Lengths alike are not roads alike (two valley roads of Liechtenstein): among the routes that follow the
+	// same roads, what is said is guidance's alone.
+	fmt.Printf("  of the %d routes on the same roads (every point of each within %.0f m of the other), %d (%.1f %%)\n",
+		sameRoadsN, *within, agreeSameRoads, 100*float64(agreeSameRoads)/float64(max(sameRoadsN, 1)))
 	var ks []string
 	for k := range kinds {
 		ks = append(ks, k)
@@ -208,6 +224,35 @@ func compare(ours, theirs []point, within, dist, theirDist float64) (why, at []s
 	return why, at
 }
 
+// sameRoads reports whether two routes follow the same roads: every point
+// of each lies within the distance of the other's line.
+func sameRoads(a, b [][2]float64, within float64) bool {
+	return len(a) > 1 && len(b) > 1 && covered(a, b, within) && covered(b, a, within)
+}
+
+// covered reports whether every point of a lies within the distance of
+// line b (on planar metres about the point: routes of a country).
+func covered(a, b [][2]float64, within float64) bool {
+	for _, p := range a {
+		k := math.Cos(p[1] * math.Pi / 180)
+		near := false
+		for i := 1; i < len(b) && !near; i++ {
+			ax, ay := (b[i-1][0]-p[0])*k*111195, (b[i-1][1]-p[1])*111195
+			bx, by := (b[i][0]-p[0])*k*111195, (b[i][1]-p[1])*111195
+			dx, dy := bx-ax, by-ay
+			t := 0.0
+			if l2 := dx*dx + dy*dy; l2 > 0 {
+				t = math.Max(0, math.Min(1, -(ax*dx+ay*dy)/l2))
+			}
+			near = math.Hypot(ax+t*dx, ay+t*dy) <= within
+		}
+		if !near {
+			return false
+		}
+	}
+	return true
+}
+
 // spot names a place to about a metre, as a map search reads it.
 func spot(p [2]float64) string { return fmt.Sprintf("%.5f,%.5f", p[0], p[1]) }
 
@@ -242,7 +287,7 @@ func direction(modifier string) string {
 
 // mapdSteps asks mapd for the car route's steps: its decision points (every step but the depart and the
 // arrive), its instructions and its length; nil points when mapd finds no route.
-func mapdSteps(base, key string, a, b [2]float64) ([]point, []string, float64, error) {
+func mapdSteps(base, key string, a, b [2]float64) ([]point, []string, float64, [][2]float64, error) {
 	body, _ := json.Marshal(map[string]any{"coordinates": [][2]float64{a, b}, "profile": "car", "alternatives": 0,
 		"include_steps": true}) // English by default; no language member, so a mapd from before issue 33 answers too
 	req, _ := http.NewRequest(http.MethodPost, base+"/v1/directions", bytes.NewReader(body))
@@ -252,16 +297,17 @@ func mapdSteps(base, key string, a, b [2]float64) ([]point, []string, float64, e
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return nil, nil, 0, err
+		return nil, nil, 0, nil, err
 	}
 	defer resp.Body.Close()
 	data, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode != http.StatusOK {
-		return nil, nil, 0, nil
+		return nil, nil, 0, nil, nil
 	}
 	var d struct {
 		Routes []struct {
-			Summary struct {
+			Geometry string `json:"geometry"`
+			Summary  struct {
 				Distance float64 `json:"distance_m"`
 			} `json:"summary"`
 			Legs []struct {
@@ -276,7 +322,7 @@ func mapdSteps(base, key string, a, b [2]float64) ([]point, []string, float64, e
 		} `json:"routes"`
 	}
 	if err := json.Unmarshal(data, &d); err != nil || len(d.Routes) == 0 {
-		return nil, nil, 0, fmt.Errorf("mapd: %v", err)
+		return nil, nil, 0, nil, fmt.Errorf("mapd: %v", err)
 	}
 	pts := []point{} // not nil: a route with no decision is still a route
 	var instr []string
@@ -291,7 +337,11 @@ func mapdSteps(base, key string, a, b [2]float64) ([]point, []string, float64, e
 		}
 		pts = append(pts, point{loc: s.Location, dir: dir, exit: s.Exit, kind: strings.TrimSpace(s.Maneuver + " " + s.Modifier)})
 	}
-	return pts, instr, d.Routes[0].Summary.Distance, nil
+	shape, err := polyline.Decode([]byte(d.Routes[0].Geometry), 6)
+	if err != nil {
+		return nil, nil, 0, nil, fmt.Errorf("mapd's geometry: %w", err)
+	}
+	return pts, instr, d.Routes[0].Summary.Distance, shape, nil
 }
 
 // osrmRoute is the part of OSRM's /route answer read here.
@@ -299,6 +349,7 @@ type osrmRoute struct {
 	Code   string `json:"code"`
 	Routes []struct {
 		Distance float64 `json:"distance"`
+		Geometry string  `json:"geometry"`
 		Legs     []struct {
 			Steps []struct {
 				Maneuver struct {
@@ -348,7 +399,7 @@ func (c *osrmClient) save(file string) error {
 }
 
 func (c *osrmClient) get(a, b [2]float64) (*osrmRoute, error) {
-	query := fmt.Sprintf("/route/v1/driving/%.7f,%.7f;%.7f,%.7f?steps=true&overview=false&alternatives=false",
+	query := fmt.Sprintf("/route/v1/driving/%.7f,%.7f;%.7f,%.7f?steps=true&overview=full&geometries=polyline6&alternatives=false",
 		a[0], a[1], b[0], b[1])
 	data, ok := c.cache[query]
 	if !ok {
@@ -385,10 +436,14 @@ func (c *osrmClient) places(a, b [2]float64) ([2]float64, [2]float64, bool) {
 
 // steps returns OSRM's decision points between a and b (every step but depart, arrive and the
 // roundabout exits it reports apart) and the route's length.
-func (c *osrmClient) steps(a, b [2]float64) ([]point, float64, error) {
+func (c *osrmClient) steps(a, b [2]float64) ([]point, float64, [][2]float64, error) {
 	d, err := c.get(a, b)
 	if err != nil || d.Code != "Ok" || len(d.Routes) == 0 {
-		return nil, 0, fmt.Errorf("osrm %v -> %v: %v %v", a, b, err, d)
+		return nil, 0, nil, fmt.Errorf("osrm %v -> %v: %v %v", a, b, err, d)
+	}
+	shape, err := polyline.Decode([]byte(d.Routes[0].Geometry), 6)
+	if err != nil {
+		return nil, 0, nil, fmt.Errorf("osrm's geometry %v -> %v: %w", a, b, err)
 	}
 	var pts []point
 	for _, s := range d.Routes[0].Legs[0].Steps {
@@ -403,5 +458,5 @@ func (c *osrmClient) steps(a, b [2]float64) ([]point, float64, error) {
 		}
 		pts = append(pts, point{loc: m.Location, dir: dir, exit: m.Exit, kind: strings.TrimSpace(m.Type + " " + m.Modifier)})
 	}
-	return pts, d.Routes[0].Distance, nil
+	return pts, d.Routes[0].Distance, shape, nil
 }

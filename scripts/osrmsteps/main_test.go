@@ -26,3 +26,18 @@ func TestCompareMatchesLikes(t *testing.T) {
 		t.Fatalf("lengths 10 %% apart: got %q", why)
 	}
 }
+
+// TestSameRoads: two lines drawn along one road within a few metres are
+// the same roads; a line that leaves it for 100 m is not.
+func TestSameRoads(t *testing.T) {
+	const m = 1.0 / 111195 // a metre of latitude, in degrees
+	road := [][2]float64{{1.5, 42.5}, {1.5, 42.5 + 500*m}}
+	beside := [][2]float64{{1.5 + 5*m, 42.5}, {1.5 + 5*m, 42.5 + 250*m}, {1.5, 42.5 + 500*m}}
+	away := [][2]float64{{1.5, 42.5}, {1.5 + 100*m, 42.5 + 250*m}, {1.5, 42.5 + 500*m}}
+	if !sameRoads(road, beside, 30) {
+		t.Error("lines 5 m apart: not the same roads")
+	}
+	if sameRoads(road, away, 30) {
+		t.Error("a line 100 m away halfway: the same roads")
+	}
+}
