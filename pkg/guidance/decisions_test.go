@@ -208,35 +208,6 @@ func aRoad(class string) bool {
 	return !strings.HasSuffix(class, "_link")
 }
 
-// comparable is the test's own reading of issue 33's "comparable roads":
-// not a minor road (service, track, path) off a road, not a ramp off a
-// road, not a whole class or more below.
-func comparable(other, ours string) bool {
-	minor := func(c string) bool {
-		switch c {
-		case "service", "track", "path", "footway", "cycleway", "bridleway", "steps", "pedestrian":
-			return true
-		}
-		return false
-	}
-	link := func(c string) bool { return strings.HasSuffix(c, "_link") }
-	if minor(other) && !minor(ours) || link(other) && !link(ours) {
-		return false
-	}
-	rank := map[string]int{"motorway": 0, "trunk": 1, "primary": 2, "secondary": 3, "tertiary": 4}
-	rk := func(c string) int {
-		c = strings.TrimSuffix(c, "_link")
-		if r, ok := rank[c]; ok {
-			return r
-		}
-		if minor(c) {
-			return 6
-		}
-		return 5
-	}
-	return rk(other)-rk(ours) < 1 || rk(other)-rk(ours) == 1 && rk(ours) >= 5
-}
-
 func compassOf(h float64) int { return ((int(math.Round(90-h)) % 360) + 360) % 360 }
 
 func angleBetween(a, b int) int {
