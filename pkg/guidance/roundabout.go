@@ -9,8 +9,8 @@ import "github.com/mapsco/maps/pkg/graph"
 // ring or comes back to it (a slip lane between two ring nodes, a street
 // mapped over the ring's own nodes): followed away from the ring along
 // its own way, it meets the ring again with no road off it on the way
-// (one that does, as the loop off the small roundabout of La Massana
-// that leads to the Urbanització Clota Verda, is a way out); and, off a
+// (one that does, as the loop off the small roundabout of the CG-3 north
+// of La Massana that leads to the Urbanització Clota Verda, is a way out); and, off a
 // ring of roads, a
 // service road, track or path (the way into a car park or a petrol
 // station): the signs before a roundabout show its roads, not its
