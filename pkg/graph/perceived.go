@@ -230,8 +230,16 @@ func offSegment(px, py, ax, ay, bx, by float64) float64 {
 // a lane of it: a road bending gently goes along it.
 func fitted(xs, ys, along []float64) (dx, dy float64, ok bool) {
 	var mx, my, sxx, syy, sxy, k float64
+	i := 1
 	for d := 0.0; d <= math.Min(farLookahead, along[len(along)-1]); d++ {
-		x, y := at(xs, ys, along, d)
+		for i < len(xs)-1 && along[i] < d {
+			i++
+		}
+		x, y := xs[0], ys[0]
+		if d > 0 {
+			f := (d - along[i-1]) / (along[i] - along[i-1])
+			x, y = xs[i-1]+f*(xs[i]-xs[i-1]), ys[i-1]+f*(ys[i]-ys[i-1])
+		}
 		k++
 		// Running means and co-moments (Welford), to fit in one pass.
 		ex, ey := x-mx, y-my

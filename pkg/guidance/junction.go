@@ -31,29 +31,63 @@ type junctionView struct {
 // view reads the junction at the head of arc p, onto arc c; ours is
 // branches[0].
 func (n *narrator) view(p, c uint32) junctionView {
-	j := junctionView{via: n.road(p)}
-	in := n.segRef(p)
+	j := junctionView{via: n.road(p), branches: n.branches[:0]}
+	v := n.g.ArcHead(p)
+	// The other roads' segment references leaving v: the ways on, then
+	// the one-way roads coming in.
+	n.buf = n.buf[:0]
+	begin, end := n.g.Fwd.Out(v)
+	for a, oc := begin, n.g.Original(c); a < end; a++ {
+		if a != oc && n.seg(a) != n.seg(p) {
+			n.buf = append(n.buf, n.segRef(a))
+		}
+	}
+	ways := len(n.buf)
+	n.buf = n.g.Entries(v, n.buf)
 	heading := n.g.Net.Heading(n.segRef(c), true)
+	drawn := n.g.Net.TurnAngle(n.segRef(p), n.segRef(c))
+	var in float64 // the perceived heading of arrival, read once the junction has more than our way
 	add := func(out uint32, entry bool) {
 		if len(j.branches) > 0 && math.Abs(n.g.Net.Heading(out, true)-heading) < 0.5 {
 			return // a way drawn over ours (two ways mapped on the same nodes): no other road
 		}
 		s, _ := graph.SplitSegRef(out)
-		angle := n.g.PerceivedTurnAngle(in, out)
-		j.branches = append(j.branches, branch{road: cleanRoad(n.g.Net.Name(s), n.g.Net.Ref(s), n.g.Net.Class(s)),
-			angle: angle, dev: math.Abs(angle), entry: entry})
+		r := cleanRoad(n.g.Net.Name(s), n.g.Net.Ref(s), n.g.Net.Class(s))
+		angle := drawn
+		if len(n.buf) > 0 || math.Abs(drawn) >= 45 || announced(j.via, r) {
+			// Where nothing else could be taken and nothing bends or takes
+			// another name, the angle says nothing: not read, the shape
+			// around a bend being most of a route's nodes.
+			angle = turnBetween(in, n.g.PerceivedHeading(out))
+		}
+		j.branches = append(j.branches, branch{road: r, angle: angle, dev: math.Abs(angle), entry: entry})
+	}
+	if len(n.buf) > 0 || math.Abs(drawn) >= 45 || announced(j.via, n.road(c)) {
+		in = n.g.PerceivedHeading(n.segRef(p)^1) + 180
 	}
 	add(n.segRef(c), true)
-	for _, o := range n.alternatives(p, c) {
-		add(n.segRef(o), true)
-	}
-	n.buf = n.g.Entries(n.g.ArcHead(p), n.buf[:0])
-	for _, out := range n.buf {
-		if s, _ := graph.SplitSegRef(out); s != n.seg(p) {
+	for i, out := range n.buf {
+		if i < ways {
+			add(out, true)
+		} else if s, _ := graph.SplitSegRef(out); s != n.seg(p) {
 			add(out, false)
 		}
 	}
+	n.branches = j.branches
 	return j
+}
+
+// turnBetween is the turn, in (-180, 180] degrees, positive to the left,
+// from heading in onto heading out (degrees counter-clockwise from east).
+func turnBetween(in, out float64) float64 {
+	d := math.Mod(out-in, 360)
+	switch {
+	case d <= -180:
+		d += 360
+	case d > 180:
+		d -= 360
+	}
+	return d
 }
 
 // entries counts the ways on the profile may take.

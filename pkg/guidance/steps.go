@@ -106,7 +106,8 @@ type narrator struct {
 	g     *graph.Graph
 	steps []Step
 	ring  *ringState // while on a roundabout
-	buf   []uint32   // scratch for a junction's entries
+	buf      []uint32 // scratch for a junction's other roads
+	branches []branch // scratch for a junction's view
 }
 
 func (n *narrator) segRef(arc uint32) uint32 { return n.g.ArcSegRef(arc) }
@@ -352,22 +353,6 @@ func bend(angle float64) string {
 		return "slight " + sideOf(angle)
 	}
 	return turnModifier(angle)
-}
-
-// alternatives lists the arcs leaving p's head other than c and the way
-// back. Out lists originals only, so c, which may duplicate one (a via-way
-// restriction's copy, see graph.Graph.Dup), is compared by its original.
-func (n *narrator) alternatives(p, c uint32) []uint32 {
-	v := n.g.ArcHead(p)
-	begin, end := n.g.Fwd.Out(v)
-	oc := n.g.Original(c)
-	var out []uint32
-	for a := begin; a < end; a++ {
-		if a != oc && n.seg(a) != n.seg(p) {
-			out = append(out, a)
-		}
-	}
-	return out
 }
 
 func sideOf(angle float64) string {
