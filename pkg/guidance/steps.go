@@ -103,11 +103,11 @@ func bearing(h float64) int {
 
 // narrator builds the steps of one leg.
 type narrator struct {
-	g     *graph.Graph
-	steps []Step
-	ring  *ringState // while on a roundabout
-	buf      []uint32 // scratch for a junction's other roads
-	branches []branch // scratch for a junction's view
+	g        *graph.Graph
+	steps    []Step
+	ring     *ringState // while on a roundabout
+	buf      []uint32   // scratch for a junction's other roads
+	branches []branch   // scratch for a junction's view
 }
 
 func (n *narrator) segRef(arc uint32) uint32 { return n.g.ArcSegRef(arc) }
