@@ -44,6 +44,14 @@ func (n *narrator) view(p, c uint32) junctionView {
 	}
 	ways := len(n.buf)
 	n.buf = n.g.Entries(v, n.buf)
+	k := ways
+	for _, r := range n.buf[ways:] {
+		if r>>1 != n.seg(p) { // not the one-way road we came by
+			n.buf[k] = r
+			k++
+		}
+	}
+	n.buf = n.buf[:k]
 	heading := n.g.Net.Heading(n.segRef(c), true)
 	drawn := n.g.Net.TurnAngle(n.segRef(p), n.segRef(c))
 	var in float64 // the perceived heading of arrival, read once the junction has more than our way
@@ -54,24 +62,20 @@ func (n *narrator) view(p, c uint32) junctionView {
 		s, _ := graph.SplitSegRef(out)
 		r := cleanRoad(n.g.Net.Name(s), n.g.Net.Ref(s), n.g.Net.Class(s))
 		angle := drawn
-		if len(n.buf) > 0 || math.Abs(drawn) >= 45 || announced(j.via, r) {
-			// Where nothing else could be taken and nothing bends or takes
-			// another name, the angle says nothing: not read, the shape
-			// around a bend being most of a route's nodes.
+		if len(n.buf) > 0 {
+			// Where the road only goes on, OSRM reads its first pieces
+			// (the coordinates close to the turn); at a junction, as a
+			// driver sees it.
 			angle = turnBetween(in, n.g.PerceivedHeading(out))
 		}
 		j.branches = append(j.branches, branch{road: r, angle: angle, dev: math.Abs(angle), entry: entry})
 	}
-	if len(n.buf) > 0 || math.Abs(drawn) >= 45 || announced(j.via, n.road(c)) {
+	if len(n.buf) > 0 {
 		in = n.g.PerceivedHeading(n.segRef(p)^1) + 180
 	}
 	add(n.segRef(c), true)
 	for i, out := range n.buf {
-		if i < ways {
-			add(out, true)
-		} else if s, _ := graph.SplitSegRef(out); s != n.seg(p) {
-			add(out, false)
-		}
+		add(out, i < ways)
 	}
 	n.branches = j.branches
 	return j
