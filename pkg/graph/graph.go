@@ -144,6 +144,7 @@ type Graph struct {
 	condMark  []uint64                     // Marked's bit set, derived from Cond
 	condRank  []uint32                     // marked arcs before each word of condMark
 	lastState *atomic.Pointer[minuteState] // StateAt's cache, when Cond is not empty
+	entries   []uint64                     // one-way roads into each node (entries.go), node<<32 | segment reference
 }
 
 // CSR is an adjacency in compressed sparse row form: the edges of node v are

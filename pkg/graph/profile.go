@@ -51,6 +51,7 @@ func buildProfile(in Input, net *Network, p int, topo *topology, stats *Restrict
 	destTurns := applyDestinations(g, segmentDestinations(in, p, topo.segWay))
 	g.Cond = buildConditions(g, conds, append(expandCondTurns(g, rules.cond), destTurns...))
 	g.markConditions()
+	g.indexEntries()
 	comp := largestComponent(&g.Turns)
 	for a, in := range comp {
 		if in {

@@ -182,6 +182,7 @@ func Load(f *artifact.File) (*Network, map[string]*Graph, error) {
 			return nil, nil, fmt.Errorf("graph: profile %s: %w", name, err)
 		}
 		g.markConditions()
+		g.indexEntries()
 		graphs[name] = g
 	}
 	return net, graphs, nil

@@ -34,6 +34,9 @@ func (catalan) describe(s *Step, stay bool) string {
 		}
 		return fmt.Sprintf("Gira %s cap %s", catalanTurn(s.Modifier), to("a"))
 	case Continue:
+		if stay {
+			return "Continua recte " + to("per")
+		}
 		return "Continua " + to("per")
 	case Fork:
 		if stay {

@@ -7,9 +7,11 @@ import (
 
 // Lengths under which a step is not worth a word of its own.
 const (
-	// tinyStepM: a few metres between two nodes of one junction (a traffic
-	// island, a slip lane drawn in pieces); the next maneuver says it all.
-	tinyStepM = 12
+	// tinyStepM: a few metres between two nodes of one junction, the
+	// next maneuver says it all. OSRM folds a zig-zag only within 3 m (its
+	// staggered intersections) and says two turns 8 m apart, as at the
+	// loop of the Avinguda el Travès in La Massana.
+	tinyStepM = 3
 	// shortStepM: a step that stays on its predecessor's road and turns
 	// only this far is the two carriageways of a divided road meeting.
 	shortStepM = 20
@@ -101,7 +103,7 @@ func (n *narrator) judgeAgain(s *Step, from road) {
 	default:
 		return
 	}
-	angle := n.g.Net.TurnAngle(s.in, s.out)
+	angle := n.g.PerceivedTurnAngle(s.in, s.out)
 	if s.Maneuver == Fork && math.Abs(angle) < 45 {
 		s.Modifier = sideOf(angle)
 		return
@@ -109,6 +111,7 @@ func (n *narrator) judgeAgain(s *Step, from road) {
 	m := byAngle(angle, from.same(s.road()))
 	if m.Maneuver == "" {
 		m = Step{Maneuver: Continue, Modifier: "straight"} // folded by foldSameRoad
+		s.keep = false
 	}
 	s.Maneuver, s.Modifier = m.Maneuver, m.Modifier
 }
@@ -160,7 +163,7 @@ func foldSameRoad(steps []Step) []Step {
 }
 
 func foldable(prev, s *Step) bool {
-	if !prev.road().same(s.road()) {
+	if s.keep || !prev.road().same(s.road()) {
 		return false
 	}
 	switch s.Maneuver {

@@ -89,7 +89,7 @@ func nothingHappens(g *graph.Graph, nodes map[[2]int32]uint32, prev, s guidance.
 	switch {
 	case s.Maneuver == guidance.Roundabout || s.Maneuver == guidance.UTurn:
 		return ""
-	case s.Maneuver == guidance.Turn && angleBetween(s.BearingBefore, s.BearingAfter) >= 89:
+	case s.Maneuver == guidance.Turn && (math.Abs(s.Turned) >= 89 || angleBetween(s.BearingBefore, s.BearingAfter) >= 89):
 		return ""
 	case s.Maneuver == guidance.Continue && (s.RoadName != "" || s.RoadRef != "") && !sameRoad(prev, s):
 		return ""
@@ -101,52 +101,97 @@ func nothingHappens(g *graph.Graph, nodes map[[2]int32]uint32, prev, s guidance.
 			return "" // another way on
 		}
 	}
+	for _, r := range g.Entries(v, nil) {
+		b := compassOf(g.Net.Heading(r, true))
+		if angleBetween(b, s.BearingAfter) >= 1 && angleBetween(b, s.BearingBefore) <= 178 {
+			return "" // a one-way road comes in: a junction a driver sees
+		}
+	}
 	return "no other way on"
 }
 
 // notDecision says why step s, which stays on its predecessor's road, is
-// not a decision, or "" when it is one.
+// not a decision, or "" when it is one: a roundabout, a U-turn, a ramp, a
+// turn sharper than slight, or a fork, a slight turn or a "continue
+// straight" where another way on could be taken for the road (see
+// anotherWayOn).
 func notDecision(g *graph.Graph, nodes map[[2]int32]uint32, s guidance.Step) string {
 	switch s.Maneuver {
 	case guidance.Roundabout, guidance.UTurn, guidance.Ramp, guidance.OffRamp, guidance.Merge:
 		return ""
 	case guidance.Turn:
-		if strings.HasPrefix(s.Modifier, "slight") {
-			return "a slight turn"
-		}
-		return ""
-	case guidance.Fork:
-		v, ok := nodes[fixed(s.Location)]
-		if !ok {
-			return "no junction at the fork's location"
-		}
-		if comparableBranch(g, v, s) {
+		if !strings.HasPrefix(s.Modifier, "slight") {
 			return ""
 		}
-		return "a fork with no comparable branch"
+	case guidance.Fork, guidance.Continue:
+	default:
+		return "maneuver " + s.Maneuver
 	}
-	return "maneuver " + s.Maneuver
+	v, ok := nodes[fixed(s.Location)]
+	if !ok {
+		return "no junction at the step's location"
+	}
+	if anotherWayOn(g, v, s) {
+		return ""
+	}
+	return "a " + s.Maneuver + " " + s.Modifier + " with no other way on to take for the road"
 }
 
-// comparableBranch reports whether a way other than the step's own leaves
-// node v within 45 degrees of straight on and is comparable in class with
-// the step's road, or is a lesser road (not a driveway, track, path or
-// ramp) that goes on about as straight as ours or straighter (no more than
-// 1.4 times as far from straight on), which a driver may take for his.
-func comparableBranch(g *graph.Graph, v uint32, s guidance.Step) bool {
-	ours := float64(angleBetween(s.BearingBefore, s.BearingAfter))
+// branch is a way on from a junction node as a test reads it: its class
+// and its direction, perceived as guidance perceives it (degrees from the
+// way in, positive to the left).
+type branch struct {
+	class string
+	angle float64
+}
+
+// branchesAt lists the roads at node v other than step s's own and the
+// way back (the ways on and the one-way roads coming in), with their
+// perceived directions: the way in is read from the
+// step's own out arc (found by its bearing) and the angle the step says
+// was turned.
+func branchesAt(g *graph.Graph, v uint32, s guidance.Step) []branch {
 	begin, end := g.Fwd.Out(v)
+	ours := graph.NoArc
 	for a := begin; a < end; a++ {
-		seg, _ := g.ArcSegment(a)
-		b := compassOf(g.Net.Heading(g.ArcSegRef(a), true))
-		if angleBetween(b, s.BearingAfter) < 1 || angleBetween(b, s.BearingBefore) > 135 {
-			continue // ours, or the way back
+		if angleBetween(compassOf(g.Net.Heading(g.ArcSegRef(a), true)), s.BearingAfter) < 1 {
+			ours = a
 		}
-		dev, class := angleBetween(b, s.BearingBefore), g.Net.Class(seg)
-		if dev > 46 { // 45 degrees, and the bearings' rounding
+	}
+	if ours == graph.NoArc {
+		return nil
+	}
+	in := g.PerceivedHeading(g.ArcSegRef(ours)) - s.Turned
+	var out []branch
+	add := func(r uint32) {
+		b := compassOf(g.Net.Heading(r, true))
+		if r == g.ArcSegRef(ours) || angleBetween(b, s.BearingBefore) >= 179 {
+			return // ours, or the way back
+		}
+		d := math.Mod(g.PerceivedHeading(r)-in+540, 360) - 180
+		seg, _ := graph.SplitSegRef(r)
+		out = append(out, branch{class: g.Net.Class(seg), angle: d})
+	}
+	for a := begin; a < end; a++ {
+		add(g.ArcSegRef(a))
+	}
+	// One-way roads coming in are roads a driver sees there too: a road
+	// that comes in straight ahead is taken for the way on.
+	for _, r := range g.Entries(v, nil) {
+		add(r)
+	}
+	return out
+}
+
+// anotherWayOn reports whether at node v another road leaves that a
+// driver could take, or take for, the step's own: a road (a driveway,
+// track or path only off one), not the road's own ramp.
+func anotherWayOn(g *graph.Graph, v uint32, s guidance.Step) bool {
+	for _, b := range branchesAt(g, v, s) {
+		if strings.TrimSuffix(b.class, "_link") == s.RoadClass && b.class != s.RoadClass {
 			continue
 		}
-		if comparable(class, s.RoadClass) || aRoad(class) && float64(dev) <= 1.4*ours+1 {
+		if aRoad(b.class) || strings.HasSuffix(b.class, "_link") || !aRoad(s.RoadClass) {
 			return true
 		}
 	}
@@ -161,35 +206,6 @@ func aRoad(class string) bool {
 		return false
 	}
 	return !strings.HasSuffix(class, "_link")
-}
-
-// comparable is the test's own reading of issue 33's "comparable roads":
-// not a minor road (service, track, path) off a road, not a ramp off a
-// road, not a whole class or more below.
-func comparable(other, ours string) bool {
-	minor := func(c string) bool {
-		switch c {
-		case "service", "track", "path", "footway", "cycleway", "bridleway", "steps", "pedestrian":
-			return true
-		}
-		return false
-	}
-	link := func(c string) bool { return strings.HasSuffix(c, "_link") }
-	if minor(other) && !minor(ours) || link(other) && !link(ours) {
-		return false
-	}
-	rank := map[string]int{"motorway": 0, "trunk": 1, "primary": 2, "secondary": 3, "tertiary": 4}
-	rk := func(c string) int {
-		c = strings.TrimSuffix(c, "_link")
-		if r, ok := rank[c]; ok {
-			return r
-		}
-		if minor(c) {
-			return 6
-		}
-		return 5
-	}
-	return rk(other)-rk(ours) < 1 || rk(other)-rk(ours) == 1 && rk(ours) >= 5
 }
 
 func compassOf(h float64) int { return ((int(math.Round(90-h)) % 360) + 360) % 360 }

@@ -3,18 +3,24 @@
 // merges, roundabouts with their exit number, U-turns, and arrive with the
 // side of the street.
 //
-// A step covers the arcs from one maneuver to the next. Nodes where nothing
-// could be decided (no other way on) never start a step, but for a turn of
-// 90 degrees or more from one way onto another, and a road that takes
-// another name ("Continue onto", OSRM's "new name"; not when the name
-// lasts under 105 m, and said at once by a maneuver just before it);
-// neither does a road that
-// keeps its name through a gentle bend, so a kink in the shape is not a
-// step, nor a junction where the route keeps its road and no other way
-// could be taken for it (obvious.go). Then steps that say nothing new are
+// A step covers the arcs from one maneuver to the next. Each junction is
+// read as OSRM's guidance reads it (junction.go), so that our steps speak
+// where OSRM v6's do: on the angles a driver perceives some metres along
+// each road (graph.Graph.PerceivedTurnAngle), the obvious way on
+// (obvious.go) says nothing where it keeps the road (by OSRM's name rule,
+// announce.go) and its new name where it takes another ("Continue onto",
+// OSRM's "new name"; not when the name lasts under 105 m, and said at
+// once by a maneuver just before it); a road going on past driveways,
+// tracks and paths is the obvious way however it bends; where no way is
+// obvious, a fork of ways alike says its side (fork.go), a T where the
+// road ends its turn, and every other way its direction, even on the same
+// road ("Continue straight on"). A node with no other way on never starts
+// a step, but for a turn of 90 degrees or more from one way onto another
+// and a new name. Then steps that say nothing new are
 // folded (collapse.go): one that stays on its predecessor's road (the same
 // name, or the same reference where a name is missing, as a driver reads
-// the signs) going straight on or bearing slightly, a few metres of
+// the signs) going straight on or bearing slightly where nothing else
+// could be taken, a few metres of
 // junction between two maneuvers, a connector stub, a depart of no length.
 // Every arc's time and length go to exactly one step, so a leg's steps add
 // up to the leg. Roundabout exits count what a driver counts
@@ -68,6 +74,13 @@ type Step struct {
 	// clockwise from north (0 to 359), arriving at Location and leaving it
 	// (0 before a depart and after an arrive).
 	BearingBefore, BearingAfter int
+	// Turned is the change of direction a driver perceives at the
+	// maneuver, in degrees, positive to the left: the angle guidance
+	// decides on, read some metres along both roads
+	// (graph.Graph.PerceivedTurnAngle), where the bearings are those of
+	// the first piece of shape either side; 0 for a depart and an arrive.
+	// Go callers only: not in the API.
+	Turned float64
 	// Signpost is what the signs of the way the step takes say, where OSM
 	// maps them (destination, destination:ref, junction:ref).
 	Signpost graph.Signpost
@@ -79,6 +92,7 @@ type Step struct {
 
 	heading float64 // a depart step's heading leaving the start
 	renamed bool    // a continue onto a new name where nothing else could be taken
+	keep    bool    // a decision said even on the same road (another way could be taken for ours)
 	side    string  // for a ramp, the side it leaves on, which the instruction says (Modifier is its direction)
 	in, out uint32  // segment references of the maneuver: the one turned from and the step's first
 	arrived uint32  // the segment reference arrived on at the maneuver's node (in, before a tiny step was dropped)

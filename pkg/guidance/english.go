@@ -23,6 +23,9 @@ func (english) describe(s *Step, stay bool) string {
 		}
 		return fmt.Sprintf("Turn %s onto %s", s.Modifier, label)
 	case Continue:
+		if stay {
+			return "Continue straight on " + label
+		}
 		return "Continue onto " + label
 	case Fork:
 		if stay {

@@ -2,7 +2,9 @@ package guidance_test
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/mapsco/maps/pkg/compile/compiletest"
@@ -14,14 +16,10 @@ import (
 
 // TestForksAreAlike drives car routes between uniform points over Andorra
 // and Liechtenstein and checks that every "Keep left/right" is said where
-// the branches look alike to a driver: at the fork's node another way on,
-// comparable in class, leaves within 45 degrees of straight on and does
-// not bend distinctly more than ours (more than twice as far from straight
-// on and by more than 12.5 degrees, OSRM's rule for the obvious way on), or
-// a lesser road goes on about as straight as ours (see comparableBranch).
-// Where ours is by far the straightest, the road simply goes on. Angles
-// are read from the steps' bearings and the graph's segments (whole
-// degrees, so a degree of slack either way).
+// the branches look alike to a driver (see alikeBranch): where ours is by
+// far the straightest, the road simply goes on. Angles are those a driver
+// perceives, some metres along each road (Step.Turned and
+// graph.Graph.PerceivedHeading).
 func TestForksAreAlike(t *testing.T) {
 	for _, ex := range []struct {
 		name string
@@ -67,22 +65,20 @@ func TestForksAreAlike(t *testing.T) {
 	}
 }
 
-// alikeBranch reports whether a way other than the fork's own leaves node
-// v within 45 degrees of straight on, is comparable in class with the
-// fork's road and bends not distinctly more than it.
+// alikeBranch reports whether another way leaves node v about as straight
+// on as the fork's own, as a driver perceives the directions (both within
+// 40 degrees of straight on, or within 40 degrees of each other), and
+// alike: neither bends over 1.4 times as far as the other and by over 25
+// degrees more (OSRM's test of the obvious one of two), both ramps or
+// neither, and not a driveway, track or path off a road.
 func alikeBranch(g *graph.Graph, v uint32, s guidance.Step) bool {
-	ours := angleBetween(s.BearingBefore, s.BearingAfter)
-	begin, end := g.Fwd.Out(v)
-	for a := begin; a < end; a++ {
-		seg, _ := g.ArcSegment(a)
-		b := compassOf(g.Net.Heading(g.ArcSegRef(a), true))
-		if angleBetween(b, s.BearingAfter) < 1 || angleBetween(b, s.BearingBefore) > 135 {
-			continue // ours, or the way back
-		}
-		dev := angleBetween(b, s.BearingBefore)
-		distinct := dev > 2*ours+2 && float64(dev-ours) > 12.5+1
-		class := g.Net.Class(seg)
-		if dev <= 46 && (!distinct && comparable(class, s.RoadClass) || aRoad(class) && float64(dev) <= 1.4*float64(ours)+1) {
+	ours := math.Abs(s.Turned)
+	for _, b := range branchesAt(g, v, s) {
+		dev := math.Abs(b.angle)
+		near := dev <= 40 && ours <= 40 || math.Abs(b.angle-s.Turned) <= 40
+		much := func(x, y float64) bool { return x > 1.4*y && x-y > 25 }
+		ramp := strings.HasSuffix(b.class, "_link") != strings.HasSuffix(s.RoadClass, "_link")
+		if near && !much(dev, ours) && !much(ours, dev) && !ramp && (aRoad(b.class) || !aRoad(s.RoadClass) || strings.HasSuffix(b.class, "_link")) {
 			return true
 		}
 	}

@@ -33,6 +33,9 @@ func (french) describe(s *Step, stay bool) string {
 		}
 		return fmt.Sprintf("Tournez %s sur %s", frenchTurn(s.Modifier), label)
 	case Continue:
+		if stay {
+			return "Continuez tout droit sur " + label
+		}
 		return "Continuez sur " + label
 	case Fork:
 		if stay {

@@ -2,6 +2,7 @@ package guidance_test
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -14,13 +15,15 @@ import (
 
 // TestLesserRoadStraightAhead drives car routes between uniform points over
 // Andorra and, at every junction where the route keeps its road (the same
-// name, else reference) and bends while a lesser road (not a driveway,
-// track, path or ramp) goes on straighter (at most 0.9 times our bend from
-// straight on, and under 40 degrees), checks that a step is said there
-// (within 25 m: a maneuver a few metres on may carry it): where the
-// secondary bends left and a residential street goes straight on, the
-// driver is told to keep left. Read from the route's arcs and the graph's
-// segments, not from the steps' own reasons.
+// name, else reference) and bends while a lesser road of the same kind (a
+// secondary or tertiary off a primary, a tertiary off a secondary: OSRM's
+// group of main roads) goes on straighter (at most 0.9 times our bend from
+// straight on, and under 40 degrees, as a driver perceives the angles),
+// checks that a step is said there (within 25 m: a maneuver a few metres
+// on may carry it): where the primary bends left and a secondary goes
+// straight on, the driver is told. A street off a main road is another
+// kind of road (OSRM's lower group) and is not taken for it. Read from the
+// route's arcs and the graph's segments, not from the steps' own reasons.
 func TestLesserRoadStraightAhead(t *testing.T) {
 	r := compiletest.OpenAndorra(t).Routers["car"]
 	g := r.Graph()
@@ -55,8 +58,9 @@ func TestLesserRoadStraightAhead(t *testing.T) {
 	}
 }
 
-// lesserStraighter reports whether, from arc p onto arc c on one road, a
-// lesser road leaves the node between them clearly straighter than c.
+// lesserStraighter reports whether, from arc p onto arc c on one main
+// road, a lesser main road leaves the node between them clearly straighter
+// than c.
 func lesserStraighter(g *graph.Graph, p, c uint32) bool {
 	ps, _ := g.ArcSegment(p)
 	cs, _ := g.ArcSegment(c)
@@ -66,19 +70,23 @@ func lesserStraighter(g *graph.Graph, p, c uint32) bool {
 	if !sameRoad(guidance.Step{RoadName: g.Net.Name(ps), RoadRef: g.Net.Ref(ps)}, guidance.Step{RoadName: g.Net.Name(cs), RoadRef: g.Net.Ref(cs)}) {
 		return false
 	}
-	in := compassOf(g.Net.Heading(g.ArcSegRef(p), false))
-	ours := angleBetween(in, compassOf(g.Net.Heading(g.ArcSegRef(c), true)))
-	if ours >= 40 {
+	main := map[string]int{"primary": 1, "secondary": 2, "tertiary": 3}
+	ours, ok := main[g.Net.Class(cs)]
+	if !ok || g.Net.Class(ps) != g.Net.Class(cs) {
+		return false
+	}
+	bend := math.Abs(g.PerceivedTurnAngle(g.ArcSegRef(p), g.ArcSegRef(c)))
+	if bend >= 40 {
 		return false
 	}
 	begin, end := g.Fwd.Out(g.ArcHead(p))
 	for o := begin; o < end; o++ {
 		os, _ := g.ArcSegment(o)
-		if os == ps || os == cs || !aRoad(g.Net.Class(os)) || comparable(g.Net.Class(os), g.Net.Class(cs)) {
+		if lesser, ok := main[g.Net.Class(os)]; os == ps || os == cs || !ok || lesser <= ours {
 			continue
 		}
-		dev := angleBetween(in, compassOf(g.Net.Heading(g.ArcSegRef(o), true)))
-		if dev < 40 && float64(dev) <= 0.9*float64(ours) {
+		dev := math.Abs(g.PerceivedTurnAngle(g.ArcSegRef(p), g.ArcSegRef(o)))
+		if dev < 40 && dev <= 0.9*bend {
 			return true
 		}
 	}

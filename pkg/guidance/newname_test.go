@@ -119,10 +119,16 @@ func sameLabel(a, b run) bool {
 	return a.name == "" && a.ref == "" && b.name == "" && b.ref == ""
 }
 
-// named reports whether a step of the leg names the run's road.
+// named reports whether a step of the leg names the run's road: by its
+// name, or a name it only grows from (the Steg that goes on as the
+// Stegertunnel, OSRM's rule: one road), else by its reference.
 func named(steps []guidance.Step, r run) bool {
+	grows := func(a, b string) bool {
+		a, b = strings.ToLower(a), strings.ToLower(b)
+		return a != "" && b != "" && (strings.HasPrefix(a, b) || strings.HasPrefix(b, a))
+	}
 	for _, s := range steps {
-		if r.name != "" && strings.EqualFold(s.RoadName, r.name) || r.ref != "" && strings.EqualFold(s.RoadRef, r.ref) {
+		if r.name != "" && grows(s.RoadName, r.name) || r.ref != "" && strings.EqualFold(s.RoadRef, r.ref) {
 			return true
 		}
 	}

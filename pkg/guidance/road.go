@@ -12,9 +12,9 @@ func cleanRoad(name, ref, class string) road {
 }
 
 func cleanLabel(s string) string {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "fixme", "todo", "unknown":
-		return ""
+	t := strings.TrimSpace(s)
+	if strings.EqualFold(t, "fixme") || strings.EqualFold(t, "todo") || strings.EqualFold(t, "unknown") {
+		return "" // compared without lowering a copy: every road at every junction is read
 	}
 	return s
 }

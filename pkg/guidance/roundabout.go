@@ -8,7 +8,10 @@ import "github.com/mapsco/maps/pkg/graph"
 // profile may not take (no arc either), a way that only runs beside the
 // ring or comes back to it (a slip lane between two ring nodes, a street
 // mapped over the ring's own nodes): followed away from the ring along
-// its own way, it meets the ring again; and, off a ring of roads, a
+// its own way, it meets the ring again with no road off it on the way
+// (one that does, as the loop off the small roundabout of the CG-3 north
+// of La Massana that leads to the Urbanització Clota Verda, is a way out); and, off a
+// ring of roads, a
 // service road, track or path (the way into a car park or a petrol
 // station): the signs before a roundabout show its roads, not its
 // driveways, and OSRM leaves them out alike (its roundabout handler
@@ -77,9 +80,11 @@ func (n *narrator) isExit(a uint32) bool {
 		if net.HasWays() {
 			begin, end := n.g.Fwd.Out(v)
 			for b := begin; b < end; b++ {
-				if net.SameWay(n.seg(b), n.seg(a)) && n.seg(b) != n.seg(a) {
+				switch {
+				case net.SameWay(n.seg(b), n.seg(a)) && n.seg(b) != n.seg(a):
 					next = b
-					break
+				case !net.SameWay(n.seg(b), n.seg(a)) && n.flags(b)&graph.FlagRoundabout == 0 && (n.ring.minor || !minor(n.road(b).class)):
+					return true // another road leaves it before it comes back: a way out
 				}
 			}
 		}

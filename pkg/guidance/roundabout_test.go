@@ -148,7 +148,7 @@ func checkRings(t *testing.T, m *osmMap, g *graph.Graph) ringCounts {
 		}
 		exits := make([][]exitWay, len(ring))
 		for k, id := range ring {
-			exits[k] = exitsFrom(m, through[id], id, inRing, drivewayRing[ring[0]])
+			exits[k] = exitsFrom(m, through, id, inRing, drivewayRing[ring[0]])
 		}
 		for k, a := range ring {
 			va, ok := gnode[m.coord[a]]
@@ -185,9 +185,25 @@ type exitWay struct {
 
 // exitsFrom lists the ways out of ring node id: each non-ring way through
 // it, in each direction a car may drive away from it, unless that
-// direction leads back to the ring. Driveways count only off a ring that
-// is itself one.
-func exitsFrom(m *osmMap, ways []int, id int64, inRing map[int64]bool, drivewayRing bool) []exitWay {
+// direction leads back to the ring with no other road (a way a car may
+// drive away on) off it before. Driveways count only off a ring that is
+// itself one.
+func exitsFrom(m *osmMap, through map[int64][]int, id int64, inRing map[int64]bool, drivewayRing bool) []exitWay {
+	ways := through[id]
+	roadOff := func(node int64, self int) bool {
+		for _, oi := range through[node] {
+			o := m.ways[oi]
+			if oi == self || o.driveway && !drivewayRing {
+				continue
+			}
+			for k, n := range o.nodes {
+				if n == node && (o.forward && k+1 < len(o.nodes) || o.backward && k > 0) {
+					return true
+				}
+			}
+		}
+		return false
+	}
 	var out []exitWay
 	for _, wi := range ways {
 		w := m.ways[wi]
@@ -201,7 +217,13 @@ func exitsFrom(m *osmMap, ways []int, id int64, inRing map[int64]bool, drivewayR
 				}
 				back := false
 				for j := k + dir; j >= 0 && j < len(w.nodes); j += dir {
-					back = back || inRing[w.nodes[j]]
+					if inRing[w.nodes[j]] {
+						back = true
+						break
+					}
+					if roadOff(w.nodes[j], wi) {
+						break
+					}
 				}
 				if !back {
 					out = append(out, exitWay{w.nodes[k+dir], drivewayRing || !w.driveway})

@@ -33,6 +33,9 @@ func (spanish) describe(s *Step, stay bool) string {
 		}
 		return fmt.Sprintf("Gire %s %s", spanishTurn(s.Modifier), to("hacia"))
 	case Continue:
+		if stay {
+			return "Continúe recto " + to("por")
+		}
 		return "Continúe " + to("por")
 	case Fork:
 		if stay {

@@ -68,6 +68,7 @@ func (n *narrator) place(leg Leg) {
 			s.Signpost = n.signpost(s.out)
 			s.BearingBefore = bearing(n.g.Net.Heading(s.arrived, false))
 			s.BearingAfter = bearing(n.g.Net.Heading(s.out, true))
+			s.Turned = n.g.PerceivedTurnAngle(s.arrived, s.out)
 		}
 	}
 }
@@ -102,9 +103,11 @@ func bearing(h float64) int {
 
 // narrator builds the steps of one leg.
 type narrator struct {
-	g     *graph.Graph
-	steps []Step
-	ring  *ringState // while on a roundabout
+	g        *graph.Graph
+	steps    []Step
+	ring     *ringState // while on a roundabout
+	buf      []uint32   // scratch for a junction's other roads
+	branches []branch   // scratch for a junction's view
 }
 
 func (n *narrator) segRef(arc uint32) uint32 { return n.g.ArcSegRef(arc) }
@@ -164,7 +167,7 @@ func (n *narrator) junction(p, c uint32) {
 		return
 	}
 	m := n.classify(p, c)
-	if m.Maneuver == "" || (m.Maneuver == Continue && n.road(c).same(n.steps[len(n.steps)-1].road())) {
+	if m.Maneuver == "" || (m.Maneuver == Continue && !m.keep && n.road(c).same(n.steps[len(n.steps)-1].road())) {
 		return // nothing to say: the step goes on
 	}
 	n.open(m, p, c)
@@ -183,54 +186,144 @@ func (n *narrator) finishRoundabout(exit uint32) {
 }
 
 // classify names the maneuver from arc p onto arc c, or returns a zero Step
-// when none is worth a word.
+// when none is worth a word. It decides as OSRM's guidance does (see
+// obvious.go and fork.go): the obvious way on says nothing, or its new
+// name; a ramp is a ramp; a fork, a T where the road ends, and every other
+// way say their direction, graded on the perceived angle.
 func (n *narrator) classify(p, c uint32) Step {
-	angle := n.g.Net.TurnAngle(n.segRef(p), n.segRef(c))
 	if n.seg(p) == n.seg(c) {
 		return Step{Maneuver: UTurn, Modifier: "uturn"}
 	}
-	others := n.alternatives(p, c)
-	if len(others) == 0 && math.Abs(angle) >= lonelyTurn && !n.g.Net.SameWay(n.seg(p), n.seg(c)) {
-		// No other way on, but a turn this sharp from one way onto
-		// another is at a junction a driver must read (the third way may
-		// be one-way towards us): node 51581574, Avinguda el Travès onto
-		// the CG-3, 118 degrees.
-		return Step{Maneuver: Turn, Modifier: turnModifier(angle)}
+	j, i := n.view(p, c), 0
+	angle := j.branches[i].angle
+	drawn := n.g.Net.TurnAngle(n.segRef(p), n.segRef(c))
+	if len(j.branches) == 1 && math.Max(math.Abs(angle), math.Abs(drawn)) >= lonelyTurn && !n.g.Net.SameWay(n.seg(p), n.seg(c)) {
+		// No other road, but a turn this sharp from one way onto
+		// another is one a driver must be told of.
+		return Step{Maneuver: Turn, Modifier: turnModifier(angle), keep: true}
 	}
-	if len(others) == 0 || n.obvious(p, c, angle, others) {
-		// No other way on, or none to take for ours: not a decision, but
-		// where the road changes its name the driver reads the new one on
-		// the signs (OSRM's "new name"); renamed marks it for collapse's
-		// short-name rule.
-		if r := n.road(c); r.named() && !r.same(n.road(p)) {
-			return Step{Maneuver: Continue, Modifier: bend(angle), renamed: true}
-		}
-		return Step{}
-	}
-	pLink, cLink := n.flags(p)&graph.FlagLink != 0, n.flags(c)&graph.FlagLink != 0
-	side := sideOf(angle)
-	pClass, cClass := n.road(p).class, n.road(c).class
-	switch {
-	case cLink && !pLink && (pClass == "motorway" || pClass == "trunk"):
-		return Step{Maneuver: OffRamp, Modifier: bend(angle), side: side}
-	case cLink && !pLink:
-		return Step{Maneuver: Ramp, Modifier: bend(angle), side: side}
-	case pLink && !cLink && (cClass == "motorway" || cClass == "trunk"):
-		return Step{Maneuver: Merge, Modifier: side}
-	}
-	if n.straightest(p, c, angle, others) {
-		// Onto another road, but the straightest way on by far: no fork
-		// to choose; a continue is only the new name to read.
-		m := byAngle(angle, false)
-		m.renamed = m.Maneuver == Continue && n.road(c).named()
+	if m, ok := n.ramp(p, c, angle); ok && j.entries() > 1 {
 		return m
 	}
-	if math.Abs(angle) < 45 {
-		if fork, side := n.fork(p, angle, others); fork {
-			return Step{Maneuver: Fork, Modifier: side}
+	if road := j.driveways(); road >= 0 {
+		// A road going on past driveways, tracks and paths is followed
+		// without a word, however it bends; a driveway taken is a turn.
+		if road == i {
+			return drivewayName(j.via, j.branches[i])
+		}
+		if math.Abs(angle) <= straightAngle {
+			return Step{Maneuver: Turn, Modifier: "slight " + sideOf(angle-j.branches[road].angle), keep: true}
+		}
+		return decision(angle)
+	}
+	switch obvious := j.obvious(); {
+	case obvious == i:
+		return newName(j.via, j.branches[i])
+	case obvious >= 0:
+		if o := j.branches[obvious]; len(j.branches) == 2 && o.dev <= straightAngle && math.Abs(angle) <= straightAngle {
+			// a junction of three roads, both ways on about straight:
+			// ours is the one beside the way on.
+			return Step{Maneuver: Turn, Modifier: "slight " + sideOf(angle-o.angle), keep: true}
+		}
+		return decision(angle)
+	}
+	if m, ok := j.forkStep(i); ok {
+		return m
+	}
+	if j.endOfRoad() {
+		return Step{Maneuver: Turn, Modifier: sideOf(angle), keep: true}
+	}
+	return decision(angle)
+}
+
+// newName is what is said on the obvious way on: nothing where it keeps the
+// road, its new name where it takes another (OSRM's "new name"); renamed
+// marks it for collapse's short-name rule.
+func newName(via road, b branch) Step {
+	if b.road.named() && announced(via, b.road) && !b.road.same(via) {
+		return Step{Maneuver: Continue, Modifier: bend(b.angle), renamed: true}
+	}
+	return Step{}
+}
+
+// drivewayName is what is said on a road going on past driveways: OSRM's
+// driveway handler keeps the road silent only where both it and the road
+// arrived on have names of one road; else it reads a new name, which
+// stands unless the road keeps its name or reference (its short-name
+// rule, here and in collapse): a road without name or reference going on
+// from one that had them is "the street".
+func drivewayName(via road, b branch) Step {
+	if via.named() && b.road.named() && !announced(via, b.road) || !via.named() && !b.road.named() {
+		return Step{}
+	}
+	return Step{Maneuver: Continue, Modifier: bend(b.angle), renamed: true}
+}
+
+// decision names a way on that is not the obvious one by its direction:
+// straight on (said even on the same road: another way could be taken for
+// it), else a turn.
+func decision(angle float64) Step {
+	if math.Abs(angle) <= straightAngle {
+		return Step{Maneuver: Continue, Modifier: "straight", keep: true}
+	}
+	return Step{Maneuver: Turn, Modifier: turnModifier(angle), keep: true}
+}
+
+// ramp names the maneuver onto or off a ramp of a motorway or trunk road,
+// which OSRM always says, obvious or not: onto one from another road ("on
+// ramp"), off one of those roads ("off ramp"), and from one onto such a
+// road where the name changes ("merge"). The links of lesser roads
+// (primary_link and below) are roads like others to OSRM's guidance.
+func (n *narrator) ramp(p, c uint32, angle float64) (Step, bool) {
+	pClass, cClass := n.road(p).class, n.road(c).class
+	pRamp, cRamp := rampClass(pClass), rampClass(cClass)
+	side := sideOf(angle)
+	switch {
+	case cRamp && !pRamp && motorwayClass(pClass):
+		return Step{Maneuver: OffRamp, Modifier: bend(angle), side: side}, true
+	case cRamp && !pRamp:
+		return Step{Maneuver: Ramp, Modifier: bend(angle), side: side}, true
+	case pRamp && !cRamp && motorwayClass(cClass) && announced(n.road(p), n.road(c)):
+		return Step{Maneuver: Merge, Modifier: side}, true
+	}
+	return Step{}, false
+}
+
+// forkStep names branch i where it is part of a fork and no way on is
+// obvious: a fork of two at a junction of more ways only when the two are
+// of about one class, else the more important one is followed as the
+// obvious way (its new name, if any) and the other is a slight turn.
+func (j *junctionView) forkStep(i int) (Step, bool) {
+	fan := j.fan()
+	if fan == nil {
+		return Step{}, false
+	}
+	if len(j.branches) > 2 && len(fan) == 2 {
+		a, b := j.branches[fan[0]], j.branches[fan[1]]
+		if d := osrmPriority(a.road.class) - osrmPriority(b.road.class); d > 1 || d < -1 {
+			main := fan[0]
+			if d > 0 {
+				main = fan[1]
+			}
+			switch {
+			case main == i:
+				return newName(j.via, j.branches[i]), true
+			case fan[0] == i || fan[1] == i:
+				return Step{Maneuver: Turn, Modifier: "slight " + sideOf(j.branches[i].angle-j.branches[main].angle), keep: true}, true
+			}
+			return Step{}, false
 		}
 	}
-	return byAngle(angle, n.road(p).same(n.road(c)))
+	side, said, ok := j.forkOf(i)
+	switch {
+	case !ok:
+		return Step{}, false
+	case !said:
+		return newName(j.via, j.branches[i]), true
+	case side == "straight":
+		return Step{Maneuver: Continue, Modifier: "straight", keep: true}, true
+	}
+	return Step{Maneuver: Fork, Modifier: side}, true
 }
 
 // lonelyTurn is the angle from which a turn onto another way is announced
@@ -250,52 +343,16 @@ func byAngle(angle float64, sameRoad bool) Step {
 	return Step{Maneuver: Turn, Modifier: turnModifier(angle)}
 }
 
-// straightAngle is how far a continue may bend and still be straight on;
-// beyond, its modifier says which way the road bends (OSRM's direction
-// modifiers: straight within 20 degrees, slight to 40).
-const straightAngle = 20
-
 // bend is a continue's modifier: straight, or the side the road bends to,
 // graded as a turn would be past slight.
 func bend(angle float64) string {
 	switch a := math.Abs(angle); {
-	case a < straightAngle:
+	case a <= straightAngle:
 		return "straight"
 	case a < 40:
 		return "slight " + sideOf(angle)
 	}
 	return turnModifier(angle)
-}
-
-// alternatives lists the arcs leaving p's head other than c and the way
-// back. Out lists originals only, so c, which may duplicate one (a via-way
-// restriction's copy, see graph.Graph.Dup), is compared by its original.
-func (n *narrator) alternatives(p, c uint32) []uint32 {
-	v := n.g.ArcHead(p)
-	begin, end := n.g.Fwd.Out(v)
-	oc := n.g.Original(c)
-	var out []uint32
-	for a := begin; a < end; a++ {
-		if a != oc && n.seg(a) != n.seg(p) {
-			out = append(out, a)
-		}
-	}
-	return out
-}
-
-// fork reports whether another way leaves almost as straight as ours, and
-// on which side ours lies.
-func (n *narrator) fork(p uint32, angle float64, others []uint32) (bool, string) {
-	for _, o := range others {
-		oa := n.g.Net.TurnAngle(n.segRef(p), n.segRef(o))
-		if math.Abs(oa) < 45 {
-			if angle > oa {
-				return true, "left"
-			}
-			return true, "right"
-		}
-	}
-	return false, ""
 }
 
 func sideOf(angle float64) string {

@@ -15,14 +15,29 @@ func TestCompareMatchesLikes(t *testing.T) {
 		{loc: [2]float64{1.5, 42.5 + 5*m}, dir: "R", kind: "turn right"},
 		{loc: [2]float64{1.5, 42.5 + 20*m}, dir: "roundabout", exit: 2, kind: "roundabout"},
 	}
-	why := compare(ours, theirs, 30, 1000, 1000)
+	why, _ := compare(ours, theirs, 30, 1000, 1000)
 	if len(why) != 1 || why[0] != "OSRM only: turn right" {
 		t.Fatalf("got %q, want only OSRM's turn left over", why)
 	}
-	if why := compare(ours, theirs[:1], 30, 1000, 1000); len(why) != 1 || why[0] != "roundabout exit differs" {
+	if why, _ := compare(ours, theirs[:1], 30, 1000, 1000); len(why) != 1 || why[0] != "roundabout exit differs" {
 		t.Fatalf("with no roundabout to meet: got %q, want the exit compared with the turn's", why)
 	}
-	if why := compare(ours, theirs, 30, 1000, 1100); len(why) != 1 || why[0] != anotherRoute {
+	if why, _ := compare(ours, theirs, 30, 1000, 1100); len(why) != 1 || why[0] != anotherRoute {
 		t.Fatalf("lengths 10 %% apart: got %q", why)
+	}
+}
+
+// TestSameRoads: two lines drawn along one road within a few metres are
+// the same roads; a line that leaves it for 100 m is not.
+func TestSameRoads(t *testing.T) {
+	const m = 1.0 / 111195 // a metre of latitude, in degrees
+	road := [][2]float64{{1.5, 42.5}, {1.5, 42.5 + 500*m}}
+	beside := [][2]float64{{1.5 + 5*m, 42.5}, {1.5 + 5*m, 42.5 + 250*m}, {1.5, 42.5 + 500*m}}
+	away := [][2]float64{{1.5, 42.5}, {1.5 + 100*m, 42.5 + 250*m}, {1.5, 42.5 + 500*m}}
+	if !sameRoads(road, beside, 30) {
+		t.Error("lines 5 m apart: not the same roads")
+	}
+	if sameRoads(road, away, 30) {
+		t.Error("a line 100 m away halfway: the same roads")
 	}
 }
