@@ -284,3 +284,82 @@ func TestSynthTablesEqualQueries(t *testing.T) {
 	}
 	t.Logf("%d cells under 3 states, %d reached", 3*len(src)*len(dst), reached)
 }
+
+// TestThousandsMarkedMatchDijkstra is issue 41's exactness at scale: on
+// random rings (randomRing) of 10,000 and 30,000 nodes of which a tenth or a third are
+// marked (1,000 to 3,300 marked nodes: witnesses pass none of them, and
+// every shortcut through one is variable), point-to-point queries and 20×20
+// tables both equal Dijkstra.
+func TestThousandsMarkedMatchDijkstra(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 43))
+	for _, c := range []struct{ n, share int }{{10000, 10}, {10000, 3}, {30000, 10}} {
+		g := randomRing(rng, c.n)
+		marked := make([]bool, c.n)
+		k := 0
+		for v := range marked {
+			if marked[v] = rng.IntN(c.share) == 0; marked[v] {
+				k++
+			}
+		}
+		h := contract(t, g, func(v uint32) bool { return marked[v] })
+		vary, _ := h.NumVariable()
+		if k < 900 || vary < 900 {
+			t.Fatalf("%d nodes: %d marked, %d variable shortcuts: the test proves little", c.n, k, vary)
+		}
+		ends := make([]ch.Endpoint, 40)
+		for i := range ends {
+			seeds := randomSeeds(rng, c.n)
+			for j := range seeds {
+				seeds[j].Cost %= 50 // as in TestMarkedQueryMatchesDijkstra
+			}
+			ends[i] = ch.Endpoint{Seeds: seeds, Dists: make([]int64, len(seeds))}
+		}
+		src, dst := ends[:20], ends[20:]
+		got := make([]ch.Cell, len(src)*len(dst))
+		q := ch.NewQuery(h)
+		q.Table(src, dst, got)
+		reached := 0
+		for i, s := range src {
+			cost := search.Dijkstra(g, s.Seeds)
+			for j, d := range dst {
+				if sharesNode(s.Seeds, d.Seeds) || !wellPosed(cost, d.Seeds) {
+					continue // the caller's to answer (see route.MakeEnds)
+				}
+				want, _ := search.Finish(func(a uint32) uint32 { return cost[a] }, d.Seeds)
+				if cell := got[i*len(dst)+j].Cost; cell != want {
+					t.Fatalf("%d nodes, %d marked: table [%d][%d] %d, Dijkstra %d", c.n, k, i, j, cell, want)
+				}
+				res, ok := q.Shortest(s.Seeds, d.Seeds, nil)
+				if !ok {
+					res.Cost = search.Unreached
+				}
+				if res.Cost != want {
+					t.Fatalf("%d nodes, %d marked: query %d, Dijkstra %d", c.n, k, res.Cost, want)
+				}
+				if ok {
+					reached++
+					checkPath(t, g, nil, res, s.Seeds, d.Seeds)
+				}
+			}
+		}
+		t.Logf("%d nodes, %d marked, %d variable shortcuts: %d of %d cells reached equal Dijkstra", c.n, k, vary, reached, len(got))
+		if reached < len(got)/5 {
+			t.Fatalf("%d of %d cells reached: the test proves little", reached, len(got))
+		}
+	}
+}
+
+// randomRing is randomTurns with two to four edges a node, in both
+// directions along the ring: most random pairs of its 10,000 or more nodes
+// have a path, which randomTurns' sparser ring breaks at this size.
+func randomRing(rng *rand.Rand, n int) *graph.Graph {
+	g := &graph.Graph{Turns: graph.CSR{First: make([]uint32, n+1)}}
+	for u := range n {
+		for range 2 + rng.IntN(3) {
+			v := (u + rng.IntN(21) - 10 + n) % n
+			g.Turns.Edges = append(g.Turns.Edges, uint32(v), 1+rng.Uint32N(1000), 0)
+		}
+		g.Turns.First[u+1] = uint32(len(g.Turns.Edges) / 3)
+	}
+	return g
+}
