@@ -47,31 +47,17 @@ func (n *nearestDist) node(l int, j uint32) {
 		n.pieces(j)
 		return
 	}
-	ix := s.f.ix
-	below, at := ix.levels[l-1], ix.levels[l]
-	type child struct {
-		d  float64
-		id uint32
-	}
-	var kids [Fanout]child
-	k := 0
+	var kids children
+	below, at := s.f.ix.levels[l-1], s.f.ix.levels[l]
 	for c := below + Fanout*j; c < min(at, below+Fanout*(j+1)); c++ {
 		if s.f.mask[c]&maskUsable == 0 {
 			continue
 		}
-		d := s.boxDist2(c)
-		if d > n.reach2() {
-			continue
+		if d := s.boxDist2(c); d <= n.reach2() {
+			kids.add(d, c)
 		}
-		i := k // insertion sort: at most Fanout children
-		for i > 0 && kids[i-1].d > d {
-			kids[i] = kids[i-1]
-			i--
-		}
-		kids[i] = child{d, c}
-		k++
 	}
-	for _, kid := range kids[:k] {
+	for _, kid := range kids.list[:kids.n] {
 		if kid.d <= n.reach2() {
 			n.node(l-1, kid.id-below)
 		}

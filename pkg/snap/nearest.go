@@ -187,14 +187,8 @@ func (s *search) node(l int, j uint32) {
 		s.pieces(j)
 		return
 	}
-	ix := s.f.ix
-	below, at := ix.levels[l-1], ix.levels[l]
-	type child struct {
-		d  float64
-		id uint32
-	}
-	var kids [Fanout]child
-	n := 0
+	var kids children
+	below, at := s.f.ix.levels[l-1], s.f.ix.levels[l]
 	for c := below + Fanout*j; c < min(at, below+Fanout*(j+1)); c++ {
 		m := s.f.mask[c]
 		if m == 0 {
@@ -210,15 +204,9 @@ func (s *search) node(l int, j uint32) {
 			// bounds the rest away.
 			d = -1 / (1 + s.size(c))
 		}
-		i := n // insertion sort: at most Fanout children
-		for i > 0 && kids[i-1].d > d {
-			kids[i] = kids[i-1]
-			i--
-		}
-		kids[i] = child{d, c}
-		n++
+		kids.add(d, c)
 	}
-	for _, kid := range kids[:n] {
+	for _, kid := range kids.list[:kids.n] {
 		if s.wanted(s.f.mask[kid.id], max(kid.d, 0)) {
 			s.node(l-1, kid.id-below)
 		}
@@ -336,4 +324,25 @@ func pieceLength(net *graph.Network, i uint32) float64 {
 	aLon, aLat := net.Point(i)
 	bLon, bLat := net.Point(i + 1)
 	return geo.Distance(aLon, aLat, bLon, bLat)
+}
+
+// children are the children of one index node to visit, nearest first.
+type children struct {
+	list [Fanout]struct {
+		d  float64
+		id uint32
+	}
+	n int
+}
+
+// add puts child id at key d in its place (an insertion sort: at most
+// Fanout children).
+func (k *children) add(d float64, id uint32) {
+	i := k.n
+	for i > 0 && k.list[i-1].d > d {
+		k.list[i] = k.list[i-1]
+		i--
+	}
+	k.list[i].d, k.list[i].id = d, id
+	k.n++
 }
