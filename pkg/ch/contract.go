@@ -136,8 +136,8 @@ func newContractor(g Input) *contractor {
 	}
 	for u := range uint32(n) {
 		for _, e := range g.Edges[g.First[u]:g.First[u+1]] {
-			if e.Head == u {
-				continue // a loop never shortens a path
+			if e.Head == u || e.Weight == graph.NoWay {
+				continue // a loop never shortens a path; NoWay: closed (OverlayInput)
 			}
 			c.addEdge(u, dynEdge{other: e.Head, weight: e.Weight, middle: NoMiddle, dist: e.Dist})
 		}
@@ -334,7 +334,7 @@ func removeEdge(list []dynEdge, v uint32) []dynEdge {
 // pack lays the per-node edge lists out as the Hierarchy's flat arrays,
 // with the variable shortcuts' table (see packVaries).
 func pack(up, dn [][]dynEdge, varies []varyRecord) *Hierarchy {
-	h := &Hierarchy{metrics: new(metrics), taints: new(taints)}
+	h := &Hierarchy{metrics: new(metrics), taints: new(taints), customs: new(customs)}
 	h.UpFirst, h.Up = flatten(up)
 	h.DnFirst, h.Dn = flatten(dn)
 	h.VaryFirst, h.Vary = packVaries(h, varies)

@@ -44,6 +44,7 @@ type Hierarchy struct {
 	VaryFirst, Vary []uint32
 	metrics         *metrics // the latest states' weights of Vary (vary.go)
 	taints          *taints  // the latest road-operations overlays' taints (taint.go)
+	customs         *customs // the hierarchy contracted again under overlays (customize.go)
 }
 
 // NumNodes returns the number of nodes.

@@ -44,7 +44,8 @@ func (s *side) reset() {
 // (see search.Labels), so a fixed set of them (search.Pool) serves any
 // number of clients.
 type Query struct {
-	h        *Hierarchy
+	h        *Hierarchy // base, or base customized under the state's overlay
+	base     *Hierarchy // the hierarchy the query was made on
 	fwd, bwd side
 	buckets  bucketIndex  // a table's buckets, while ParallelTable runs
 	filled   []bucket     // the buckets its backward searches left, reused
@@ -60,10 +61,8 @@ type Query struct {
 // NewQuery returns a query on h. It allocates nothing in proportion to h
 // but on a small hierarchy (see search.Labels.Fit).
 func NewQuery(h *Hierarchy) *Query {
-	q := &Query{h: h,
-		fwd: side{list: h.Up, first: h.UpFirst, up: true},
-		bwd: side{list: h.Dn, first: h.DnFirst},
-	}
+	q := &Query{base: h, fwd: side{up: true}}
+	q.use(h)
 	q.fwd.labels.Fit(h.NumNodes())
 	q.bwd.labels.Fit(h.NumNodes())
 	q.buckets.spans.Fit(h.NumNodes())
@@ -79,12 +78,68 @@ func NewQuery(h *Hierarchy) *Query {
 // only raises, so they stay lower bounds there; tables mark the cells
 // whose path crosses a changed arc (see Taint) and callers repair those
 // exactly, as package route does for a path.
+//
+// When the hierarchy has been customized under st's overlay
+// (Hierarchy.Customize), the searches run on that one instead, whose
+// weights are the overlay's: every answer is exact as found, nothing is
+// tainted (Customized).
 func (q *Query) SetState(st *graph.State) {
 	q.full, q.st = st, st.Base()
+	q.use(q.base)
+	q.taint = nil
+	if ov := st.Overlay(); ov != nil && !ov.ShortLived() {
+		if c := q.base.customized(ov); c != nil {
+			q.use(c)
+			q.taint = c.taintOf(ov) // tables mark the cells whose paths the operations slow
+		} else {
+			q.taint = q.h.taintOf(ov)
+		}
+	}
 	q.metric = q.h.metricOf(q.st)
+}
+
+// SetStateCompiled is SetState on the compiled hierarchy alone, never a
+// customized one: under an overlay its costs are lower bounds, its paths'
+// taint says where they are not exact (what a leg's Operated asks).
+func (q *Query) SetStateCompiled(st *graph.State) {
+	q.full, q.st = st, st.Base()
+	q.use(q.base)
 	q.taint = nil
 	if ov := st.Overlay(); ov != nil && !ov.ShortLived() {
 		q.taint = q.h.taintOf(ov)
+	}
+	q.metric = q.h.metricOf(q.st)
+}
+
+// SetStateAs gives q o's state on the hierarchy o searches (customized
+// or compiled): queries that share one table must search the same one.
+func (q *Query) SetStateAs(o *Query) {
+	if o.Customized() {
+		q.SetState(o.State())
+		if q.h == o.h {
+			return
+		}
+	}
+	q.SetStateCompiled(o.State())
+}
+
+// Customized reports whether the query searches a hierarchy customized
+// under its state's overlay: its costs and paths are then exact under the
+// overlay, and callers repair nothing.
+func (q *Query) Customized() bool { return q.h != q.base }
+
+// use points the query's searches at h, the base or one customized from it
+// (same nodes, other edges).
+func (q *Query) use(h *Hierarchy) {
+	if q.h == h {
+		return
+	}
+	q.h = h
+	q.fwd.list, q.fwd.first = h.Up, h.UpFirst
+	q.bwd.list, q.bwd.first = h.Dn, h.DnFirst
+	if q.via != nil {
+		q.via.cones[0].first, q.via.cones[0].list = h.DnFirst, h.Dn
+		q.via.cones[1].first, q.via.cones[1].list = h.UpFirst, h.Up
 	}
 }
 
@@ -93,7 +148,7 @@ func (q *Query) SetState(st *graph.State) {
 // here, when a table asks for it, and keeps it to itself rather than
 // pushing the shared overlays' taints out of the hierarchy's cache.
 func (q *Query) tableTaint() {
-	if ov := q.full.Overlay(); q.taint == nil && ov != nil {
+	if ov := q.full.Overlay(); q.taint == nil && ov != nil && !q.Customized() {
 		q.taint = NewTaint(q.h, ov)
 	}
 }

@@ -30,7 +30,7 @@ func (h *Hierarchy) Write(w *artifact.Writer, profile string) error {
 // Load views profile's hierarchy in f; it must have a node per arc of g.
 func Load(f *artifact.File, g *graph.Graph) (*Hierarchy, error) {
 	uf, u, df, d, vf, v := sections(g.Profile)
-	h := &Hierarchy{metrics: new(metrics), taints: new(taints)}
+	h := &Hierarchy{metrics: new(metrics), taints: new(taints), customs: new(customs)}
 	var err error
 	for _, s := range []struct {
 		dst  *[]uint32

@@ -107,13 +107,17 @@ func (t *Table) fill(ctx context.Context, r *route.Router, q *ch.Query, qs []*ch
 	}
 	cells := make([]ch.Cell, len(sl)*len(dl))
 	ch.ParallelTable(qs, se, te, cells)
-	repaired, err := repairRows(ctx, r, q, sl, dl, se, te, cells)
-	if err != nil {
-		return err
+	if q.Customized() {
+		t.OperationsApplied = operatedCells(qs, se, te, cells)
+	} else {
+		repaired, err := repairRows(ctx, r, q, sl, dl, se, te, cells)
+		if err != nil {
+			return err
+		}
+		// With a request's exclusions in force too, a cell found again may owe
+		// it to them alone: the table then says true if any cell was.
+		t.OperationsApplied = repaired && q.State().Overlay().HasOperations()
 	}
-	// With a request's exclusions in force too, a cell found again may owe
-	// it to them alone: the table then says true if any cell was.
-	t.OperationsApplied = repaired && q.State().Overlay().HasOperations()
 	cell := func(a, b int) ch.Cell {
 		if sharesArc(se[a], te[b]) {
 			return pointToPoint(r, q, sl[a].Result, dl[b].Result)
@@ -339,6 +343,42 @@ func repairRows(ctx context.Context, r *route.Router, q *ch.Query, sl, dl []end,
 		}
 	}
 	return repaired, nil
+}
+
+// operatedCells reports whether the road operations in force changed a
+// cell of a table searched on a hierarchy customized under them (exact as
+// found), and takes the marks out of the cells' distances. A cell whose
+// path a slowdown lengthens holds ch.TaintMark; a table with none asks the
+// compiled hierarchy whether a fastest path without the operations would
+// cross a road they change (the operations turned it away, or closed every
+// way), as repairRows would have found.
+func operatedCells(qs []*ch.Query, se, te []ch.Endpoint, cells []ch.Cell) bool {
+	marked := false
+	for i := range cells {
+		if cells[i].Cost != search.Unreached && cells[i].DistCM >= ch.TaintMark {
+			cells[i].DistCM %= ch.TaintMark
+			marked = true
+		}
+	}
+	if marked || !qs[0].State().Overlay().HasOperations() {
+		return marked
+	}
+	compiled := make([]ch.Cell, len(cells))
+	for _, q := range qs {
+		q.SetStateCompiled(q.State())
+	}
+	defer func() {
+		for _, q := range qs {
+			q.SetState(q.State())
+		}
+	}()
+	ch.ParallelTable(qs, se, te, compiled)
+	for _, c := range compiled {
+		if c.Cost != search.Unreached && c.DistCM >= ch.TaintMark {
+			return true
+		}
+	}
+	return false
 }
 
 func legCell(leg route.Leg) ch.Cell {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 	"time"
 
@@ -34,8 +35,25 @@ func TestTableUnderOperations(t *testing.T) {
 		r.SetOperations(operationsOnRoutes(t, rng, r, src, dst))
 		st := r.StateAt(time.Time{})
 		q := ch.NewQuery(r.Hierarchy())
-		q.SetState(st)
-		tab := matrix.Compute(r, q, src, dst)
+		q.SetStateCompiled(st)
+		tab := matrix.Compute(r, q, src, dst) // the compiled hierarchy, cells repaired
+		if err := r.AwaitCustomized(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if q.SetState(st); !q.Customized() {
+			t.Fatalf("%s: the query does not search the hierarchy customized under the operations", profile)
+		}
+		custom := matrix.Compute(r, q, src, dst)
+		if !reflect.DeepEqual(custom.Durations, tab.Durations) || custom.OperationsApplied != tab.OperationsApplied {
+			t.Fatalf("%s: the table on the customized hierarchy differs from the one repaired:\n%v %v\n%v %v", profile, custom.Durations, custom.OperationsApplied, tab.Durations, tab.OperationsApplied)
+		}
+		for i := range custom.Distances { // repaired cells' lengths are the legs' sums of metres, the hierarchy's of centimetres
+			for j, d := range custom.Distances[i] {
+				if want := tab.Distances[i][j]; math.Abs(d-want) > 1+0.002*want {
+					t.Fatalf("%s [%d][%d]: %.2f m customized, %.2f m repaired", profile, i, j, d, want)
+				}
+			}
+		}
 		before := matrix.Compute(r, withState(r, nil), src, dst)
 		changed := 0
 		for i := range src {
@@ -87,6 +105,8 @@ func TestTableUnderOperationsEnds(t *testing.T) {
 	r := rel.Routers["car"]
 	rng := rand.New(rand.NewPCG(8, 8))
 	src, dst := randomPoints(rng, r, 12), randomPoints(rng, r, 12)
+	r.SetCustomizing(false) // repairs alone: a customized hierarchy repairs nothing
+	defer r.SetCustomizing(true)
 	ended, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := matrix.ComputeWith(ended, r, withState(r, nil), src, dst, nil, nil); err != nil {

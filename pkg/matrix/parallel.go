@@ -29,7 +29,7 @@ func queries(r *route.Router, q *ch.Query, points int) []*ch.Query {
 		if !ok {
 			break
 		}
-		w.SetState(q.State())
+		w.SetStateAs(q)
 		qs = append(qs, w)
 	}
 	return qs

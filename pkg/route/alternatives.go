@@ -133,8 +133,9 @@ func (r *Router) alternatives(ctx context.Context, best *Route, n int, spaces bo
 			continue // this path shares too much, whichever its via node
 		}
 		// A path unlooped, or crossing a road an operation changes (the
-		// hierarchy's cost is the time without it), is costed again.
-		if len(arcs) < len(res.Arcs) || st.Overlay().Touches(arcs) {
+		// hierarchy's cost is the time without it, unless customized), is
+		// costed again.
+		if len(arcs) < len(res.Arcs) || !q.Customized() && st.Overlay().Touches(arcs) {
 			if cost, ok = r.pathCost(st, e, arcs); !ok || cost >= uint64(limit) {
 				continue
 			}

@@ -142,6 +142,9 @@ func (o *operations) overlayOf(r *Router, t time.Time, x Exclude, v *vehicleClos
 	if ov != nil {
 		r.h.Taint(ov)
 	}
+	if x == 0 && v == nil && a.None() {
+		r.customize(ov) // the operations in force alone: every request's
+	}
 	if len(o.by) >= maxOverlays {
 		clear(o.by) // windows opening and closing: rare, and cheap to redo
 	}

@@ -1,9 +1,11 @@
 package route_test
 
 import (
+	"context"
 	"testing"
 	"time"
 
+	"github.com/mapsco/maps/pkg/ch"
 	"github.com/mapsco/maps/pkg/compile/compiletest"
 	"github.com/mapsco/maps/pkg/internal/benchcpu"
 	"github.com/mapsco/maps/pkg/route"
@@ -11,8 +13,10 @@ import (
 
 // BenchmarkSynthLegOperations is a car leg between random car-road points
 // of the ~3M-node synthetic country with no operations and with 100
-// closures and 1,000 slowdowns in force (issue 42's measure), alternated
-// in one run; it reports the share of legs repaired.
+// closures and 1,000 slowdowns in force (issue 42's measure), repaired on
+// the compiled hierarchy and searched on the one customized under them,
+// alternated in one run; it reports the share of legs the operations
+// changed (Operated).
 //
 //	MAPS_SYNTH_RELEASE=DIR go test -run X -bench SynthLegOperations -count 6 ./pkg/route
 func BenchmarkSynthLegOperations(b *testing.B) {
@@ -20,15 +24,23 @@ func BenchmarkSynthLegOperations(b *testing.B) {
 	pairs := legPairs(r, 1000)
 	ops := compiletest.Operations(r, 100, 1000)
 	for _, c := range []struct {
-		name string
-		ops  []route.Operation
-	}{{"none", nil}, {"ops", ops}} {
+		name      string
+		ops       []route.Operation
+		customize bool
+	}{{"none", nil, true}, {"repaired", ops, false}, {"customized", ops, true}} {
 		b.Run(c.name, func(b *testing.B) {
+			r.SetCustomizing(c.customize)
 			r.SetOperations(c.ops)
 			defer r.SetOperations(nil)
+			if err := r.AwaitCustomized(context.Background()); err != nil {
+				b.Fatal(err)
+			}
 			q := r.Query()
 			defer r.PutQuery(q)
 			q.SetState(r.StateAt(time.Time{}))
+			if c.ops != nil && q.Customized() != c.customize {
+				b.Fatalf("customized %v, want %v", q.Customized(), c.customize)
+			}
 			repaired, i := 0, 0
 			defer benchcpu.Report(b)()
 			for b.Loop() {
@@ -42,7 +54,7 @@ func BenchmarkSynthLegOperations(b *testing.B) {
 					repaired++
 				}
 			}
-			b.ReportMetric(float64(repaired)/float64(i), "repaired/leg")
+			b.ReportMetric(float64(repaired)/float64(i), "operated/leg")
 		})
 	}
 }
@@ -88,4 +100,31 @@ func BenchmarkSynthLegExclude(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkSynthCustomize is what customizing the car hierarchy of the
+// ~3M-node synthetic country costs with 100 closures and 1,000 slowdowns
+// in force: the hierarchy contracted again under them in the nightly order
+// (ch.Hierarchy.Customize), off the request path.
+//
+//	MAPS_SYNTH_RELEASE=DIR go test -run X -bench SynthCustomize -count 6 ./pkg/route
+func BenchmarkSynthCustomize(b *testing.B) {
+	r := compiletest.OpenSynth(b).Routers["car"]
+	r.SetOperations(compiletest.Operations(r, 100, 1000))
+	defer r.SetOperations(nil)
+	ov := r.StateAt(time.Now()).Overlay()
+	h := r.Hierarchy()
+	c, err := h.Customize(context.Background(), r.Graph(), ov)
+	if err != nil {
+		b.Fatal(err)
+	}
+	stop := benchcpu.Report(b)
+	for b.Loop() {
+		if _, err := ch.Contract(context.Background(), ch.OverlayInput(r.Graph(), ov), h.Order()); err != nil {
+			b.Fatal(err)
+		}
+	}
+	stop()
+	b.ReportMetric(float64(len(c.Up)+len(c.Dn))/4, "edges")
+	b.ReportMetric(float64(len(h.Up)+len(h.Dn))/4, "compiled-edges")
 }

@@ -69,23 +69,30 @@ func TestOperationsMatchDijkstra(t *testing.T) {
 			g := r.Graph()
 			rng := rand.New(rand.NewPCG(42, uint64(len(name))))
 			draw := func() snap.Result { return randomSnap(t, rng, rel, g) }
-			q := ch.NewQuery(r.Hierarchy())
+			q, qc := ch.NewQuery(r.Hierarchy()), ch.NewQuery(r.Hierarchy())
 			changed, repaired := 0, 0
 			for set := range sets {
 				r.SetOperations(randomOperations(rng, r, 5+20*set, draw))
 				st := r.StateAt(time.Time{})
+				awaitCustomized(t, r, qc, st)
 				for range pairs / sets {
 					a, b := draw(), draw()
-					q.SetState(st)
-					leg, ok := r.Leg(q, a, b)
 					want := dijkstraLeg(g, st, a, b)
-					got := uint32(search.Unreached)
-					if ok {
-						got = uint32(leg.DurationS*1000 + 0.5)
-						checkLegUnder(t, g, st, a, b, leg)
+					q.SetStateCompiled(st) // the compiled hierarchy, legs repaired
+					leg, ok := r.Leg(q, a, b)
+					custom, _ := r.Leg(qc, a, b) // the customized one
+					for _, l := range []route.Leg{leg, custom} {
+						got := uint32(search.Unreached)
+						if ok {
+							got = uint32(l.DurationS*1000 + 0.5)
+							checkLegUnder(t, g, st, a, b, l)
+						}
+						if got != want {
+							t.Fatalf("set %d: leg %d ms (customized: %v), Dijkstra with the operations %d ms (%+v -> %+v)", set, got, l.Arcs != nil && qc.Customized() && l.Arcs[0] == custom.Arcs[0], want, a, b)
+						}
 					}
-					if got != want {
-						t.Fatalf("set %d: leg %d ms, Dijkstra with the operations %d ms (%+v -> %+v)", set, got, want, a, b)
+					if leg.Operated != custom.Operated {
+						t.Fatalf("set %d: Operated %v repaired, %v customized (%+v -> %+v)", set, leg.Operated, custom.Operated, a, b)
 					}
 					if leg.Operated {
 						repaired++
@@ -102,6 +109,20 @@ func TestOperationsMatchDijkstra(t *testing.T) {
 				t.Errorf("no answer was changed by the operations (%d) or repaired (%d): the test proves nothing", changed, repaired)
 			}
 		})
+	}
+}
+
+// awaitCustomized waits for r's hierarchy to be customized under the
+// operations in force and sets qc's state st on it, failing unless qc then
+// searches the customized hierarchy.
+func awaitCustomized(t *testing.T, r *route.Router, qc *ch.Query, st *graph.State) {
+	t.Helper()
+	if err := r.AwaitCustomized(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	qc.SetState(st)
+	if !qc.Customized() {
+		t.Fatal("the query does not search the hierarchy customized under the operations in force")
 	}
 }
 
@@ -182,20 +203,32 @@ func TestOperationsUnderConditions(t *testing.T) {
 			draw := func() snap.Result { return randomOnGraph(rng, g) }
 			r.SetOperations(randomOperations(rng, r, 25, draw))
 			defer r.SetOperations(nil)
-			q := ch.NewQuery(r.Hierarchy())
+			q, qc := ch.NewQuery(r.Hierarchy()), ch.NewQuery(r.Hierarchy())
+			awaitCustomized(t, r, qc, r.StateAt(week))
 			repaired := 0
 			for range pairs {
 				at := week.Add(time.Duration(rng.IntN(7*24*60)) * time.Minute)
 				st := r.StateAt(at)
 				a, b := draw(), draw()
-				q.SetState(st)
-				leg, ok := r.Leg(q, a, b)
-				got := uint32(search.Unreached)
-				if ok {
-					got = uint32(leg.DurationS*1000 + 0.5)
+				q.SetStateCompiled(st)
+				qc.SetState(st)
+				if !qc.Customized() {
+					t.Fatalf("at %s: the query under the operations is not customized", at.Format(time.RFC3339))
 				}
-				if want := dijkstraLeg(g, st, a, b); got != want {
-					t.Fatalf("at %s: leg %d ms, Dijkstra %d ms (%+v -> %+v)", at.Format(time.RFC3339), got, want, a, b)
+				want := dijkstraLeg(g, st, a, b)
+				leg, ok := r.Leg(q, a, b)
+				custom, cok := r.Leg(qc, a, b)
+				for i, l := range []route.Leg{leg, custom} {
+					got := uint32(search.Unreached)
+					if ok && i == 0 || cok && i == 1 {
+						got = uint32(l.DurationS*1000 + 0.5)
+					}
+					if got != want {
+						t.Fatalf("at %s: leg %d ms (customized %v), Dijkstra %d ms (%+v -> %+v)", at.Format(time.RFC3339), got, i == 1, want, a, b)
+					}
+				}
+				if leg.Operated != custom.Operated {
+					t.Fatalf("at %s: Operated %v repaired, %v customized", at.Format(time.RFC3339), leg.Operated, custom.Operated)
 				}
 				if leg.Operated {
 					repaired++

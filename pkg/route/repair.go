@@ -31,6 +31,46 @@ func crossesOperations(ov *graph.Overlay, e Ends, res ch.Result) bool {
 	return ov.Has(e.Origin[res.Source]) || ov.Touches(res.Arcs)
 }
 
+// operatedPath reports whether road operations, not the request's own
+// exclusions, change the path res found from ends e: whether it enters an
+// arc they change. For the fastest path without them, that is whether they
+// change the leg (its path or its duration): a leg is Operated then.
+func operatedPath(ov *graph.Overlay, e Ends, res ch.Result) bool {
+	return ov.HasOperation(e.Origin[res.Source]) || ov.TouchesOperations(res.Arcs)
+}
+
+// operatedCustomized reports whether the leg res that q found (found: a
+// path was) on a hierarchy customized under its overlay, exact as found,
+// is Operated. It is when its own path enters an operated arc (then the
+// fastest path without operations did too, or cost as much as this one at
+// its old times: less than now); otherwise the operations may still have
+// turned it off its old path, or closed every path, which only the
+// compiled hierarchy's fastest path tells, searched for the few legs that
+// need it.
+func (r *Router) operatedCustomized(q *ch.Query, e Ends, res ch.Result, found bool) bool {
+	ov := q.State().Overlay()
+	if found && operatedPath(ov, e, res) {
+		return true
+	}
+	if !ov.HasOperations() {
+		return false
+	}
+	base, pooled := r.tests.TryGet() // never waits: a caller may hold one
+	if pooled {
+		defer r.tests.Put(base)
+	} else {
+		base = ch.NewQuery(r.h)
+	}
+	base.SetStateCompiled(q.State())
+	scratch := arcScratch.Get().(*[]uint32)
+	defer arcScratch.Put(scratch)
+	old, ok := base.Shortest(e.Sources, e.Targets, (*scratch)[:0])
+	if ok {
+		*scratch = old.Arcs[:0]
+	}
+	return ok && operatedPath(ov, e, old)
+}
+
 // repairLeg is the exact leg from a to b under st's overlay (see above);
 // the caller says whether it is Operated.
 func (r *Router) repairLeg(st *graph.State, e Ends, a, b snap.Result) (Leg, bool) {

@@ -69,6 +69,7 @@ type Router struct {
 	// they close (avoid.go).
 	avoided [8][2]atomic.Pointer[[]uint32]
 	states  stateCache // states under overlays, kept (operations.go)
+	custom  customizer // the hierarchy contracted again under operations (customize.go)
 }
 
 // NewRouter serves profile graph g with its hierarchy h, placing points
@@ -262,19 +263,18 @@ func (r *Router) Leg(q *ch.Query, a, b snap.Result) (Leg, bool) {
 	res, ok := q.Shortest(e.Sources, e.Targets, (*scratch)[:0])
 	if ok {
 		*scratch = res.Arcs[:0] // grown to this path: keep it for the next
-		if crossesOperations(st.Overlay(), e, res) {
+		if !q.Customized() && crossesOperations(st.Overlay(), e, res) {
 			leg, ok := r.repairLeg(st, e, a, b) // repair.go
-			// Operated only if road operations, not the request's own
-			// exclusions, changed that fastest path.
-			leg.Operated = st.Overlay().HasOperation(e.Origin[res.Source]) || st.Overlay().TouchesOperations(res.Arcs)
+			leg.Operated = operatedPath(st.Overlay(), e, res)
 			return leg, ok
 		}
 	}
+	operated := q.Customized() && r.operatedCustomized(q, e, res, ok)
 	if e.Direct != search.Unreached && (!ok || e.Direct <= res.Cost) {
 		return r.directLeg(st, a, b, e.Direct), true
 	}
 	if !ok {
-		return Leg{}, false
+		return Leg{Operated: operated}, false
 	}
 	// The leg keeps its arcs in one slice of their size: unpacked into the
 	// pooled buffer, they cost one allocation rather than one per doubling.
@@ -287,6 +287,7 @@ func (r *Router) Leg(q *ch.Query, a, b snap.Result) (Leg, bool) {
 	arcs = append(arcs, res.Arcs...)
 	leg := r.makeLeg(st, a, b, arcs, res.Cost)
 	leg.meet = meet
+	leg.Operated = operated
 	return leg, true
 }
 

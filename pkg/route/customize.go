@@ -1,0 +1,85 @@
+package route
+
+import (
+	"context"
+	"sync"
+
+	"github.com/mapsco/maps/pkg/graph"
+)
+
+// When a new set of road operations comes into force, the router's
+// hierarchy is contracted again under their overlay, off the request path
+// (ch.Hierarchy.Customize): from the moment the overlay is made every
+// answer honours the operations, exactly, by repairing the legs and table
+// rows that cross a changed road (repair.go); once the customized hierarchy
+// is ready, searches run on it (ch.Query.SetState) at the nightly
+// hierarchy's speed and repair nothing.
+
+// customizer runs one customization at a time per router: a newer set of
+// operations cancels the one under way, which nobody will ask for again.
+type customizer struct {
+	mu     sync.Mutex
+	off    bool               // SetCustomizing(false): operations are served by repairs alone
+	cancel context.CancelFunc // the customization under way, nil for none
+	done   chan struct{}      // closed when it ends
+	err    error              // how it ended
+}
+
+// SetCustomizing turns the customization of the hierarchy under road
+// operations on (the default) or off. Off, every answer under operations
+// is repaired, as it is while a customization runs: tests and benchmarks
+// use it to compare the two.
+func (r *Router) SetCustomizing(on bool) {
+	r.custom.mu.Lock()
+	defer r.custom.mu.Unlock()
+	r.custom.off = !on
+}
+
+// customize starts customizing the hierarchy under ov in the background,
+// cancelling the customization under way.
+func (r *Router) customize(ov *graph.Overlay) {
+	c := &r.custom
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.off || ov == nil || r.h.Customized(ov) {
+		return
+	}
+	if c.cancel != nil {
+		c.cancel()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	c.cancel, c.done, c.err = cancel, done, nil
+	go func() {
+		defer close(done)
+		_, err := r.h.Customize(ctx, r.g, ov)
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.done == done {
+			c.err, c.cancel = err, nil
+		}
+		cancel()
+	}()
+}
+
+// AwaitCustomized waits until the latest customization started has ended
+// and returns how it ended (nil when none was started).
+func (r *Router) AwaitCustomized(ctx context.Context) error {
+	r.custom.mu.Lock()
+	done := r.custom.done
+	r.custom.mu.Unlock()
+	if done == nil {
+		return nil
+	}
+	select {
+	case <-done:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	r.custom.mu.Lock()
+	defer r.custom.mu.Unlock()
+	if r.custom.done != done {
+		return r.AwaitCustomized(ctx) // a newer one started meanwhile
+	}
+	return r.custom.err
+}
