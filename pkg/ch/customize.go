@@ -67,14 +67,20 @@ func (h *Hierarchy) Order() []uint32 {
 func Contract(ctx context.Context, g Input, order []uint32) (*Hierarchy, error) {
 	n := len(g.First) - 1
 	c := newContractor(g)
-	c.sim.budget = contractionBudget
 	up := make([][]dynEdge, n)
 	dn := make([][]dynEdge, n)
 	for i, v := range order {
 		if i%4096 == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		c.findShortcuts(c.sim, v)
+		// As the build does: the small budget first, the large one only
+		// where a search ran out of it (most find their witnesses within
+		// it, and the large search would find the same).
+		if c.findShortcuts(c.sim, v); c.sim.cut {
+			c.sim.budget = contractionBudget
+			c.findShortcuts(c.sim, v)
+			c.sim.budget = simulationBudget
+		}
 		up[v], dn[v] = c.contract(v)
 	}
 	return pack(up, dn, c.records), nil

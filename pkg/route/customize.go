@@ -20,6 +20,7 @@ import (
 type customizer struct {
 	mu     sync.Mutex
 	off    bool               // SetCustomizing(false): operations are served by repairs alone
+	gate   chan struct{}      // ShareCustomizing's, nil for none
 	cancel context.CancelFunc // the customization under way, nil for none
 	done   chan struct{}      // closed when it ends
 	err    error              // how it ended
@@ -33,6 +34,16 @@ func (r *Router) SetCustomizing(on bool) {
 	r.custom.mu.Lock()
 	defer r.custom.mu.Unlock()
 	r.custom.off = !on
+}
+
+// ShareCustomizing makes the router customize only while it holds gate (a
+// channel of capacity 1 shared by the routers of one release): a change
+// of operations for every profile then keeps one core customizing, not
+// all of them, and the others answering.
+func (r *Router) ShareCustomizing(gate chan struct{}) {
+	r.custom.mu.Lock()
+	defer r.custom.mu.Unlock()
+	r.custom.gate = gate
 }
 
 // customize starts customizing the hierarchy under ov in the background,
@@ -50,9 +61,20 @@ func (r *Router) customize(ov *graph.Overlay) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	c.cancel, c.done, c.err = cancel, done, nil
+	gate := c.gate
 	go func() {
 		defer close(done)
-		_, err := r.h.Customize(ctx, r.g, ov)
+		err := ctx.Err()
+		if gate != nil {
+			select {
+			case gate <- struct{}{}:
+				defer func() { <-gate }()
+			case <-ctx.Done():
+			}
+		}
+		if err = ctx.Err(); err == nil {
+			_, err = r.h.Customize(ctx, r.g, ov)
+		}
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		if c.done == done {
@@ -60,6 +82,22 @@ func (r *Router) customize(ov *graph.Overlay) {
 		}
 		cancel()
 	}()
+}
+
+// StopCustomizing cancels the customization under way, waits until it has
+// stopped reading the graph, and starts no other: the release is about to
+// be unmapped.
+func (r *Router) StopCustomizing() {
+	r.custom.mu.Lock()
+	r.custom.off = true
+	if r.custom.cancel != nil {
+		r.custom.cancel()
+	}
+	done := r.custom.done
+	r.custom.mu.Unlock()
+	if done != nil {
+		<-done
+	}
 }
 
 // AwaitCustomized waits until the latest customization started has ended

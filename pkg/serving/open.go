@@ -103,6 +103,9 @@ func (r *Release) open(name, kind string) (*artifact.File, error) {
 func (r *Release) Close() error {
 	var first error
 	r.closeOnce.Do(func() {
+		for _, rt := range r.Routers { // a customization reads the mapping
+			rt.StopCustomizing()
+		}
 		for _, f := range r.files {
 			if err := f.Close(); err != nil && first == nil {
 				first = err

@@ -13,6 +13,7 @@ import (
 // makeRouters views each profile's contraction hierarchy and gives the
 // profile a router over it.
 func (r *Release) makeRouters(f *artifact.File, graphs map[string]*graph.Graph, ix *snap.Index) error {
+	gate := make(chan struct{}, 1) // one profile customized at a time (route.Router.ShareCustomizing)
 	for name, g := range graphs {
 		h, err := ch.Load(f, g)
 		if err != nil {
@@ -23,6 +24,7 @@ func (r *Release) makeRouters(f *artifact.File, graphs map[string]*graph.Graph, 
 			return fmt.Errorf("release %s: %w", r.Dir, err)
 		}
 		r.Routers[name] = route.NewRouter(g, h, finder)
+		r.Routers[name].ShareCustomizing(gate)
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mapsco/maps/pkg/roadops"
+	"github.com/mapsco/maps/pkg/route"
 	"github.com/mapsco/maps/pkg/serving"
 )
 
@@ -141,6 +142,9 @@ func (l *Live) apply(rel *serving.Release) {
 	}
 	l.log.Info("road operations applied", "data_version", version, "reviewed", len(results), "unresolved", unresolved,
 		"took_ms", time.Since(start).Milliseconds())
+	for name, r := range rel.Routers {
+		go l.logCustomized(name, version, r, start)
+	}
 	l.last = Applied{DataVersion: version, Applied: len(results) - unresolved, Unresolved: unresolved}
 	if l.tell != nil {
 		l.tell(l.last)
@@ -151,6 +155,22 @@ func (l *Live) apply(rel *serving.Release) {
 		if err := l.store.Report(ctx, version, reports); err != nil {
 			l.log.Error("road operations: the resolution report was not stored", "err", err.Error())
 		}
+	}
+}
+
+// logCustomized logs when profile's hierarchy has been customized under
+// the operations just applied (route.Router.AwaitCustomized): from then on
+// its answers under them take no repair. A newer change's customization
+// is waited for instead (it cancels this one).
+func (l *Live) logCustomized(profile, version string, r *route.Router, start time.Time) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	if err := r.AwaitCustomized(ctx); err != nil {
+		l.log.Warn("road operations: hierarchy not customized, answers repaired", "profile", profile, "data_version", version, "err", err.Error())
+		return
+	}
+	if len(r.Operations()) > 0 {
+		l.log.Info("road operations: hierarchy customized", "profile", profile, "data_version", version, "took_ms", time.Since(start).Milliseconds())
 	}
 }
 
