@@ -72,6 +72,9 @@ func BenchmarkSynth30Operations(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			r.SetOperations(c.ops)
 			defer r.SetOperations(nil)
+			if err := r.AwaitCustomized(context.Background()); err != nil { // not beside the timing
+				b.Fatal(err)
+			}
 			benchCompute(b, r, o, Budget{30, Minutes})
 		})
 	}

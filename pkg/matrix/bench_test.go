@@ -70,28 +70,41 @@ func BenchmarkSynthTableSquare(b *testing.B) {
 	}
 }
 
-// BenchmarkSynthTableOperations is a 20×20 car table (snapping included)
-// between random points of the ~3M-node synthetic country with no road
-// operations and with 100 closures and 1,000 slowdowns in force (issue
-// 42's measure), one after the other in one run.
+// BenchmarkSynthTableOperations is a 100×100 car table (snapping
+// included) between random points of the ~3M-node synthetic country with
+// no road operations and with 100 closures and 1,000 slowdowns in force
+// (issue 42's measure) on the hierarchy customized under them; and a
+// 20×20 one without and with them repaired on the compiled hierarchy.
 //
-//	MAPS_SYNTH_RELEASE=/work/s3m/releases/s3m go test -run X -bench SynthTableOperations -count 6 ./pkg/matrix
+//	MAPS_SYNTH_RELEASE=DIR go test -run X -bench SynthTableOperations -count 6 ./pkg/matrix
 func BenchmarkSynthTableOperations(b *testing.B) {
 	r := compiletest.OpenSynth(b).Routers["car"]
 	ops := compiletest.Operations(r, 100, 1000)
 	rng := rand.New(rand.NewPCG(5, 6))
-	// 20×20: under these operations most long cells are repaired one by
-	// one (see docs/road-operations.md), and a 100×100 table takes minutes.
-	src, dst := randomPoints(rng, r, 20), randomPoints(rng, r, 20)
+	src, dst := randomPoints(rng, r, 100), randomPoints(rng, r, 100)
+	// Repaired, most long cells are searched again one row at a time (see
+	// docs/road-operations.md): a 100×100 table takes minutes, so that
+	// case is 20×20, beside its own case without operations.
 	for _, c := range []struct {
-		name string
-		ops  []route.Operation
-	}{{"none", nil}, {"ops", ops}} {
+		name      string
+		ops       []route.Operation
+		customize bool
+		size      int
+	}{{"none", nil, true, 100}, {"customized", ops, true, 100}, {"none-20", nil, true, 20}, {"repaired-20", ops, false, 20}} {
 		b.Run(c.name, func(b *testing.B) {
+			r.SetCustomizing(c.customize)
+			defer r.SetCustomizing(true)
 			r.SetOperations(c.ops)
 			defer r.SetOperations(nil)
+			if err := r.AwaitCustomized(context.Background()); err != nil {
+				b.Fatal(err)
+			}
 			q := ch.NewQuery(r.Hierarchy())
 			q.SetState(r.StateAt(time.Time{}))
+			if c.ops != nil && q.Customized() != c.customize {
+				b.Fatalf("customized %v, want %v", q.Customized(), c.customize)
+			}
+			src, dst := src[:c.size], dst[:c.size]
 			t := matrix.Compute(r, q, src, dst) // faults the mapping in
 			defer benchcpu.Report(b)()
 			for b.Loop() {
