@@ -2,6 +2,7 @@ package ch
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -104,22 +105,25 @@ func OverlayInput(g *graph.Graph, ov *graph.Overlay) Input {
 
 // customized is a hierarchy contracted under an overlay.
 type customized struct {
-	ov *graph.Overlay
-	h  *Hierarchy
+	ov   *graph.Overlay
+	h    *Hierarchy
+	used atomic.Uint64 // customs.tick when last asked for
 }
 
-// customs keeps the hierarchies customized for a compiled one: the one
-// for the overlay of the operations in force, and the last few before it.
+// customs keeps the hierarchies customized for a compiled one, the least
+// recently asked for going first when there are too many.
 type customs struct {
 	last  atomic.Pointer[customized] // the one found last, read without a lock
+	tick  atomic.Uint64
 	mu    sync.Mutex
-	kept  []*customized // newest last
-	order []uint32      // the compiled hierarchy's Order, made on first use
+	kept  []*customized
+	order []uint32 // the compiled hierarchy's Order, made on first use
 }
 
-// keptCustomized bounds the customized hierarchies a compiled one keeps:
-// each is the size of the compiled hierarchy, in the heap.
-const keptCustomized = 2
+// keptCustomized bounds the customized hierarchies a compiled one keeps
+// (the operations in force, and a few sets of exclusions with them asked
+// for often): each is the size of the compiled hierarchy, in the heap.
+const keptCustomized = 4
 
 // Customize contracts g again under ov in h's order (see above) and keeps
 // the result, which queries under ov then use. It is meant to run off the
@@ -144,9 +148,16 @@ func (h *Hierarchy) Customize(ctx context.Context, g *graph.Graph, ov *graph.Ove
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if len(k.kept) >= keptCustomized {
-		k.kept = append(k.kept[:0], k.kept[1:]...)
+		lru := 0
+		for i, old := range k.kept {
+			if old.used.Load() < k.kept[lru].used.Load() {
+				lru = i
+			}
+		}
+		k.kept = slices.Delete(k.kept, lru, lru+1)
 	}
 	got := &customized{ov: ov, h: c}
+	got.used.Store(k.tick.Add(1))
 	k.kept = append(k.kept, got)
 	k.last.Store(got)
 	return c, nil
@@ -159,12 +170,14 @@ func (h *Hierarchy) customized(ov *graph.Overlay) *Hierarchy {
 		return nil
 	}
 	if c := k.last.Load(); c != nil && c.ov == ov {
+		c.used.Store(k.tick.Add(1))
 		return c.h
 	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	for _, c := range k.kept {
 		if c.ov == ov {
+			c.used.Store(k.tick.Add(1))
 			k.last.Store(c)
 			return c.h
 		}

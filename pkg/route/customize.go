@@ -13,7 +13,15 @@ import (
 // answer honours the operations, exactly, by repairing the legs and table
 // rows that cross a changed road (repair.go); once the customized hierarchy
 // is ready, searches run on it (ch.Query.SetState) at the nightly
-// hierarchy's speed and repair nothing.
+// hierarchy's speed and repair nothing. A request's exclusions and vehicle
+// close roads through an overlay of the same kind: a set of them asked for
+// often (customizeAfter requests) is customized the same way, so that a
+// fleet's usual options cost no repair either.
+
+// customizeAfter is how many requests ask for a set of exclusions before
+// it is customized: one-off sets are repaired, which costs less than the
+// seconds of a customization.
+const customizeAfter = 8
 
 // customizer runs one customization at a time per router: a newer set of
 // operations cancels the one under way, which nobody will ask for again.
@@ -22,7 +30,7 @@ type customizer struct {
 	off    bool               // SetCustomizing(false): operations are served by repairs alone
 	gate   chan struct{}      // ShareCustomizing's, nil for none
 	cancel context.CancelFunc // the customization under way, nil for none
-	done   chan struct{}      // closed when it ends
+	done   chan struct{}      // closed when it ends (the latest started)
 	err    error              // how it ended
 }
 
@@ -46,9 +54,12 @@ func (r *Router) ShareCustomizing(gate chan struct{}) {
 	r.custom.gate = gate
 }
 
-// customize starts customizing the hierarchy under ov in the background,
-// cancelling the customization under way.
-func (r *Router) customize(ov *graph.Overlay) {
+// customize starts customizing the hierarchy under ov in the background.
+// The overlay of the operations in force (first) cancels the
+// customization under way, which serves sets no longer in force; another
+// (a set of exclusions asked for often, with the operations) starts only
+// when none is under way, and is asked again later otherwise.
+func (r *Router) customize(ov *graph.Overlay, first bool) {
 	c := &r.custom
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -56,6 +67,9 @@ func (r *Router) customize(ov *graph.Overlay) {
 		return
 	}
 	if c.cancel != nil {
+		if !first {
+			return
+		}
 		c.cancel()
 	}
 	ctx, cancel := context.WithCancel(context.Background())

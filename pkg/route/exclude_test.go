@@ -162,3 +162,50 @@ func placedUnder(t *testing.T, rng *rand.Rand, r *route.Router, st *graph.State)
 	t.Fatal("no placeable point in 1000 tries")
 	return snap.Result{}
 }
+
+// TestExclusionsCustomized: a set of exclusions asked for often gets a
+// hierarchy customized under it (customize.go), whose legs between random
+// points equal Dijkstra under the exclusions without any repair; a set
+// asked for once does not.
+func TestExclusionsCustomized(t *testing.T) {
+	t.Parallel() // customizes the shared release's car router under tunnels closed: answers stay exact either way
+	rel := openAndorra(t)
+	r := rel.Routers["car"]
+	once := r.StateExcluding(time.Time{}, route.ExcludeUnpaved|route.ExcludeToll)
+	q := ch.NewQuery(r.Hierarchy())
+	var st *graph.State
+	asked := 0
+	for ; asked < 200; asked++ { // every eighth request starts it, unless another customization is under way
+		st = r.StateExcluding(time.Time{}, route.ExcludeTunnel)
+		if asked%8 == 0 {
+			if err := r.AwaitCustomized(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if q.SetState(st); q.Customized() {
+			break
+		}
+	}
+	if asked < 8 || asked == 200 {
+		t.Fatalf("a set of exclusions customized after %d requests; want from 8 on, surely before 200", asked)
+	}
+	if q.SetState(once); q.Customized() {
+		t.Fatal("a set of exclusions asked for once was customized")
+	}
+	rng := rand.New(rand.NewPCG(35, 42))
+	pairs, changed := 300, 0
+	if testing.Short() {
+		pairs = 80
+	}
+	for range pairs {
+		a, b := placedUnder(t, rng, r, st), placedUnder(t, rng, r, st)
+		q.SetState(st)
+		if _, diff := optionLeg(t, r, q, st, nil, a, b, "car without tunnels, customized"); diff {
+			changed++
+		}
+	}
+	t.Logf("car without tunnels, customized: %d pairs equal Dijkstra, %d changed by the exclusion", pairs, changed)
+	if changed == 0 {
+		t.Error("no answer changed by excluding tunnels: the test proves nothing")
+	}
+}

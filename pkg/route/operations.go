@@ -1,6 +1,7 @@
 package route
 
 import (
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -35,10 +36,11 @@ func (o *Operation) activeAt(t time.Time) bool {
 // operations are a router's published operations and the overlays made of
 // the sets of them in force at the times asked for, kept by that set.
 type operations struct {
-	ops  []Operation
-	mu   sync.Mutex
-	by   map[string]*graph.Overlay // by the ids in force, joined
-	last atomic.Pointer[span]      // the overlay last asked for and when it holds
+	ops   []Operation
+	mu    sync.Mutex
+	by    map[string]*graph.Overlay // by the ids in force, joined
+	asked map[*graph.Overlay]int    // requests for each of by's overlays after the first
+	last  atomic.Pointer[span]      // the overlay last asked for and when it holds
 }
 
 // span is an overlay and the times it holds for: no operation starts or
@@ -75,7 +77,7 @@ func (o *operations) spanAt(t time.Time, ov *graph.Overlay) *span {
 // operations in force now is made at once, with its hierarchy taint, so
 // that no request waits for them.
 func (r *Router) SetOperations(ops []Operation) {
-	r.ops.Store(&operations{ops: slices.Clone(ops), by: map[string]*graph.Overlay{}})
+	r.ops.Store(&operations{ops: slices.Clone(ops), by: map[string]*graph.Overlay{}, asked: map[*graph.Overlay]int{}})
 	r.overlayAt(time.Now(), 0, nil, Avoid{})
 }
 
@@ -96,7 +98,7 @@ func (r *Router) overlayAt(t time.Time, x Exclude, v *vehicleClosing, a Avoid) *
 		return nil
 	}
 	for o == nil { // exclusions without operations: an empty set of them keeps the overlays
-		r.ops.CompareAndSwap(nil, &operations{by: map[string]*graph.Overlay{}})
+		r.ops.CompareAndSwap(nil, &operations{by: map[string]*graph.Overlay{}, asked: map[*graph.Overlay]int{}})
 		o = r.ops.Load()
 	}
 	if a.Areas != nil {
@@ -136,6 +138,12 @@ func (o *operations) overlayOf(r *Router, t time.Time, x Exclude, v *vehicleClos
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if ov, ok := o.by[key.String()]; ok {
+		if n := o.asked[ov] + 1; n < math.MaxInt32 {
+			o.asked[ov] = n
+			if n%customizeAfter == 0 && !r.h.Customized(ov) {
+				r.customize(ov, false) // asked often: worth its own hierarchy
+			}
+		}
 		return ov
 	}
 	ov := graph.NewOverlayClosing(r.g, o.extraAt(t), r.closedArcs(x, v, a))
@@ -143,10 +151,11 @@ func (o *operations) overlayOf(r *Router, t time.Time, x Exclude, v *vehicleClos
 		r.h.Taint(ov)
 	}
 	if x == 0 && v == nil && a.None() {
-		r.customize(ov) // the operations in force alone: every request's
+		r.customize(ov, true) // the operations in force alone: every request's
 	}
 	if len(o.by) >= maxOverlays {
 		clear(o.by) // windows opening and closing: rare, and cheap to redo
+		clear(o.asked)
 	}
 	o.by[key.String()] = ov
 	return ov

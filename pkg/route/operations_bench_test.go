@@ -7,6 +7,7 @@ import (
 
 	"github.com/mapsco/maps/pkg/ch"
 	"github.com/mapsco/maps/pkg/compile/compiletest"
+	"github.com/mapsco/maps/pkg/graph"
 	"github.com/mapsco/maps/pkg/internal/benchcpu"
 	"github.com/mapsco/maps/pkg/route"
 )
@@ -79,18 +80,31 @@ func BenchmarkSynthOverlay(b *testing.B) {
 // BenchmarkSynthLegExclude is a car leg between random car-road points of
 // the ~3M-node synthetic country without and with a request's exclusions
 // (issue 35's measure: toll; tunnel, which long trips meet more often),
-// alternated in one run.
+// repaired on the compiled hierarchy and on the one customized under them
+// once asked for often, alternated in one run.
 //
 //	MAPS_SYNTH_RELEASE=DIR go test -run X -bench SynthLegExclude -count 6 ./pkg/route
 func BenchmarkSynthLegExclude(b *testing.B) {
 	r := compiletest.OpenSynth(b).Routers["car"]
 	pairs := legPairs(r, 1000)
-	for _, x := range []route.Exclude{0, route.ExcludeToll, route.ExcludeTunnel} {
-		b.Run("exclude="+x.String(), func(b *testing.B) {
-			st := r.StateExcluding(time.Time{}, x) // the overlay of x made once, as the first such request would
+	for _, c := range []struct {
+		x         route.Exclude
+		customize bool
+	}{{0, false}, {route.ExcludeToll, false}, {route.ExcludeToll, true}, {route.ExcludeTunnel, false}, {route.ExcludeTunnel, true}} {
+		name := "exclude=" + c.x.String()
+		if c.customize {
+			name += "/customized"
+		}
+		b.Run(name, func(b *testing.B) {
+			st := r.StateExcluding(time.Time{}, c.x) // the overlay of x made once, as the first such request would
+			if c.customize {                         // asked for as a fleet asks: customized
+				st = compiletest.Customized(b, r, func() *graph.State { return r.StateExcluding(time.Time{}, c.x) })
+			}
 			q := r.Query()
 			defer r.PutQuery(q)
-			q.SetState(st)
+			if q.SetStateCompiled(st); c.customize {
+				q.SetState(st)
+			}
 			i := 0
 			defer benchcpu.Report(b)()
 			for b.Loop() {

@@ -1,7 +1,9 @@
 package compiletest
 
 import (
+	"context"
 	"math/rand/v2"
+	"testing"
 
 	"github.com/mapsco/maps/pkg/ch"
 	"github.com/mapsco/maps/pkg/graph"
@@ -47,4 +49,26 @@ func Operations(r *route.Router, closures, slowdowns int) []route.Operation {
 		ops = append(ops, op)
 	}
 	return ops
+}
+
+// Customized asks r for state() as a fleet of requests would, until r has
+// customized its hierarchy under the state's overlay (route/customize.go:
+// a set of options asked for often is), and returns it; it fails after
+// 400 requests.
+func Customized(tb testing.TB, r *route.Router, state func() *graph.State) *graph.State {
+	tb.Helper()
+	q := ch.NewQuery(r.Hierarchy())
+	for asked := range 400 {
+		st := state()
+		if asked%8 == 0 {
+			if err := r.AwaitCustomized(context.Background()); err != nil {
+				tb.Fatal(err)
+			}
+		}
+		if q.SetState(st); q.Customized() {
+			return st
+		}
+	}
+	tb.Fatal("not customized after 400 requests")
+	return nil
 }
