@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -80,6 +81,16 @@ func TestEnvaliraClosedWhileServing(t *testing.T) {
 		if r.status != 200 || r.body["operations_applied"] != true {
 			t.Errorf("%s with the tunnel closed: %d, operations_applied %v", path, r.status, r.body["operations_applied"])
 		}
+	}
+	// Then each profile's hierarchy is customized under the closure in the
+	// background (docs/road-operations.md): logged, and the answers stay.
+	for start := time.Now(); !strings.Contains(s.logText(), `"msg":"road operations: hierarchy customized","profile":"car"`); time.Sleep(20 * time.Millisecond) {
+		if time.Since(start) > 60*time.Second {
+			t.Fatalf("no log that the car hierarchy was customized within 60 s:\n%s", s.logText())
+		}
+	}
+	if custom := trip(t, s, acc.Secret); custom != closed {
+		t.Errorf("on the customized hierarchy: %+v, repaired %+v", custom, closed)
 	}
 	checkResolved(t, dsn, op.ID)
 	// A closure of a way this release lacks is reported by the metric
