@@ -79,33 +79,27 @@ func NewQuery(h *Hierarchy) *Query {
 // whose path crosses a changed arc (see Taint) and callers repair those
 // exactly, as package route does for a path.
 //
+//
 // When the hierarchy has been customized under st's overlay
 // (Hierarchy.Customize), the searches run on that one instead, whose
-// weights are the overlay's: every answer is exact as found, nothing is
-// tainted (Customized).
-func (q *Query) SetState(st *graph.State) {
-	q.full, q.st = st, st.Base()
-	q.use(q.base)
-	q.taint = nil
-	if ov := st.Overlay(); ov != nil && !ov.ShortLived() {
-		if c := q.base.customized(ov); c != nil {
-			q.use(c)
-			q.taint = c.taintOf(ov) // tables mark the cells whose paths the operations slow
-		} else {
-			q.taint = q.h.taintOf(ov)
-		}
-	}
-	q.metric = q.h.metricOf(q.st)
-}
+// weights are the overlay's: every answer is exact as found (Customized),
+// and the taint a table carries marks only the paths that road operations
+// slow, which is what its operations_applied asks.
+func (q *Query) SetState(st *graph.State) { q.setState(st, true) }
 
 // SetStateCompiled is SetState on the compiled hierarchy alone, never a
 // customized one: under an overlay its costs are lower bounds, its paths'
 // taint says where they are not exact (what a leg's Operated asks).
-func (q *Query) SetStateCompiled(st *graph.State) {
+func (q *Query) SetStateCompiled(st *graph.State) { q.setState(st, false) }
+
+func (q *Query) setState(st *graph.State, customized bool) {
 	q.full, q.st = st, st.Base()
 	q.use(q.base)
 	q.taint = nil
 	if ov := st.Overlay(); ov != nil && !ov.ShortLived() {
+		if c := q.base.customized(ov); customized && c != nil {
+			q.use(c)
+		}
 		q.taint = q.h.taintOf(ov)
 	}
 	q.metric = q.h.metricOf(q.st)
