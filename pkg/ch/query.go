@@ -79,7 +79,6 @@ func NewQuery(h *Hierarchy) *Query {
 // whose path crosses a changed arc (see Taint) and callers repair those
 // exactly, as package route does for a path.
 //
-//
 // When the hierarchy has been customized under st's overlay
 // (Hierarchy.Customize), the searches run on that one instead, whose
 // weights are the overlay's: every answer is exact as found (Customized),
