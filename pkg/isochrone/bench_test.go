@@ -3,6 +3,7 @@ package isochrone
 import (
 	"context"
 	"github.com/mapsco/maps/pkg/compile/compiletest"
+	"github.com/mapsco/maps/pkg/graph"
 	"github.com/mapsco/maps/pkg/internal/benchcpu"
 	"testing"
 	"time"
@@ -80,6 +81,21 @@ func BenchmarkSynth30Operations(b *testing.B) {
 	}
 }
 
+// BenchmarkSynth30Exclude is BenchmarkSynth30 from Andorra la Vella's tile
+// without and with a request's exclusions (issue 35's measure: tolls;
+// tunnels, which the synthetic tiles hold many of), alternated in one run.
+//
+//	MAPS_SYNTH_RELEASE=DIR go test -run X -bench Synth30Exclude -count 6 ./pkg/isochrone
+func BenchmarkSynth30Exclude(b *testing.B) {
+	rel := compiletest.OpenSynth(b)
+	r, o := snapCar(b, rel, synthOrigins[0].point)
+	for _, x := range []route.Exclude{0, route.ExcludeToll, route.ExcludeTunnel} {
+		b.Run("exclude="+x.String(), func(b *testing.B) {
+			benchComputeUnder(b, r, o, r.StateExcluding(time.Time{}, x), Budget{30, Minutes})
+		})
+	}
+}
+
 // BenchmarkSearch compares the two one-to-many searches that can feed the
 // polygons (the search step alone): the bounded Dijkstra Compute uses and
 // PHAST over the hierarchy, for the 60-minute Andorra and 30-minute
@@ -136,7 +152,12 @@ func BenchmarkSweepOrder(b *testing.B) {
 // time counts the waits for a core, CPU time is the compute the aims are
 // about.
 func benchCompute(b *testing.B, r *route.Router, o snap.Result, budgets ...Budget) {
-	req := Request{Budgets: budgets, State: r.StateAt(time.Time{})}
+	benchComputeUnder(b, r, o, r.StateAt(time.Time{}), budgets...)
+}
+
+// benchComputeUnder is benchCompute under state st.
+func benchComputeUnder(b *testing.B, r *route.Router, o snap.Result, st *graph.State, budgets ...Budget) {
+	req := Request{Budgets: budgets, State: st}
 	var e Engine
 	b.ReportAllocs()
 	cpu0 := benchcpu.Now()
