@@ -124,7 +124,7 @@ func serve(ctx context.Context, log *slog.Logger, o serveOptions) error {
 			return err
 		}
 	}
-	tuneGC()
+	tuneGC(ctx, holder)
 	if srv, err = api.New(cfg); err != nil {
 		return err
 	}

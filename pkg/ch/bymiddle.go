@@ -26,8 +26,22 @@ func (ix *middleIndex) over(m uint32) []shortcut {
 
 // shortcutsByMiddle returns h's middle index, making it on first use.
 func (h *Hierarchy) shortcutsByMiddle() *middleIndex {
-	h.taints.once.Do(func() { h.taints.middles = buildMiddleIndex(h) })
-	return h.taints.middles
+	k := h.taints
+	k.middlesMu.Lock()
+	defer k.middlesMu.Unlock()
+	if k.middles == nil {
+		k.middles = buildMiddleIndex(h)
+	}
+	return k.middles
+}
+
+// dropMiddles lets go of h's middle index (made again if a taint asks):
+// a customized hierarchy needs one taint, its own overlay's, and the
+// index would be most of the memory it holds beside its edges.
+func (h *Hierarchy) dropMiddles() {
+	h.taints.middlesMu.Lock()
+	defer h.taints.middlesMu.Unlock()
+	h.taints.middles = nil
 }
 
 func buildMiddleIndex(h *Hierarchy) *middleIndex {

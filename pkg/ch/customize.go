@@ -144,7 +144,8 @@ func (h *Hierarchy) Customize(ctx context.Context, g *graph.Graph, ov *graph.Ove
 	if err != nil {
 		return nil, err
 	}
-	c.Taint(ov) // made before any query can ask for it
+	c.Taint(ov) // made before any query can ask for it, the only one it is asked for
+	c.dropMiddles()
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if len(k.kept) >= keptCustomized {
@@ -183,6 +184,27 @@ func (h *Hierarchy) customized(ov *graph.Overlay) *Hierarchy {
 		}
 	}
 	return nil
+}
+
+// CustomizedBytes returns the heap the hierarchies customized from h hold:
+// a server's memory budget grows by it (see cmd/mapd's gc.go).
+func (h *Hierarchy) CustomizedBytes() int64 {
+	k := h.customs
+	if k == nil {
+		return 0
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	var total int64
+	for _, c := range k.kept {
+		total += c.h.heapBytes()
+	}
+	return total
+}
+
+// heapBytes is the size of h's arrays.
+func (h *Hierarchy) heapBytes() int64 {
+	return 4 * int64(len(h.UpFirst)+len(h.Up)+len(h.DnFirst)+len(h.Dn)+len(h.VaryFirst)+len(h.Vary))
 }
 
 // Customized reports whether h has been customized under ov.

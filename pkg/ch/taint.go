@@ -142,8 +142,8 @@ type taints struct {
 	mu   sync.Mutex
 	kept []*Taint // newest last
 
-	once    sync.Once
-	middles *middleIndex // shortcuts by middle, made with the first taint (bymiddle.go)
+	middlesMu sync.Mutex
+	middles   *middleIndex // shortcuts by middle, made with the first taint (bymiddle.go)
 }
 
 const keptTaints = 4

@@ -2,6 +2,7 @@ package route
 
 import (
 	"context"
+	"runtime/debug"
 	"sync"
 
 	"github.com/mapsco/maps/pkg/graph"
@@ -78,7 +79,7 @@ func (r *Router) customize(ov *graph.Overlay, first bool) {
 	gate := c.gate
 	go func() {
 		defer close(done)
-		err := ctx.Err()
+		var err error
 		if gate != nil {
 			select {
 			case gate <- struct{}{}:
@@ -87,7 +88,12 @@ func (r *Router) customize(ov *graph.Overlay, first bool) {
 			}
 		}
 		if err = ctx.Err(); err == nil {
-			_, err = r.h.Customize(ctx, r.g, ov)
+			if _, err = r.h.Customize(ctx, r.g, ov); err == nil {
+				// The contraction's working lists, several times the
+				// hierarchy's size, are garbage now: hand the pages back
+				// rather than keep them resident until the scavenger does.
+				debug.FreeOSMemory()
+			}
 		}
 		c.mu.Lock()
 		defer c.mu.Unlock()
@@ -97,6 +103,10 @@ func (r *Router) customize(ov *graph.Overlay, first bool) {
 		cancel()
 	}()
 }
+
+// CustomizedBytes returns the heap the router's customized hierarchies
+// hold.
+func (r *Router) CustomizedBytes() int64 { return r.h.CustomizedBytes() }
 
 // StopCustomizing cancels the customization under way, waits until it has
 // stopped reading the graph, and starts no other: the release is about to
