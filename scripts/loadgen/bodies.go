@@ -10,7 +10,8 @@ import (
 // makeBodies pre-encodes the request bodies so that the measured loop only
 // sends bytes. Directions bodies take c.waypoints consecutive points (2 by
 // default), matrix bodies 2×size (size with -same: the targets are the
-// sources), elevation bodies size (at least 1);
+// sources), elevation bodies size (at least 1), isochrone bodies one (the
+// origin, with one contour of c.minutes);
 // points wrap around when there are fewer than needed. With c.osrm each is
 // instead the request URI that asks osrm-routed the same thing (osrmURI).
 func makeBodies(pts [][2]float64, c config) [][]byte {
@@ -34,6 +35,11 @@ func makeBodies(pts [][2]float64, c config) [][]byte {
 		case c.elevation:
 			b := append([]byte(`{"coordinates":`), appendPoints(nil, take(max(c.size, 1)))...)
 			bodies[i] = append(b, '}')
+		case c.isochrone:
+			b := append([]byte(`{"profile":"`+c.profile+`","origin":[`), appendLonLat(nil, take(1)[0])...)
+			b = append(b, `],"contours":[{"time_minutes":`...)
+			b = strconv.AppendInt(b, int64(c.minutes), 10)
+			bodies[i] = append(b, `}]}`...)
 		default:
 			bodies[i] = mapdBody(take, c)
 		}

@@ -74,6 +74,20 @@ func TestOverloadBodies(t *testing.T) {
 	}
 }
 
+// TestIsochroneBodies: an isochrone body is one origin and one contour of
+// the asked minutes, the next body the next point.
+func TestIsochroneBodies(t *testing.T) {
+	pts := [][2]float64{{1.5232153, 42.5308469}, {1.5977479, 42.5704876}}
+	got := makeBodies(pts, config{profile: "car", bodies: 2, isochrone: true, minutes: 30})
+	want := []string{`{"profile":"car","origin":[1.5232153,42.5308469],"contours":[{"time_minutes":30}]}`,
+		`{"profile":"car","origin":[1.5977479,42.5704876],"contours":[{"time_minutes":30}]}`}
+	for i := range want {
+		if string(got[i]) != want[i] {
+			t.Errorf("body %d: %s, want %s", i, got[i], want[i])
+		}
+	}
+}
+
 // TestOSRMBodies: -osrm asks osrm-routed about the very points of the mapd
 // bodies, in the same order, with OSRM's URI syntax.
 func TestOSRMBodies(t *testing.T) {

@@ -1,6 +1,6 @@
 // Command loadgen is scripts/bench's HTTP load generator: it posts
-// pre-generated JSON bodies (directions between random road points, or
-// matrices of them) to one endpoint of a local mapd with a fixed number of
+// pre-generated JSON bodies (directions between random road points,
+// matrices of them, or isochrones from them) to one endpoint of a local mapd with a fixed number of
 // concurrent clients for a fixed time, then prints requests/s, latency
 // percentiles and the status-code breakdown as one table row.
 //
@@ -11,6 +11,7 @@
 //
 //	loadgen -url http://127.0.0.1:8080/v1/directions -pbf andorra.osm.pbf -c 4 -d 10s
 //	loadgen -url http://127.0.0.1:8080/v1/matrix -size 100 -pbf andorra.osm.pbf
+//	loadgen -url http://127.0.0.1:8080/v1/isochrone -minutes 30 -pbf andorra.osm.pbf
 //	loadgen -url http://127.0.0.1:5000/ -osrm -close -size 100 -pbf andorra.osm.pbf   # the same tables, of osrm-routed
 package main
 
@@ -49,6 +50,10 @@ type config struct {
 	waypoints int
 	steps     bool
 	elevation bool // the URL is /v1/elevation: bodies of -size points (default 1)
+	// isochrone: the URL is /v1/isochrone, bodies of one origin each with
+	// one contour of minutes (issue 42 measures 30-minute car isochrones).
+	isochrone bool
+	minutes   int
 	// osrm sends each request as osrm-routed's GET (osrm.go) instead of
 	// mapd's POST; close asks for a new connection a request (osrm-routed
 	// stalls about 40 ms on each request of a kept-alive connection).
@@ -81,6 +86,7 @@ func parseFlags() (config, error) {
 	flag.Uint64Var(&c.seed, "seed", 1, "random seed for the sampled points")
 	flag.BoolVar(&c.header, "header", false, "print the table header before the row")
 	flag.StringVar(&c.dump, "dump", "", "write the request bodies to this file, one per line, and exit (for wrk: scripts/wrk-bodies.lua)")
+	flag.IntVar(&c.minutes, "minutes", 30, "isochrone (-url .../v1/isochrone): the contour's travel time in minutes, 1-120")
 	flag.IntVar(&c.waypoints, "waypoints", 2, "directions: coordinates per request, 2-50")
 	flag.BoolVar(&c.steps, "steps", false, "directions: ask for turn-by-turn steps")
 	flag.BoolVar(&c.retryAfter, "retry-after", false, "honour Retry-After on 503 and 429 before a worker's next request")
@@ -106,8 +112,12 @@ func parseFlags() (config, error) {
 		return c, fmt.Errorf("-c, -bodies and -d must be positive")
 	}
 	c.elevation = strings.HasSuffix(u.Path, "/elevation")
-	if c.osrm && c.elevation {
-		return c, fmt.Errorf("-osrm: OSRM has no elevation service")
+	c.isochrone = strings.HasSuffix(u.Path, "/isochrone")
+	if c.osrm && (c.elevation || c.isochrone) {
+		return c, fmt.Errorf("-osrm: OSRM has no %s service", strings.TrimPrefix(u.Path, "/v1/"))
+	}
+	if c.isochrone && (c.minutes < 1 || c.minutes > 120) {
+		return c, fmt.Errorf("-minutes %d: want 1 to 120", c.minutes)
 	}
 	if c.waypoints < 2 || c.waypoints > 50 {
 		return c, fmt.Errorf("-waypoints %d: want 2 to 50", c.waypoints)
