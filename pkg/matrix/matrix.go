@@ -78,8 +78,30 @@ func ComputeWith(ctx context.Context, r *route.Router, q *ch.Query, sources, tar
 	if err := t.fill(ctx, r, q, qs, src, dst, fallbacks(r.Graph(), q.State(), src), fallbacks(r.Graph(), q.State(), dst)); err != nil {
 		return Table{}, err
 	}
+	if !t.OperationsApplied {
+		t.OperationsApplied = movedByOperations(r, q.State(), sources, targets, opts, ends)
+	}
 	t.Sources, t.Targets = placements(src), placements(dst)
 	return t, nil
+}
+
+// movedByOperations reports whether road operations moved a source or a
+// target off a road they close (route.Router.MovedByOperations): its
+// cells then start or end elsewhere because of them.
+func movedByOperations(r *route.Router, st *graph.State, sources, targets []route.Point, opts []snap.Options, ends []end) bool {
+	if !st.Overlay().HasOperations() {
+		return false
+	}
+	all := append(sources[:len(sources):len(sources)], targets...)
+	var pts []route.Point
+	var placed []snap.Snapped
+	var with []snap.Options
+	for i, e := range ends {
+		if e.Err == nil {
+			pts, placed, with = append(pts, all[i]), append(placed, e.Snapped), append(with, opts[i])
+		}
+	}
+	return r.MovedByOperations(pts, with, placed, st)
 }
 
 // fill computes every cell between placed points in one table whose rows

@@ -200,3 +200,44 @@ func TestTableExcluding(t *testing.T) {
 		}
 	}
 }
+
+// TestTableMovedByOperations: a table whose source lies on a road a
+// closure closes is placed on the nearest open road, and the table says
+// operations_applied even when its cell's path, from there, crosses
+// nothing the operations change.
+func TestTableMovedByOperations(t *testing.T) {
+	rel := openAndorra(t)
+	r := rel.Routers["car"]
+	g := r.Graph()
+	rng := rand.New(rand.NewPCG(4, 2))
+	off := 0
+	for range 30 {
+		src, dst := randomPoints(rng, r, 1), randomPoints(rng, r, 1)
+		placed, err := r.Snap(src)
+		if err != nil {
+			continue
+		}
+		var changes []route.ArcChange
+		for _, rev := range []bool{false, true} {
+			if a := g.ArcOf[graph.SegRef(placed[0].Seg, rev)]; a != graph.NoArc {
+				changes = append(changes, route.ArcChange{Arc: a, Extra: graph.NoWay})
+			}
+		}
+		r.SetOperations([]route.Operation{{ID: "closure", Changes: changes}})
+		st := r.StateAt(time.Time{})
+		tab := matrix.Compute(r, withState(r, st), src, dst)
+		rt, err := r.Route(context.Background(), append(src, dst...), st)
+		if err != nil || tab.Sources[0].Result.Seg == placed[0].Seg || st.Overlay().TouchesOperations(rt.Legs[0].Arcs) {
+			continue
+		}
+		off++
+		if !tab.OperationsApplied {
+			t.Fatalf("a source moved off a closed road (segment %d to %d), its cell's path crossing none: operations_applied false", placed[0].Seg, tab.Sources[0].Result.Seg)
+		}
+	}
+	r.SetOperations(nil)
+	t.Logf("%d tables from a source moved by a closure, their paths crossing none, say operations_applied", off)
+	if off == 0 {
+		t.Error("no such table: the test proves nothing")
+	}
+}

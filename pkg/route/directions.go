@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mapsco/maps/pkg/elevation"
+	"github.com/mapsco/maps/pkg/graph"
 	"github.com/mapsco/maps/pkg/guidance"
 	"github.com/mapsco/maps/pkg/snap"
 )
@@ -65,7 +66,9 @@ func (r *Router) Directions(ctx context.Context, req Request) (*Directions, erro
 	// Alternatives are for journeys of two waypoints; with more, each leg's
 	// choices would multiply into routes no one asked for.
 	routes := append([]*Route{best}, r.Alternatives(ctx, best, req.Alternatives)...)
+	moved := r.MovedByOperations(req.Points, req.Snapping, placed, st)
 	for _, rt := range routes {
+		rt.moved = moved
 		if req.Steps {
 			rt.Steps = r.steps(rt, req)
 		}
@@ -74,6 +77,27 @@ func (r *Router) Directions(ctx context.Context, req Request) (*Directions, erro
 		}
 	}
 	return &Directions{Routes: routes, Waypoints: r.waypoints(best.Snapped)}, nil
+}
+
+// MovedByOperations reports whether road operations moved a point: placed
+// (under st, with its options) off the road it is placed on without them,
+// which an operation changes (a closure: a point on the closed road goes to
+// the nearest open one). A route or a table cell from there starts or ends
+// elsewhere because of them, whatever its path. A point placed[i] lacks
+// (Seg 0 with an error) is skipped by the caller's choice of placed.
+func (r *Router) MovedByOperations(pts []Point, opts []snap.Options, placed []snap.Snapped, st *graph.State) bool {
+	ov := st.Overlay()
+	if !ov.HasOperations() {
+		return false
+	}
+	without := st.Base() // the departure's conditions alone
+	for i, p := range pts {
+		base, err := r.PlaceOne(p, optionAt(opts, i), without)
+		if err == nil && base.Result.Seg != placed[i].Result.Seg && segmentChanged(r.g, ov, base.Result.Seg) {
+			return true
+		}
+	}
+	return false
 }
 
 // waypoints describes where each waypoint was placed.

@@ -199,12 +199,16 @@ type opsPointer = atomic.Pointer[operations]
 
 // OperationsApplied reports whether a road operation in force changed the
 // route: a leg was found under operations because the fastest path without
-// them crossed a road they change, or the route itself travels such a
-// road (its time includes a slowdown).
+// them crossed a road they change, the route itself travels such a road
+// (its time includes a slowdown), or a waypoint was placed off a road they
+// close (Directions).
 func (rt *Route) OperationsApplied() bool {
 	ov := rt.st.Overlay()
 	if !ov.HasOperations() { // none, or only the request's exclusions
 		return false
+	}
+	if rt.moved {
+		return true
 	}
 	for i, l := range rt.Legs {
 		if l.Operated || ov.TouchesOperations(l.Arcs) || l.Direct && segmentChanged(rt.g, ov, rt.Snapped[i].Seg) {

@@ -323,3 +323,48 @@ func optionLeg(t *testing.T, r *route.Router, q *ch.Query, st *graph.State, clos
 	}
 	return leg, without != want
 }
+
+// TestOperationsMoveWaypoint: a waypoint on a road a closure closes is
+// placed on the nearest open road instead, and the route says
+// operations_applied even when its own path, from there, crosses nothing
+// the operations change (an HTTP run found such a route saying false).
+func TestOperationsMoveWaypoint(t *testing.T) {
+	rel := openAndorra(t)
+	r := rel.Routers["car"]
+	g := r.Graph()
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(4, 2))
+	moved, off := 0, 0
+	for range 40 {
+		pts := []route.Point{randomRoadPoint(rng, r), pasDeLaCasa}
+		placed, err := r.Snap(pts)
+		if err != nil {
+			continue
+		}
+		var changes []route.ArcChange // both ways of the road the first waypoint is placed on
+		for _, rev := range []bool{false, true} {
+			if a := g.ArcOf[graph.SegRef(placed[0].Seg, rev)]; a != graph.NoArc {
+				changes = append(changes, route.ArcChange{Arc: a, Extra: graph.NoWay})
+			}
+		}
+		r.SetOperations([]route.Operation{{ID: "closure", Changes: changes}})
+		d, err := r.Directions(ctx, route.Request{Points: pts})
+		if err != nil || d.Routes[0].Snapped[0].Seg == placed[0].Seg {
+			continue
+		}
+		moved++
+		rt := d.Routes[0]
+		if !rt.OperationsApplied() {
+			t.Fatalf("a waypoint moved off a closed road (segment %d to %d), operations_applied false", placed[0].Seg, rt.Snapped[0].Seg)
+		}
+		st := r.StateAt(time.Time{})
+		if !st.Overlay().TouchesOperations(rt.Legs[0].Arcs) {
+			off++ // the case the rule needs the move for
+		}
+	}
+	r.SetOperations(nil)
+	t.Logf("%d waypoints moved by a closure of their road, %d of whose routes cross no closed arc: all say operations_applied", moved, off)
+	if off == 0 {
+		t.Error("no route from a moved waypoint avoided the closed road: the test proves nothing")
+	}
+}

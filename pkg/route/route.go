@@ -187,6 +187,7 @@ type Route struct {
 	Climb elevation.Climb // Covered is false when not computed or out of the DEM
 	st    *graph.State    // the conditions it was found under
 	g     *graph.Graph    // whose network draws its Shape
+	moved bool            // road operations moved a waypoint (Router.MovedByOperations)
 }
 
 // Snap places every waypoint on the graph by the default rule, with no
