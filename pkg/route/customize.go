@@ -125,23 +125,27 @@ func (r *Router) StopCustomizing() {
 }
 
 // AwaitCustomized waits until the latest customization started has ended
-// and returns how it ended (nil when none was started).
+// (a newer one started meanwhile is waited for in turn) and returns how it
+// ended (nil when none was started).
 func (r *Router) AwaitCustomized(ctx context.Context) error {
-	r.custom.mu.Lock()
-	done := r.custom.done
-	r.custom.mu.Unlock()
-	if done == nil {
-		return nil
+	c := &r.custom
+	for {
+		c.mu.Lock()
+		done := c.done
+		c.mu.Unlock()
+		if done == nil {
+			return nil
+		}
+		select {
+		case <-done:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		c.mu.Lock()
+		latest, err := c.done == done, c.err
+		c.mu.Unlock()
+		if latest {
+			return err
+		}
 	}
-	select {
-	case <-done:
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-	r.custom.mu.Lock()
-	defer r.custom.mu.Unlock()
-	if r.custom.done != done {
-		return r.AwaitCustomized(ctx) // a newer one started meanwhile
-	}
-	return r.custom.err
 }

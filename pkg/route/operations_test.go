@@ -368,3 +368,34 @@ func TestOperationsMoveWaypoint(t *testing.T) {
 		t.Error("no route from a moved waypoint avoided the closed road: the test proves nothing")
 	}
 }
+
+// TestAwaitNewerCustomization: operations changed while a customization
+// runs cancel it and start another; a caller awaiting the first waits for
+// the newer one (it once deadlocked there: mapd never logged the
+// customization), which is then the one queries use.
+func TestAwaitNewerCustomization(t *testing.T) {
+	rel := openAndorra(t)
+	r := rel.Routers["car"]
+	rng := rand.New(rand.NewPCG(6, 7))
+	draw := func() snap.Result { return randomSnap(t, rng, rel, r.Graph()) }
+	r.SetOperations(randomOperations(rng, r, 20, draw))
+	awaited := make(chan error, 1)
+	go func() { awaited <- r.AwaitCustomized(context.Background()) }()
+	time.Sleep(20 * time.Millisecond) // the wait begins on the first customization (a race, so the test is not exact, not flaky)
+	for range 5 { // newer sets, each cancelling the customization under way
+		r.SetOperations(randomOperations(rng, r, 20, draw))
+	}
+	select {
+	case err := <-awaited:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(2 * time.Minute):
+		t.Fatal("AwaitCustomized did not return within 2 minutes of the last change")
+	}
+	defer r.SetOperations(nil)
+	q := ch.NewQuery(r.Hierarchy())
+	if q.SetState(r.StateAt(time.Time{})); !q.Customized() {
+		t.Error("after the wait, the operations in force are not customized")
+	}
+}
