@@ -382,7 +382,7 @@ func TestAwaitNewerCustomization(t *testing.T) {
 	awaited := make(chan error, 1)
 	go func() { awaited <- r.AwaitCustomized(context.Background()) }()
 	time.Sleep(20 * time.Millisecond) // the wait begins on the first customization (a race, so the test is not exact, not flaky)
-	for range 5 { // newer sets, each cancelling the customization under way
+	for range 5 {                     // newer sets, each cancelling the customization under way
 		r.SetOperations(randomOperations(rng, r, 20, draw))
 	}
 	select {
