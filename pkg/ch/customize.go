@@ -140,6 +140,9 @@ func (h *Hierarchy) Customize(ctx context.Context, g *graph.Graph, ov *graph.Ove
 	}
 	order := k.order
 	k.mu.Unlock()
+	if err := ctx.Err(); err != nil { // a newer overlay replaced ov while its order was made
+		return nil, err
+	}
 	c, err := Contract(ctx, OverlayInput(g, ov), order)
 	if err != nil {
 		return nil, err

@@ -81,10 +81,13 @@ func NewTaint(h *Hierarchy, ov *graph.Overlay) *Taint {
 		work = work[:len(work)-1]
 		queued[m] = false
 		for _, s := range ix.over(m) {
-			if t.at(s.up, s.i) || !t.halfTainted(h, s.from, s.to, s.middle, s.weight) {
+			if t.at(s.up(), s.i()) {
 				continue
 			}
-			t.mark(s.up, s.i)
+			if from, to, middle, weight := s.ends(h); !t.halfTainted(h, from, to, middle, weight) {
+				continue
+			}
+			t.mark(s.up(), s.i())
 			push(s.owner)
 		}
 	}

@@ -33,6 +33,9 @@ type customizer struct {
 	cancel context.CancelFunc // the customization under way, nil for none
 	done   chan struct{}      // closed when it ends (the latest started)
 	err    error              // how it ended
+	// running counts the customizations not yet returned, cancelled ones
+	// included: each reads the mapping until it notices.
+	running sync.WaitGroup
 }
 
 // SetCustomizing turns the customization of the hierarchy under road
@@ -77,7 +80,9 @@ func (r *Router) customize(ov *graph.Overlay, first bool) {
 	done := make(chan struct{})
 	c.cancel, c.done, c.err = cancel, done, nil
 	gate := c.gate
+	c.running.Add(1)
 	go func() {
+		defer c.running.Done()
 		defer close(done)
 		var err error
 		if gate != nil {
@@ -108,20 +113,18 @@ func (r *Router) customize(ov *graph.Overlay, first bool) {
 // hold.
 func (r *Router) CustomizedBytes() int64 { return r.h.CustomizedBytes() }
 
-// StopCustomizing cancels the customization under way, waits until it has
-// stopped reading the graph, and starts no other: the release is about to
-// be unmapped.
+// StopCustomizing cancels the customization under way, waits until every
+// customization started has stopped reading the graph (those cancelled
+// before included), and starts no other: the release is about to be
+// unmapped.
 func (r *Router) StopCustomizing() {
 	r.custom.mu.Lock()
 	r.custom.off = true
 	if r.custom.cancel != nil {
 		r.custom.cancel()
 	}
-	done := r.custom.done
 	r.custom.mu.Unlock()
-	if done != nil {
-		<-done
-	}
+	r.custom.running.Wait()
 }
 
 // AwaitCustomized waits until the latest customization started has ended
