@@ -399,3 +399,46 @@ func TestAwaitNewerCustomization(t *testing.T) {
 		t.Error("after the wait, the operations in force are not customized")
 	}
 }
+
+// TestAlternativesUnderOperations: with random closures and slowdowns in
+// force and the hierarchy customized under them, the best route and every
+// alternative between random points is a path open under the operations
+// whose time is what its arcs cost under them, no alternative is faster
+// than the best route, and some requests get alternatives (or the test
+// proves nothing).
+func TestAlternativesUnderOperations(t *testing.T) {
+	rel := openAndorra(t)
+	r := rel.Routers["car"]
+	g := r.Graph()
+	rng := rand.New(rand.NewPCG(37, 42))
+	draw := func() snap.Result { return randomSnap(t, rng, rel, g) }
+	r.SetOperations(randomOperations(rng, r, 40, draw))
+	defer r.SetOperations(nil)
+	st := r.StateAt(time.Time{})
+	awaitCustomized(t, r, ch.NewQuery(r.Hierarchy()), st)
+	n, withAlts := 150, 0
+	if testing.Short() {
+		n = 40
+	}
+	for range n {
+		pts := []route.Point{randomRoadPoint(rng, r), randomRoadPoint(rng, r)}
+		d, err := r.Directions(context.Background(), route.Request{Points: pts, Alternatives: 2})
+		if err != nil {
+			continue
+		}
+		best := d.Routes[0]
+		for i, rt := range d.Routes {
+			if rt.DurationS < best.DurationS {
+				t.Fatalf("alternative %d takes %.1f s, the best route %.1f s", i, rt.DurationS, best.DurationS)
+			}
+			checkLegUnder(t, g, st, rt.Snapped[0], rt.Snapped[1], rt.Legs[0])
+		}
+		if len(d.Routes) > 1 {
+			withAlts++
+		}
+	}
+	t.Logf("%d requests under 40 operations on the customized hierarchy, %d with alternatives: every route a path costing what it says", n, withAlts)
+	if withAlts == 0 {
+		t.Error("no request got an alternative: the test proves nothing")
+	}
+}
