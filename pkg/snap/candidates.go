@@ -93,22 +93,12 @@ func (c *kNearest) node(l int, j uint32) {
 
 // pieces projects the point on the pieces of node j of the lowest level.
 func (c *kNearest) pieces(j uint32) {
-	s := c.s
-	ix, g := s.f.ix, s.f.g
-	net := g.Net
-	for i := Fanout * j; i < min(uint32(len(ix.items)/2), Fanout*(j+1)); i++ {
-		seg, pt := ix.items[2*i], ix.items[2*i+1]
-		if !g.Usable(seg) {
+	for pc := range c.s.leaf(j) {
+		if pc.proj.Dist > c.reach() {
 			continue
 		}
-		aLon, aLat := net.Point(pt)
-		bLon, bLat := net.Point(pt + 1)
-		p := geo.Project(s.lon, s.lat, s.k, aLon, aLat, bLon, bLat)
-		if p.Dist > c.reach() {
-			continue
-		}
-		cand := candidate{seg: seg, piece: pt, proj: p, dist: p.Dist, main: g.Big[seg] == 1}
-		if cand.fwd, cand.bwd = s.directions(seg, aLon, aLat, bLon, bLat); !cand.fwd && !cand.bwd {
+		cand := candidate{seg: pc.seg, piece: pc.pt, proj: pc.proj, dist: pc.proj.Dist, main: c.s.f.g.Big[pc.seg] == 1}
+		if cand.fwd, cand.bwd = c.s.directions(pc); !cand.fwd && !cand.bwd {
 			continue
 		}
 		c.add(cand)

@@ -67,22 +67,12 @@ func (n *nearestDist) node(l int, j uint32) {
 // pieces measures the pieces of node j of the lowest level, keeping those
 // Candidates would (kNearest.pieces).
 func (n *nearestDist) pieces(j uint32) {
-	s := n.s
-	ix, g := s.f.ix, s.f.g
-	net := g.Net
-	for i := Fanout * j; i < min(uint32(len(ix.items)/2), Fanout*(j+1)); i++ {
-		seg, pt := ix.items[2*i], ix.items[2*i+1]
-		if !g.Usable(seg) {
+	for pc := range n.s.leaf(j) {
+		if pc.proj.Dist > min(n.s.radius, n.best) {
 			continue
 		}
-		aLon, aLat := net.Point(pt)
-		bLon, bLat := net.Point(pt + 1)
-		p := geo.Project(s.lon, s.lat, s.k, aLon, aLat, bLon, bLat)
-		if p.Dist > min(s.radius, n.best) {
-			continue
-		}
-		if fwd, bwd := s.directions(seg, aLon, aLat, bLon, bLat); fwd || bwd {
-			n.best = p.Dist
+		if fwd, bwd := n.s.directions(pc); fwd || bwd {
+			n.best = pc.proj.Dist
 		}
 	}
 }

@@ -2,6 +2,7 @@ package snap
 
 import (
 	"fmt"
+	"iter"
 	"math"
 
 	"github.com/mapsco/maps/pkg/geo"
@@ -213,33 +214,55 @@ func (s *search) node(l int, j uint32) {
 	}
 }
 
+// piece is a usable piece of the index, from point pt of segment seg to
+// the next, with the point searched for projected on it.
+type piece struct {
+	seg, pt                uint32
+	aLon, aLat, bLon, bLat float64
+	proj                   geo.Projection
+}
+
+// leaf yields the usable pieces of node j of the index's lowest level,
+// each with the point projected on it: what every search measures there
+// (Nearest, Candidates, NearestDistance), before its own test.
+func (s *search) leaf(j uint32) iter.Seq[piece] {
+	return func(yield func(piece) bool) {
+		ix, g := s.f.ix, s.f.g
+		for i := Fanout * j; i < min(uint32(len(ix.items)/2), Fanout*(j+1)); i++ {
+			seg, pt := ix.items[2*i], ix.items[2*i+1]
+			if !g.Usable(seg) {
+				continue
+			}
+			aLon, aLat := g.Net.Point(pt)
+			bLon, bLat := g.Net.Point(pt + 1)
+			p := geo.Project(s.lon, s.lat, s.k, aLon, aLat, bLon, bLat)
+			if !yield(piece{seg, pt, aLon, aLat, bLon, bLat, p}) {
+				return
+			}
+		}
+	}
+}
+
 // pieces scans the pieces of node j of the lowest level.
 func (s *search) pieces(j uint32) {
-	ix, g := s.f.ix, s.f.g
-	net := g.Net
-	for i := Fanout * j; i < min(uint32(len(ix.items)/2), Fanout*(j+1)); i++ {
-		seg, pt := ix.items[2*i], ix.items[2*i+1]
-		if !g.Usable(seg) {
-			continue
-		}
-		main := g.Big[seg] == 1
+	g := s.f.g
+	for pc := range s.leaf(j) {
+		main := g.Big[pc.seg] == 1
 		if s.onMain != nil {
-			main = s.onMain[seg]
+			main = s.onMain[pc.seg]
 		}
-		aLon, aLat := net.Point(pt)
-		bLon, bLat := net.Point(pt + 1)
-		p := geo.Project(s.lon, s.lat, s.k, aLon, aLat, bLon, bLat)
-		nearer, nearerMain := p.Dist < s.best.dist, main && p.Dist < s.main.dist
-		nearerRoad := main && p.Dist < min(s.road.dist, RoadReach) && !s.f.minor[net.SegClass[seg]]
-		if !nearer && !nearerMain && !nearerRoad || p.Dist > s.radius {
+		d := pc.proj.Dist
+		nearer, nearerMain := d < s.best.dist, main && d < s.main.dist
+		nearerRoad := main && d < min(s.road.dist, RoadReach) && !s.f.minor[g.Net.SegClass[pc.seg]]
+		if !nearer && !nearerMain && !nearerRoad || d > s.radius {
 			continue
 		}
-		c := candidate{seg: seg, piece: pt, proj: p, dist: p.Dist, main: main}
-		if c.fwd, c.bwd = s.directions(seg, aLon, aLat, bLon, bLat); !c.fwd && !c.bwd {
+		c := candidate{seg: pc.seg, piece: pc.pt, proj: pc.proj, dist: d, main: main}
+		if c.fwd, c.bwd = s.directions(pc); !c.fwd && !c.bwd {
 			continue
 		}
 		if s.bearing != nil {
-			c.proj = s.inset(p, aLon, aLat, bLon, bLat)
+			c.proj = s.inset(pc.proj, pc.aLon, pc.aLat, pc.bLon, pc.bLat)
 		}
 		if nearer {
 			s.best = c
@@ -253,15 +276,15 @@ func (s *search) pieces(j uint32) {
 	}
 }
 
-// directions says in which directions a vehicle at a point of piece a–b of
-// segment seg may travel: those the profile allows, open under the state
-// and, when a bearing is asked for, heading within its tolerance.
-func (s *search) directions(seg uint32, aLon, aLat, bLon, bLat float64) (fwd, bwd bool) {
+// directions says in which directions a vehicle at a point of piece pc
+// may travel: those the profile allows, open under the state and, when a
+// bearing is asked for, heading within its tolerance.
+func (s *search) directions(pc piece) (fwd, bwd bool) {
 	g := s.f.g
-	fwd = s.open(g.ArcOf[graph.SegRef(seg, false)])
-	bwd = s.open(g.ArcOf[graph.SegRef(seg, true)])
+	fwd = s.open(g.ArcOf[graph.SegRef(pc.seg, false)])
+	bwd = s.open(g.ArcOf[graph.SegRef(pc.seg, true)])
 	if s.bearing != nil && (fwd || bwd) {
-		h, ok := pieceBearing(s.k, aLon, aLat, bLon, bLat)
+		h, ok := pieceBearing(s.k, pc.aLon, pc.aLat, pc.bLon, pc.bLat)
 		fwd = fwd && ok && s.bearing.admits(h)
 		bwd = bwd && ok && s.bearing.admits(h+180)
 	}
