@@ -61,15 +61,7 @@ func askMapd(ctx context.Context, base string, req request) (answer, error) {
 	if resp.StatusCode != http.StatusOK {
 		return answer{}, fmt.Errorf("mapd %s %v: %d %s", req.Profile, req.Points, resp.StatusCode, data)
 	}
-	var d struct {
-		Routes []struct {
-			Summary struct {
-				Distance float64 `json:"distance_m"`
-				Duration float64 `json:"duration_s"`
-			} `json:"summary"`
-			Geometry string `json:"geometry"`
-		} `json:"routes"`
-	}
+	var d mapdRoutes
 	if err := json.Unmarshal(data, &d); err != nil {
 		return answer{}, fmt.Errorf("mapd %s %v: decode: %w", req.Profile, req.Points, err)
 	}

@@ -46,15 +46,7 @@ func queryMapd(ctx context.Context, base string, a, b [2]float64) (*routeResult,
 	if resp.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("mapd %v -> %v: %d %s", a, b, resp.StatusCode, data)
 	}
-	var d struct {
-		Routes []struct {
-			Summary struct {
-				Distance float64 `json:"distance_m"`
-				Duration float64 `json:"duration_s"`
-			} `json:"summary"`
-			Geometry string `json:"geometry"`
-		} `json:"routes"`
-	}
+	var d mapdRoutes
 	if err := json.Unmarshal(data, &d); err != nil || len(d.Routes) == 0 {
 		return nil, fmt.Errorf("mapd %v -> %v: decode: %v", a, b, err)
 	}
@@ -109,4 +101,15 @@ func queryOSRM(ctx context.Context, base string, a, b [2]float64) (*routeResult,
 		out.nodes = append(out.nodes, l.Annotation.Nodes...)
 	}
 	return out, nil
+}
+
+// mapdRoutes is the part of a mapd directions answer the comparisons read.
+type mapdRoutes struct {
+	Routes []struct {
+		Summary struct {
+			Distance float64 `json:"distance_m"`
+			Duration float64 `json:"duration_s"`
+		} `json:"summary"`
+		Geometry string `json:"geometry"`
+	} `json:"routes"`
 }
